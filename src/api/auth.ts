@@ -1,0 +1,47 @@
+/**
+ * `POST /fetch_api_key` (seed §4.5; zulip-behavior.md §1.1): password login that returns the
+ * user's API key. Unauthenticated; the realm comes from the Host header. Password checks run on
+ * argon2's thread pool, outside the realm actor. Failed attempts are rate-limited per username
+ * (5 per 30 minutes, Zulip's `authenticate_by_username`).
+ */
+import { Errors } from '../errors.js';
+import { defineEndpoint } from './define-endpoint.js';
+import { P } from './params.js';
+import { isValidEmail } from '../domain/users.js';
+import { hashPassword, verifyPassword } from '../auth/passwords.js';
+import { randomToken } from '../auth/api-keys.js';
+import { FailureLimiter } from './rate-limit.js';
+
+/** Zulip's `authenticate_by_username` rule: 5 failures per 1800 s. */
+export const loginLimiter = new FailureLimiter(5, 1800);
+
+/** A hash verified when the user does not exist, so response timing does not reveal it. */
+let dummyHash: Promise<string> | undefined;
+const getDummyHash = () => (dummyHash ??= hashPassword(randomToken(32)));
+
+export const authEndpoints = [
+  defineEndpoint({
+    method: 'POST',
+    path: '/fetch_api_key',
+    auth: 'none',
+    params: { username: P.string({ required: true }), password: P.string({ required: true }) },
+    handler: async ({ realm, params }) => {
+      if (realm === null) return Errors.invalidSubdomain();
+      const username = params.username.trim().toLowerCase();
+      if (!isValidEmail(username)) return Errors.invalidEmailAddress();
+      const retryAfter = loginLimiter.blockedFor(username);
+      if (retryAfter > 0) return Errors.rateLimited(retryAfter);
+      const userId = realm.state.usersByEmail.get(username);
+      const user = userId === undefined ? undefined : realm.state.users.get(userId);
+      if (user !== undefined && !user.isActive) return Errors.userDeactivated();
+      if (realm.state.settings.deactivated) return Errors.realmDeactivated();
+      const valid = await verifyPassword(user?.passwordHash ?? (await getDummyHash()), params.password);
+      if (user === undefined || user.passwordHash === null || !valid) {
+        loginLimiter.fail(username);
+        return Errors.authenticationFailed();
+      }
+      loginLimiter.clear(username);
+      return { api_key: user.apiKey, email: user.email, user_id: user.id };
+    },
+  }),
+];

@@ -1,0 +1,84 @@
+/**
+ * Message endpoints: `POST /messages` (seed §4.1), `GET /messages/{message_id}` (§4.6),
+ * `POST /messages/render` (§4.19). Sends go through the realm actor; reads are synchronous
+ * queries on the realm state plus a memory-mapped body read.
+ */
+import { Errors } from '../errors.js';
+import { defineEndpoint } from './define-endpoint.js';
+import { P } from './params.js';
+import { canAccessMessage } from '../domain/access.js';
+import { messageToWire } from '../domain/messages.js';
+import { renderMarkdown } from '../markdown/render.js';
+
+/** Wire `type` → internal message type (`channel`/`direct` are the FL 248/174 names). */
+const MESSAGE_TYPES: Record<string, 'stream' | 'private'> = {
+  stream: 'stream',
+  channel: 'stream',
+  private: 'private',
+  direct: 'private',
+};
+
+export const messageEndpoints = [
+  defineEndpoint({
+    method: 'POST',
+    path: '/messages',
+    auth: 'user',
+    params: {
+      type: P.string({ required: true }),
+      to: P.jsonOrString(),
+      topic: P.string({ aliases: ['subject'] }),
+      content: P.string({ required: true }),
+      queue_id: P.string(),
+      local_id: P.string(),
+      read_by_sender: P.bool(),
+    },
+    handler: async ({ realm, user, params, clientName }) => {
+      const messageType = MESSAGE_TYPES[params.type];
+      if (messageType === undefined) return Errors.invalidType();
+      if (params.queue_id !== undefined && params.local_id === undefined) return Errors.localIdRequired();
+      const result = await realm!.execute({
+        type: 'send_message',
+        senderId: user!.id,
+        messageType,
+        to: params.to,
+        topic: params.topic,
+        content: params.content,
+        client: clientName,
+        ...(params.read_by_sender !== undefined && { readBySender: params.read_by_sender }),
+        ...(params.queue_id !== undefined && { queueId: params.queue_id }),
+        ...(params.local_id !== undefined && { localId: params.local_id }),
+      });
+      return result.ok ? { ...result.value } : result.error;
+    },
+  }),
+  defineEndpoint({
+    method: 'GET',
+    path: '/messages/{message_id}',
+    auth: 'user',
+    dialect: 'typed',
+    params: {
+      apply_markdown: P.bool({ default: true }),
+      allow_empty_topic_name: P.bool({ default: false }),
+    },
+    handler: ({ realm, user, params, path }) => {
+      const id = path.message_id!;
+      const state = realm!.state;
+      if (!canAccessMessage(state, user!, id)) return Errors.invalidMessage();
+      const body = realm!.messageBody(id);
+      if (body === undefined) return Errors.invalidMessage();
+      const message = messageToWire(state, user!, id, body, {
+        applyMarkdown: params.apply_markdown,
+        clientGravatar: false,
+        allowEmptyTopicName: params.allow_empty_topic_name,
+      });
+      return { raw_content: body.content, message };
+    },
+  }),
+  defineEndpoint({
+    method: 'POST',
+    path: '/messages/render',
+    auth: 'user',
+    params: { content: P.string({ required: true }) },
+    handler: ({ params }) => ({ rendered: renderMarkdown(params.content) }),
+  }),
+];

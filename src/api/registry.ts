@@ -1,0 +1,317 @@
+/**
+ * The endpoint registry (our `urls.py` + `rest_dispatch`, zulip-behavior.md §0): routes an
+ * `ApiRequest` to one `Endpoint`, resolves the method (§0.1), authenticates (§0.4), derives the
+ * client name, decodes parameters (§0.2, `params.ts`), calls the handler and wraps the outcome in
+ * Zulip's JSON envelope (§0.3), adding `ignored_parameters_unsupported` on success.
+ *
+ * Everything that can be computed from the endpoint list is computed once in `createDispatcher`
+ * (route trie, allowed-method lists, `Allow` headers); the per-request path does no regex
+ * compilation and no JSON work beyond the parameters the endpoint declares.
+ */
+import { Errors, ZulipError } from '../errors.js';
+import type { RealmHandle } from '../realm/realm-handle.js';
+import type { User } from '../domain/realm-state.js';
+import type { Endpoint, EndpointOutcome, RequestContext } from './define-endpoint.js';
+import { decodeParams, lastValue, type ParamPairs } from './params.js';
+import { parseBasicAuth } from '../http/auth.js';
+
+/**
+ * One request as `http/` hands it over: everything copied out of uWS, body already parsed.
+ * `path` is the full URL path, duplicate slashes collapsed, still percent-encoded (the registry
+ * decodes each segment), e.g. `/api/v1/users/iago%40zulip.com`; `method` is upper-case (as sent);
+ * header names are lower-case.
+ */
+export interface ApiRequest {
+  readonly method: string;
+  readonly path: string;
+  readonly query: ParamPairs;
+  /** Form fields (urlencoded or multipart) for POST/PATCH/PUT/DELETE; empty otherwise. */
+  readonly body: ParamPairs;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly remoteAddress: string;
+}
+
+/**
+ * What to send back. `body` is serialized as compact JSON + "\n" with `Content-Type:
+ * application/json`; `null` means no body at all (204).
+ */
+export interface ApiResponse {
+  readonly status: number;
+  readonly headers?: Readonly<Record<string, string>>;
+  readonly body: Record<string, unknown> | null;
+}
+
+/** What the dispatcher needs from the rest of the server. */
+export interface ApiServices {
+  /** The realm served under this Host header (lower-case, may include `:port`), or null. */
+  realmForHost(host: string): RealmHandle | null;
+  /**
+   * Checks an API key (§0.4) against `realm` (null when the Host matched no realm). Returns the
+   * user, or the error to send (401 UNAUTHORIZED with `WWW-Authenticate`, per §0.4).
+   */
+  authenticate(realm: RealmHandle | null, email: string, apiKey: string): User | ZulipError;
+}
+
+/** The `/api/v1/` prefix every routed path carries. */
+export const API_PREFIX = '/api/v1/';
+
+/** The wire form of a ZulipError: its status, its extra headers, `toBody()`. */
+export function errorResponse(error: ZulipError): ApiResponse {
+  return { status: error.status, headers: error.headers, body: error.toBody() };
+}
+
+const USER_AGENT = /^(?<name>[^/ ]*[^0-9/(]*)(\/(?<version>[^/ ]*))?([ /].*)?$/s;
+
+/**
+ * Zulip's client name from a User-Agent (`parse_user_agent`, §0.4): the product token before the
+ * first `/` (`ZulipMobile/27.1 (Android)` → `ZulipMobile`); `Unspecified` when absent or unparsable.
+ */
+export function clientNameFromUserAgent(userAgent: string | undefined): string {
+  if (userAgent === undefined) return 'Unspecified';
+  let name = clientNames.get(userAgent);
+  if (name === undefined) {
+    name = USER_AGENT.exec(userAgent)?.groups?.name?.trim() || 'Unspecified';
+    if (clientNames.size >= 1000) clientNames.clear();
+    clientNames.set(userAgent, name);
+  }
+  return name;
+}
+
+/** User-Agent → client name; bounded (cleared when full), since a server sees few distinct agents. */
+const clientNames = new Map<string, string>();
+
+interface Route {
+  readonly endpoint: Endpoint;
+  /** The `{...}` placeholders, in path order. */
+  readonly placeholders: readonly { readonly name: string; readonly kind: 'int' | 'string' }[];
+}
+
+interface RouteNode {
+  readonly statics: Map<string, RouteNode>;
+  /** `{name}`: a decimal integer segment. */
+  intParam: RouteNode | null;
+  /** `{name:string}`: any non-empty segment, URL-decoded. */
+  stringParam: RouteNode | null;
+  readonly routes: Map<string, Route>;
+  /** Sorted supported methods (no HEAD/OPTIONS), for 405 and `Allow`. */
+  allowed: readonly string[];
+  allowHeader: string;
+}
+
+const newNode = (): RouteNode => ({
+  statics: new Map(),
+  intParam: null,
+  stringParam: null,
+  routes: new Map(),
+  allowed: [],
+  allowHeader: '',
+});
+
+function isDecimal(s: string): boolean {
+  if (s.length === 0) return false;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 48 || c > 57) return false;
+  }
+  return true;
+}
+
+/** Percent-decodes one path segment; a malformed escape leaves it as it is (then it just won't match). */
+function decodeSegment(seg: string): string {
+  if (!seg.includes('%')) return seg;
+  try {
+    return decodeURIComponent(seg);
+  } catch {
+    return seg;
+  }
+}
+
+const PLACEHOLDER = /^\{([A-Za-z_][A-Za-z0-9_]*)(:string)?\}$/;
+
+/**
+ * Builds the route trie from templates such as `/messages/{message_id}` (integer) and
+ * `/users/{email:string}`. Throws at startup on a malformed template or a duplicate route.
+ */
+function buildTrie(endpoints: readonly Endpoint[]): RouteNode {
+  const root = newNode();
+  for (const endpoint of endpoints) {
+    const template = endpoint.path.replace(/^\/+/, '');
+    const placeholders: { name: string; kind: 'int' | 'string' }[] = [];
+    let node = root;
+    for (const seg of template.split('/')) {
+      const m = PLACEHOLDER.exec(seg);
+      if (m) {
+        const kind = m[2] === undefined ? 'int' : 'string';
+        placeholders.push({ name: m[1]!, kind });
+        node = kind === 'int' ? (node.intParam ??= newNode()) : (node.stringParam ??= newNode());
+      } else {
+        if (seg.includes('{') || seg.includes('}')) throw new Error(`bad path template: ${endpoint.path}`);
+        let next = node.statics.get(seg);
+        if (next === undefined) node.statics.set(seg, (next = newNode()));
+        node = next;
+      }
+    }
+    if (node.routes.has(endpoint.method)) throw new Error(`duplicate route: ${endpoint.method} ${endpoint.path}`);
+    node.routes.set(endpoint.method, { endpoint, placeholders });
+    node.allowed = [...node.routes.keys()].sort();
+    node.allowHeader = node.allowed.join(', ');
+  }
+  return root;
+}
+
+/**
+ * Finds the node for `segs[i..]` (already percent-decoded), trying at each position a static
+ * segment, then an integer placeholder, then a string placeholder (the first full match wins, as
+ * in Django's ordered `urls.py`), and pushes the placeholder values it took onto `values`.
+ */
+function match(node: RouteNode, segs: readonly string[], i: number, values: (number | string)[]): RouteNode | null {
+  if (i === segs.length) return node.routes.size > 0 ? node : null;
+  const seg = segs[i]!;
+  const next = node.statics.get(seg);
+  if (next !== undefined) {
+    const found = match(next, segs, i + 1, values);
+    if (found !== null) return found;
+  }
+  if (node.intParam !== null && isDecimal(seg)) {
+    values.push(Number(seg));
+    const found = match(node.intParam, segs, i + 1, values);
+    if (found !== null) return found;
+    values.pop();
+  }
+  if (node.stringParam !== null && seg.length > 0) {
+    values.push(seg);
+    const found = match(node.stringParam, segs, i + 1, values);
+    if (found !== null) return found;
+    values.pop();
+  }
+  return null;
+}
+
+const NO_INT_PARAMS: Readonly<Record<string, number>> = Object.freeze({});
+const NO_STRING_PARAMS: Readonly<Record<string, string>> = Object.freeze({});
+
+/** Unconsumed parameter names from body and query, deduplicated and sorted; null when none. */
+function ignoredParameters(req: ApiRequest, consumed: Set<string>): string[] | null {
+  let out: string[] | null = null;
+  for (const pairs of [req.body, req.query]) {
+    for (const [name] of pairs) {
+      if (consumed.has(name)) continue;
+      out ??= [];
+      if (!out.includes(name)) out.push(name);
+    }
+  }
+  return out === null ? null : out.sort();
+}
+
+/**
+ * Builds the request dispatcher for `endpoints`.
+ *
+ * Routes are endpoint paths relative to `/api/v1` with `{name}` (decimal integer, → `ctx.path`) and
+ * `{name:string}` (any non-empty segment, URL-decoded, → `ctx.stringPath`) placeholders; at each
+ * segment a static match is tried first, then integer, then string.
+ *
+ * Per request: path outside `/api/v1/` or unrouted → 404 JSON (`Errors.notFound`); a POST with a
+ * `method` form field is dispatched as that method; HEAD uses the GET handler; OPTIONS → 204 with
+ * `Allow`; other unsupported methods → 405 (`allowed_methods`, no `code`, `Allow` header). Then
+ * `auth: 'user'` → Basic credentials (`Errors.notLoggedIn` when absent) checked by
+ * `services.authenticate`; `auth: 'none'` ignores the header. Parameters are decoded, the handler
+ * runs, and a success becomes `{"result":"success","msg":"",...data}` (+
+ * `ignored_parameters_unsupported` when non-empty). A ZulipError returned or thrown anywhere
+ * becomes its own response; any other throw is logged to stderr and answered 500.
+ *
+ * Throws (synchronously, at startup) on a malformed path template or duplicate method+path.
+ */
+export function createDispatcher(
+  endpoints: readonly Endpoint[],
+  services: ApiServices,
+): (req: ApiRequest) => Promise<ApiResponse> {
+  const root = buildTrie(endpoints);
+
+  /** Wraps a handler outcome in the envelope. */
+  function envelope(req: ApiRequest, outcome: EndpointOutcome, consumed: Set<string>): ApiResponse {
+    if (outcome instanceof ZulipError) return errorResponse(outcome);
+    const body: Record<string, unknown> = { result: 'success', msg: '' };
+    Object.assign(body, outcome);
+    const ignored = ignoredParameters(req, consumed);
+    if (ignored !== null) body.ignored_parameters_unsupported = ignored;
+    return { status: 200, body };
+  }
+
+  /** Everything up to the handler call; returns a promise only when the handler does. */
+  function dispatch(req: ApiRequest): ApiResponse | Promise<ApiResponse> {
+    const path = req.path;
+    if (!path.startsWith(API_PREFIX)) return errorResponse(Errors.notFound());
+    const segs = path.slice(API_PREFIX.length).split('/');
+    for (let i = 0; i < segs.length; i++) segs[i] = decodeSegment(segs[i]!);
+    const values: (number | string)[] = [];
+    const node = match(root, segs, 0, values);
+    if (node === null) return errorResponse(Errors.notFound());
+
+    let method = req.method;
+    if (method === 'POST') {
+      const override = lastValue(req.body, 'method');
+      if (override !== undefined) method = override.toUpperCase();
+    }
+    if (method === 'HEAD' && node.routes.has('GET')) method = 'GET';
+    if (method === 'OPTIONS') return { status: 204, headers: { Allow: node.allowHeader }, body: null };
+    const route = node.routes.get(method);
+    if (route === undefined) {
+      const error = Errors.methodNotAllowed(node.allowed);
+      return { status: error.status, headers: { Allow: node.allowHeader }, body: error.toBody() };
+    }
+    const endpoint = route.endpoint;
+
+    const host = (req.headers.host ?? '').toLowerCase();
+    const realm = services.realmForHost(host);
+    let user: User | null = null;
+    if (endpoint.auth === 'user') {
+      const credentials = parseBasicAuth(req.headers.authorization);
+      if (credentials === null) return errorResponse(Errors.notLoggedIn());
+      if (credentials instanceof ZulipError) return errorResponse(credentials);
+      const authenticated = services.authenticate(realm, credentials.email, credentials.apiKey);
+      if (authenticated instanceof ZulipError) return errorResponse(authenticated);
+      user = authenticated;
+    }
+
+    const consumed = new Set<string>();
+    if (method !== req.method && req.method === 'POST') consumed.add('method');
+    const params = decodeParams(endpoint.params, req.body, req.query, endpoint.dialect ?? 'req', consumed);
+
+    let intParams = NO_INT_PARAMS;
+    let stringParams = NO_STRING_PARAMS;
+    if (values.length > 0) {
+      const ints: Record<string, number> = {};
+      const strings: Record<string, string> = {};
+      route.placeholders.forEach((ph, i) => {
+        if (ph.kind === 'int') ints[ph.name] = values[i] as number;
+        else strings[ph.name] = values[i] as string;
+      });
+      intParams = ints;
+      stringParams = strings;
+    }
+    const client = lastValue(req.body, 'client') || lastValue(req.query, 'client');
+    const ctx: RequestContext<typeof params> = {
+      params,
+      path: intParams,
+      stringPath: stringParams,
+      realm,
+      user,
+      clientName: client || clientNameFromUserAgent(req.headers['user-agent']),
+      host,
+      remoteAddress: req.remoteAddress,
+    };
+    const result = endpoint.handler(ctx);
+    if (result instanceof Promise) return result.then((outcome) => envelope(req, outcome, consumed));
+    return envelope(req, result, consumed);
+  }
+
+  return async (req) => {
+    try {
+      return await dispatch(req);
+    } catch (error) {
+      if (error instanceof ZulipError) return errorResponse(error);
+      console.error(`parley: unhandled error in ${req.method} ${req.path}:`, error);
+      return errorResponse(Errors.internal());
+    }
+  };
+}

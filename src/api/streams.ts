@@ -1,0 +1,65 @@
+/**
+ * Channel reads clients use to discover channels: `GET /streams` and
+ * `GET /users/me/subscriptions` (zulip-behavior.md §3.5, §3.7). Writes come with the channels issue.
+ */
+import { Errors } from '../errors.js';
+import { defineEndpoint } from './define-endpoint.js';
+import { P } from './params.js';
+import { Role, type Stream } from '../domain/realm-state.js';
+import { streamToWire, subscriptionToWire } from '../domain/streams.js';
+import { isSubscribed } from '../domain/access.js';
+
+const byName = (a: Stream, b: Stream) => a.name.localeCompare(b.name);
+
+export const streamEndpoints = [
+  defineEndpoint({
+    method: 'GET',
+    path: '/streams',
+    auth: 'user',
+    params: {
+      include_public: P.bool({ default: true }),
+      include_web_public: P.bool({ default: false }),
+      include_subscribed: P.bool({ default: true }),
+      exclude_archived: P.bool({ default: true }),
+      include_all_active: P.bool({ default: false }),
+      include_default: P.bool({ default: false }),
+      include_owner_subscribed: P.bool({ default: false }),
+    },
+    handler: ({ realm, user, params }) => {
+      const state = realm!.state;
+      const me = user!;
+      if (params.include_all_active && me.role > Role.admin) return Errors.userNotAuthorized();
+      const ownerId = params.include_owner_subscribed && me.isBot ? me.botOwnerId : null;
+      const streams = [...state.streams.values()].filter((s) => {
+        if (params.exclude_archived && s.isArchived) return false;
+        if (params.include_all_active) return true;
+        if (params.include_public && !s.inviteOnly && me.role !== Role.guest) return true;
+        if (params.include_web_public && s.isWebPublic) return true;
+        if (params.include_subscribed && isSubscribed(state, me.id, s.id)) return true;
+        return ownerId !== null && isSubscribed(state, ownerId, s.id);
+      });
+      return {
+        streams: streams.sort(byName).map((s) => {
+          const wire = streamToWire(state, s);
+          if (params.include_default) wire.is_default = s.isDefault;
+          return wire;
+        }),
+      };
+    },
+  }),
+  defineEndpoint({
+    method: 'GET',
+    path: '/users/me/subscriptions',
+    auth: 'user',
+    params: { include_subscribers: P.bool({ default: false }) },
+    handler: ({ realm, user, params }) => {
+      const state = realm!.state;
+      const streams = [...(state.userStreams.get(user!.id) ?? [])].map((id) => state.streams.get(id)!).sort(byName);
+      return {
+        subscriptions: streams.map((s) =>
+          subscriptionToWire(state, s, state.subscriptions.get(s.id)!.get(user!.id)!, params.include_subscribers),
+        ),
+      };
+    },
+  }),
+];

@@ -1,0 +1,69 @@
+/**
+ * User reads: `GET /users/me` (seed §4.17), `GET /users` (§4.21), `GET /users/{user_id}` (§4.22)
+ * and `GET /users/{email}` (zulip-behavior.md §11.2–11.4).
+ */
+import Type from 'typebox';
+import { Errors } from '../errors.js';
+import { defineEndpoint } from './define-endpoint.js';
+import { P } from './params.js';
+import { findUserByEmail, userToWire } from '../domain/users.js';
+import type { RealmState, User } from '../domain/realm-state.js';
+
+const listParams = {
+  client_gravatar: P.bool({ default: true }),
+  include_custom_profile_fields: P.bool({ default: false }),
+};
+
+function oneUser(state: RealmState, viewer: User, target: User | undefined, params: { client_gravatar: boolean; include_custom_profile_fields: boolean }) {
+  if (target === undefined) return Errors.noSuchUser();
+  return {
+    user: userToWire(state, viewer, target, {
+      clientGravatar: params.client_gravatar,
+      includeCustomProfileFields: params.include_custom_profile_fields,
+    }),
+  };
+}
+
+export const userEndpoints = [
+  defineEndpoint({
+    method: 'GET',
+    path: '/users/me',
+    auth: 'user',
+    params: {},
+    handler: ({ realm, user }) => {
+      const state = realm!.state;
+      const wire = userToWire(state, user!, user!, { clientGravatar: false, includeCustomProfileFields: !user!.isBot });
+      return { ...wire, max_message_id: state.messages.users.get(user!.id)?.maxId() ?? -1 };
+    },
+  }),
+  defineEndpoint({
+    method: 'GET',
+    path: '/users',
+    auth: 'user',
+    params: { ...listParams, user_ids: P.json(Type.Array(Type.Integer())) },
+    handler: ({ realm, user, params }) => {
+      const state = realm!.state;
+      const view = { clientGravatar: params.client_gravatar, includeCustomProfileFields: params.include_custom_profile_fields };
+      const targets =
+        params.user_ids === undefined
+          ? [...state.users.values()]
+          : params.user_ids.map((id) => state.users.get(id)).filter((u): u is User => u !== undefined);
+      return { members: targets.map((target) => userToWire(state, user!, target, view)) };
+    },
+  }),
+  defineEndpoint({
+    method: 'GET',
+    path: '/users/{user_id}',
+    auth: 'user',
+    params: listParams,
+    handler: ({ realm, user, params, path }) => oneUser(realm!.state, user!, realm!.state.users.get(path.user_id!), params),
+  }),
+  defineEndpoint({
+    method: 'GET',
+    path: '/users/{email:string}',
+    auth: 'user',
+    params: listParams,
+    handler: ({ realm, user, params, stringPath }) =>
+      oneUser(realm!.state, user!, findUserByEmail(realm!.state, stringPath.email!), params),
+  }),
+];

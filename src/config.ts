@@ -1,0 +1,114 @@
+/**
+ * The one typed configuration object. Every option is a command-line flag `--name` and an
+ * environment variable `PARLEY_<NAME>` (dashes → underscores); the flag wins.
+ */
+
+export interface Config {
+  /** Interface to bind (default 127.0.0.1). */
+  host: string;
+  /** TCP port (default 9991; 0 picks a free one). */
+  port: number;
+  /** Directory of the LMDB store (default ./snapshots). */
+  dataDir: string;
+  /** Host name realms are subdomains of, without port (default localhost). */
+  externalHost: string;
+  /** Create the demo organization when the store holds no realm. */
+  demo: boolean;
+  /** Password of every demo account; random when unset. */
+  demoPassword: string | undefined;
+  /** Largest accepted request body in bytes. */
+  maxBodyBytes: number;
+  /** Snapshot a realm after this many records… */
+  snapshotEveryRecords: number;
+  /** …or after this many seconds with changes. */
+  snapshotEverySeconds: number;
+  /** Serve the benchmark ceiling route `GET /api/v1/bench/ceiling`. */
+  bench: boolean;
+}
+
+export const DEFAULT_CONFIG: Config = {
+  host: '127.0.0.1',
+  port: 9991,
+  dataDir: './snapshots',
+  externalHost: 'localhost',
+  demo: true,
+  demoPassword: undefined,
+  maxBodyBytes: 5 * 1024 * 1024,
+  snapshotEveryRecords: 20_000,
+  snapshotEverySeconds: 60,
+  bench: false,
+};
+
+/** Thrown for a bad flag or value; the CLI prints the message and exits 2. */
+export class ConfigError extends Error {}
+
+type Kind = 'string' | 'int' | 'bool';
+const OPTIONS: Record<string, [keyof Config, Kind]> = {
+  host: ['host', 'string'],
+  port: ['port', 'int'],
+  'data-dir': ['dataDir', 'string'],
+  'external-host': ['externalHost', 'string'],
+  demo: ['demo', 'bool'],
+  'demo-password': ['demoPassword', 'string'],
+  'max-body-bytes': ['maxBodyBytes', 'int'],
+  'snapshot-every-records': ['snapshotEveryRecords', 'int'],
+  'snapshot-every-seconds': ['snapshotEverySeconds', 'int'],
+  bench: ['bench', 'bool'],
+};
+
+function convert(name: string, kind: Kind, raw: string): string | number | boolean {
+  if (kind === 'string') return raw;
+  if (kind === 'int') {
+    if (!/^\d+$/.test(raw)) throw new ConfigError(`--${name} must be a non-negative integer, got '${raw}'`);
+    return Number(raw);
+  }
+  if (/^(1|true|yes|on)$/i.test(raw)) return true;
+  if (/^(0|false|no|off)$/i.test(raw)) return false;
+  throw new ConfigError(`--${name} must be true or false, got '${raw}'`);
+}
+
+/**
+ * Builds the config from defaults, then `PARLEY_*` environment variables, then flags.
+ * Returns the config and the arguments that were not options (sub-command operands).
+ * Throws ConfigError for an unknown flag or a bad value.
+ */
+export function parseConfig(
+  argv: readonly string[],
+  env: NodeJS.ProcessEnv = process.env,
+  extra: Record<string, Kind> = {},
+): { config: Config; rest: string[]; extra: Record<string, string | number | boolean> } {
+  const config: Config = { ...DEFAULT_CONFIG };
+  const set = (name: string, raw: string) => {
+    const [key, kind] = OPTIONS[name]!;
+    (config as unknown as Record<string, unknown>)[key] = convert(name, kind, raw);
+  };
+  for (const name of Object.keys(OPTIONS)) {
+    const value = env[`PARLEY_${name.toUpperCase().replace(/-/g, '_')}`];
+    if (value !== undefined && value !== '') set(name, value);
+  }
+  const rest: string[] = [];
+  const extras: Record<string, string | number | boolean> = {};
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (!arg.startsWith('--')) {
+      rest.push(arg);
+      continue;
+    }
+    let [name, value] = arg.slice(2).split(/=(.*)/s, 2) as [string, string | undefined];
+    let negated = false;
+    if (name.startsWith('no-') && (OPTIONS[name.slice(3)]?.[1] === 'bool' || extra[name.slice(3)] === 'bool')) {
+      name = name.slice(3);
+      negated = true;
+    }
+    const kind = OPTIONS[name]?.[1] ?? extra[name];
+    if (kind === undefined) throw new ConfigError(`unknown option --${name}`);
+    if (kind === 'bool' && value === undefined) value = negated ? 'false' : 'true';
+    if (value === undefined) {
+      value = argv[++i];
+      if (value === undefined) throw new ConfigError(`--${name} needs a value`);
+    }
+    if (OPTIONS[name]) set(name, value);
+    else extras[name] = convert(name, kind, value);
+  }
+  return { config, rest, extra: extras };
+}

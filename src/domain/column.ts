@@ -1,0 +1,115 @@
+/**
+ * A growable numeric column stored as fixed-size typed-array chunks (DESIGN.md §3b): millions of
+ * message attributes cost a few typed arrays instead of millions of heap objects, and snapshots
+ * write only the chunks changed since the last snapshot (§3).
+ *
+ * Indexes are dense from 0. Reads past `length` return 0. Every write marks its chunk dirty;
+ * the snapshot store calls `takeDirtyChunks()` and persists those chunks only.
+ */
+
+/** Element types a column can hold. */
+export type ColumnKind = 'int32' | 'uint32' | 'uint16' | 'uint8' | 'float64';
+
+type Chunk = Int32Array | Uint32Array | Uint16Array | Uint8Array | Float64Array;
+
+/** Default chunk size exponent: 2^14 = 16 Ki elements (64 KiB for 32-bit columns). */
+export const DEFAULT_CHUNK_BITS = 14;
+
+function allocate(kind: ColumnKind, n: number): Chunk {
+  switch (kind) {
+    case 'int32':
+      return new Int32Array(n);
+    case 'uint32':
+      return new Uint32Array(n);
+    case 'uint16':
+      return new Uint16Array(n);
+    case 'uint8':
+      return new Uint8Array(n);
+    case 'float64':
+      return new Float64Array(n);
+  }
+}
+
+export class Column {
+  private chunks: Chunk[] = [];
+  private dirty = new Set<number>();
+  /** Number of elements (highest written index + 1). */
+  length = 0;
+
+  /** Elements per chunk (2^chunkBits). */
+  readonly chunkSize: number;
+  private readonly mask: number;
+
+  /**
+   * @param kind element type
+   * @param chunkBits log2 of the chunk size: large (14) for realm-wide columns, small (8–10) for
+   *   the many per-user columns so that an almost empty list costs little memory.
+   */
+  constructor(
+    readonly kind: ColumnKind,
+    readonly chunkBits: number = DEFAULT_CHUNK_BITS,
+  ) {
+    this.chunkSize = 1 << chunkBits;
+    this.mask = this.chunkSize - 1;
+  }
+
+  /** Value at `index`, or 0 when never written. */
+  get(index: number): number {
+    const chunk = this.chunks[index >>> this.chunkBits];
+    return chunk === undefined ? 0 : chunk[index & this.mask]!;
+  }
+
+  /** Writes `value` at `index`, growing the column as needed. */
+  set(index: number, value: number): void {
+    const c = index >>> this.chunkBits;
+    while (this.chunks.length <= c) this.chunks.push(allocate(this.kind, this.chunkSize));
+    this.chunks[c]![index & this.mask] = value;
+    this.dirty.add(c);
+    if (index >= this.length) this.length = index + 1;
+  }
+
+  /** Appends `value`; returns its index. */
+  push(value: number): number {
+    const index = this.length;
+    this.set(index, value);
+    return index;
+  }
+
+  /** Number of chunks allocated. */
+  get chunkCount(): number {
+    return this.chunks.length;
+  }
+
+  /** The raw chunk `i` (for snapshots). */
+  chunk(i: number): Chunk {
+    return this.chunks[i]!;
+  }
+
+  /** Returns and clears the set of chunk numbers written since the last call. */
+  takeDirtyChunks(): number[] {
+    const out = [...this.dirty].sort((a, b) => a - b);
+    this.dirty.clear();
+    return out;
+  }
+
+  /** Marks every chunk dirty again (used when a snapshot write failed). */
+  markDirty(chunks: readonly number[]): void {
+    for (const c of chunks) this.dirty.add(c);
+  }
+
+  /**
+   * Restores chunk `i` from snapshot bytes (a copy is taken; the chunk is not marked dirty).
+   * `length` must be restored separately with `restoreLength`.
+   */
+  restoreChunk(i: number, bytes: Uint8Array): void {
+    const chunk = allocate(this.kind, this.chunkSize);
+    new Uint8Array(chunk.buffer).set(bytes.subarray(0, chunk.byteLength));
+    while (this.chunks.length <= i) this.chunks.push(allocate(this.kind, this.chunkSize));
+    this.chunks[i] = chunk;
+  }
+
+  /** Sets `length` after restoring chunks. */
+  restoreLength(length: number): void {
+    this.length = length;
+  }
+}

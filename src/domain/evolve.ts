@@ -1,0 +1,167 @@
+/**
+ * `evolve(state, record)`: the only code that mutates a `RealmState` (DESIGN.md §1.4). It is run
+ * for live commands and for recovery replay alike, so it must be deterministic: no clock, no
+ * randomness, no I/O. Unknown record types or versions throw (a store written by a newer parley
+ * must not be half-loaded).
+ */
+import type { RealmState, Stream, Subscription, UserGroup } from './realm-state.js';
+import type { MessageSent, RealmCreated, RealmRecord, StreamCreated, SubscriptionsAdded, UserCreated } from './records.js';
+import { Flag, MessageBit } from './message-index.js';
+import { directKey } from './recipients.js';
+
+/** Applies one record to the state, in place. */
+export function evolve(state: RealmState, record: RealmRecord): void {
+  switch (record.type) {
+    case 'realm_created':
+      return realmCreated(state, record);
+    case 'user_created':
+      return userCreated(state, record);
+    case 'stream_created':
+      return streamCreated(state, record);
+    case 'subscriptions_added':
+      return subscriptionsAdded(state, record);
+    case 'message_sent':
+      return messageSent(state, record);
+    default:
+      throw new Error(`unknown record ${JSON.stringify((record as { type: unknown }).type)}`);
+  }
+}
+
+function bump(state: RealmState, kind: keyof RealmState['nextIds'], id: number): void {
+  if (id >= state.nextIds[kind]) state.nextIds[kind] = id + 1;
+}
+
+function realmCreated(state: RealmState, r: RealmCreated): void {
+  state.created = true;
+  state.subdomain = r.subdomain;
+  state.settings.name = r.name;
+  state.settings.description = r.description;
+  state.settings.dateCreated = r.dateCreated;
+  state.settings.groups = { ...r.groups };
+  for (const g of r.systemGroups) {
+    const group: UserGroup = {
+      id: g.id,
+      name: g.name,
+      description: g.description,
+      isSystemGroup: true,
+      directMembers: new Set(),
+      directSubgroups: new Set(),
+      dateCreated: r.dateCreated,
+      creatorId: null,
+      deactivated: false,
+    };
+    state.groups.set(g.id, group);
+    state.systemGroups.set(g.name, g.id);
+    bump(state, 'group', g.id);
+  }
+}
+
+function userCreated(state: RealmState, r: UserCreated): void {
+  state.users.set(r.id, {
+    id: r.id,
+    email: r.email,
+    fullName: r.fullName,
+    role: r.role,
+    isActive: true,
+    isBot: r.isBot,
+    botType: r.botType,
+    botOwnerId: r.botOwnerId,
+    dateJoined: r.dateJoined,
+    timezone: r.timezone,
+    avatarVersion: 1,
+    apiKey: r.apiKey,
+    passwordHash: r.passwordHash,
+    emailAddressVisibility: state.settings.emailAddressVisibility,
+  });
+  state.usersByEmail.set(r.email.toLowerCase(), r.id);
+  state.usersByApiKey.set(r.apiKey, r.id);
+  state.userStreams.set(r.id, new Set());
+  bump(state, 'user', r.id);
+}
+
+function streamCreated(state: RealmState, r: StreamCreated): void {
+  const stream: Stream = {
+    id: r.id,
+    name: r.name,
+    description: r.description,
+    renderedDescription: r.renderedDescription,
+    dateCreated: r.dateCreated,
+    creatorId: r.creatorId,
+    inviteOnly: r.inviteOnly,
+    isWebPublic: r.isWebPublic,
+    historyPublicToSubscribers: r.historyPublicToSubscribers,
+    isArchived: false,
+    isDefault: r.isDefault,
+    firstMessageId: null,
+    messageRetentionDays: r.messageRetentionDays,
+    topicsPolicy: r.topicsPolicy,
+    folderId: r.folderId,
+    recipientId: r.recipientId,
+    groups: { ...r.groups },
+  };
+  state.streams.set(r.id, stream);
+  state.streamsByName.set(r.name.toLowerCase(), r.id);
+  state.subscriptions.set(r.id, new Map());
+  state.recipients.set(r.recipientId, { type: 'stream', streamId: r.id });
+  bump(state, 'stream', r.id);
+  bump(state, 'recipient', r.recipientId);
+}
+
+function subscriptionsAdded(state: RealmState, r: SubscriptionsAdded): void {
+  const subs = state.subscriptions.get(r.streamId)!;
+  for (const { userId, color } of r.subscriptions) {
+    const sub: Subscription = {
+      color,
+      isMuted: false,
+      pinToTop: false,
+      desktopNotifications: null,
+      audibleNotifications: null,
+      pushNotifications: null,
+      emailNotifications: null,
+      wildcardMentionsNotify: null,
+    };
+    subs.set(userId, sub);
+    state.userStreams.get(userId)!.add(r.streamId);
+  }
+}
+
+function messageSent(state: RealmState, r: MessageSent): void {
+  if (r.newDirectUserIds !== undefined) {
+    state.recipients.set(r.recipientId, { type: 'direct', userIds: r.newDirectUserIds });
+    state.directRecipients.set(directKey(r.newDirectUserIds), r.recipientId);
+    bump(state, 'recipient', r.recipientId);
+  }
+  const recipient = state.recipients.get(r.recipientId)!;
+  state.messages.add({
+    id: r.id,
+    senderId: r.senderId,
+    recipientId: r.recipientId,
+    topicId: state.topics.intern(r.topic),
+    timestamp: r.timestamp,
+    clientId: state.clients.intern(r.client),
+    bits: r.isMeMessage ? MessageBit.isMe : 0,
+  });
+  bump(state, 'message', r.id);
+
+  // UserMessage rows: the sender always; channel subscribers or conversation members.
+  const receivers: Iterable<number> =
+    recipient.type === 'stream' ? state.subscriptions.get(recipient.streamId)!.keys() : recipient.userIds;
+  const extra = r.userFlags;
+  let senderDone = false;
+  for (const userId of receivers) {
+    const user = state.users.get(userId);
+    if (user === undefined || !user.isActive) continue;
+    let flags = extra?.[userId] ?? 0;
+    if (userId === r.senderId) {
+      senderDone = true;
+      if (r.readBySender) flags |= Flag.read;
+    }
+    state.messages.userMessages(userId).append(r.id, flags);
+  }
+  if (!senderDone) state.messages.userMessages(r.senderId).append(r.id, r.readBySender ? Flag.read : 0);
+
+  if (recipient.type === 'stream') {
+    const stream = state.streams.get(recipient.streamId)!;
+    if (stream.firstMessageId === null) stream.firstMessageId = r.id;
+  }
+}

@@ -1,0 +1,152 @@
+/**
+ * Compact in-memory index of a realm's messages (DESIGN.md §3b). Message ids are dense per realm
+ * (1, 2, 3 …), so each attribute is a typed-array `Column` indexed by id; strings are interned
+ * ids. Raw Markdown and rendered HTML are NOT here: they live in the LMDB bodies table.
+ *
+ * Per-user rows (Zulip's UserMessage: which messages a user received, with flags) are two
+ * small-chunked columns per user, kept sorted by message id.
+ */
+import { Column } from './column.js';
+
+/** Zulip's UserMessage flags as bits (zulip-behavior.md §2.2). */
+export const Flag = {
+  read: 1 << 0,
+  starred: 1 << 1,
+  collapsed: 1 << 2,
+  mentioned: 1 << 3,
+  stream_wildcard_mentioned: 1 << 4,
+  topic_wildcard_mentioned: 1 << 5,
+  group_mentioned: 1 << 6,
+  has_alert_word: 1 << 7,
+  historical: 1 << 8,
+} as const;
+export type FlagName = keyof typeof Flag;
+const FLAG_NAMES = Object.keys(Flag) as FlagName[];
+
+/** Flag names for a bitmask, in Zulip's order, plus the legacy `wildcard_mentioned` alias. */
+export function flagNames(bits: number): string[] {
+  const out: string[] = [];
+  for (const name of FLAG_NAMES) if (bits & Flag[name]) out.push(name);
+  if (bits & (Flag.stream_wildcard_mentioned | Flag.topic_wildcard_mentioned)) out.push('wildcard_mentioned');
+  return out;
+}
+
+/** Per-message bits. */
+export const MessageBit = { exists: 1, isMe: 2, edited: 4, moved: 8 } as const;
+
+/** One user's received messages: parallel sorted ids and flags. */
+export class UserMessages {
+  readonly ids = new Column('int32', 8);
+  readonly flags = new Column('uint16', 8);
+
+  get length(): number {
+    return this.ids.length;
+  }
+
+  /** Position of `messageId`, or -1. Binary search: ids are sorted ascending. */
+  indexOf(messageId: number): number {
+    let lo = 0;
+    let hi = this.ids.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1;
+      const v = this.ids.get(mid);
+      if (v === messageId) return mid;
+      if (v < messageId) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return -1;
+  }
+
+  /** Appends a row; `messageId` must exceed every id already present. */
+  append(messageId: number, flags: number): void {
+    this.flags.set(this.ids.length, flags);
+    this.ids.push(messageId);
+  }
+
+  /** Highest message id, or -1 when empty. */
+  maxId(): number {
+    return this.ids.length === 0 ? -1 : this.ids.get(this.ids.length - 1);
+  }
+}
+
+/** Attributes of a message as stored in the index. */
+export interface IndexedMessage {
+  id: number;
+  senderId: number;
+  recipientId: number;
+  topicId: number;
+  /** UNIX seconds. */
+  timestamp: number;
+  clientId: number;
+  bits: number;
+}
+
+export class MessageIndex {
+  readonly sender = new Column('int32');
+  readonly recipient = new Column('int32');
+  readonly topic = new Column('int32');
+  readonly timestamp = new Column('uint32');
+  readonly client = new Column('int32');
+  readonly bits = new Column('uint8');
+  /** user id → received messages. */
+  readonly users = new Map<number, UserMessages>();
+
+  /** Realm-wide columns by snapshot name. */
+  columns(): Record<string, Column> {
+    return {
+      'msg:sender': this.sender,
+      'msg:recipient': this.recipient,
+      'msg:topic': this.topic,
+      'msg:timestamp': this.timestamp,
+      'msg:client': this.client,
+      'msg:bits': this.bits,
+    };
+  }
+
+  /** True when a message with this id exists (and is not deleted). */
+  exists(id: number): boolean {
+    return Number.isInteger(id) && id > 0 && (this.bits.get(id) & MessageBit.exists) !== 0;
+  }
+
+  /** The message's attributes, or undefined when it does not exist. */
+  get(id: number): IndexedMessage | undefined {
+    if (!this.exists(id)) return undefined;
+    return {
+      id,
+      senderId: this.sender.get(id),
+      recipientId: this.recipient.get(id),
+      topicId: this.topic.get(id),
+      timestamp: this.timestamp.get(id),
+      clientId: this.client.get(id),
+      bits: this.bits.get(id),
+    };
+  }
+
+  /** Stores a new message's attributes. */
+  add(m: IndexedMessage): void {
+    this.sender.set(m.id, m.senderId);
+    this.recipient.set(m.id, m.recipientId);
+    this.topic.set(m.id, m.topicId);
+    this.timestamp.set(m.id, m.timestamp);
+    this.client.set(m.id, m.clientId);
+    this.bits.set(m.id, m.bits | MessageBit.exists);
+  }
+
+  /** The user's rows, created on first use. */
+  userMessages(userId: number): UserMessages {
+    let um = this.users.get(userId);
+    if (um === undefined) {
+      um = new UserMessages();
+      this.users.set(userId, um);
+    }
+    return um;
+  }
+
+  /** The user's flags for a message, or undefined when the user has no row for it. */
+  userFlags(userId: number, messageId: number): number | undefined {
+    const um = this.users.get(userId);
+    if (um === undefined) return undefined;
+    const i = um.indexOf(messageId);
+    return i < 0 ? undefined : um.flags.get(i);
+  }
+}

@@ -1,0 +1,151 @@
+/**
+ * Message rules and the one serializer to Zulip's message object (seed §2.2, §4.1;
+ * zulip-behavior.md §2.1–2.2). Lengths are counted in Unicode code points, as Python's `len`.
+ */
+import type { RealmState, User } from './realm-state.js';
+import type { MessageBody } from './records.js';
+import { MessageBit, flagNames, Flag } from './message-index.js';
+import { apiEmail, avatarUrl } from './users.js';
+
+/** Register-reported limits (seed §8; values from zulip-behavior.md §2.0). */
+export const MAX_MESSAGE_LENGTH = 10000;
+export const MAX_TOPIC_LENGTH = 60;
+export const MAX_STREAM_NAME_LENGTH = 60;
+export const MAX_STREAM_DESCRIPTION_LENGTH = 1024;
+
+/** Topic that legacy clients send for "no topic"; means the empty topic since FL 370. */
+export const NO_TOPIC = '(no topic)';
+
+/** Length in code points. */
+export function codePointLength(s: string): number {
+  let n = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0xd800 || c > 0xdbff) n++;
+  }
+  return n;
+}
+
+/** First `n` code points of `s`. */
+function takeCodePoints(s: string, n: number): string {
+  return Array.from(s).slice(0, n).join('');
+}
+
+/**
+ * Normalizes message content: right-strips all whitespace, left-strips only newlines, truncates
+ * past 10000 code points to 9980 + "\n[message truncated]". Returns the content or an error
+ * message ("Message must not be empty", "Message must not contain null bytes").
+ */
+export function normalizeContent(raw: string): { ok: true; content: string } | { ok: false; msg: string } {
+  const content = raw.replace(/\s+$/u, '').replace(/^\n+/, '');
+  if (content.length === 0) return { ok: false, msg: 'Message must not be empty' };
+  if (content.includes('\0')) return { ok: false, msg: 'Message must not contain null bytes' };
+  if (codePointLength(content) > MAX_MESSAGE_LENGTH) {
+    return { ok: true, content: takeCodePoints(content, MAX_MESSAGE_LENGTH - 20) + '\n[message truncated]' };
+  }
+  return { ok: true, content };
+}
+
+/** 1-based code-point position of the first character Zulip forbids in topics/names, or 0. */
+export function invalidCharPosition(s: string): number {
+  let pos = 0;
+  for (const ch of s) {
+    pos++;
+    const cp = ch.codePointAt(0)!;
+    if (/[\p{Cc}\p{Cs}]/u.test(ch)) return pos;
+    if ((cp >= 0xfdd0 && cp <= 0xfdef) || (cp & 0xfffe) === 0xfffe) return pos;
+  }
+  return 0;
+}
+
+/** Truncates a topic past 60 code points to 57 + "..." (zulip-behavior.md §2.1 step 5). */
+export function truncateTopic(topic: string): string {
+  return codePointLength(topic) > MAX_TOPIC_LENGTH ? takeCodePoints(topic, MAX_TOPIC_LENGTH - 3) + '...' : topic;
+}
+
+/** Whether a message is a `/me` action (`/me ` prefix, single line). */
+export function isMeMessage(content: string): boolean {
+  return content.startsWith('/me ') && !content.includes('\n');
+}
+
+/** Client names whose messages start read for the sender (zulip-behavior.md §2.1 `read_by_sender`). */
+const READ_BY_SENDER_CLIENTS = new Set([
+  'zulipandroid',
+  'zulipios',
+  'zulipdesktop',
+  'zulipmobile',
+  'zulipelectron',
+  'zulipterminal',
+  'snipe',
+  'website',
+  'ios',
+  'android',
+]);
+
+/** Default of `read_by_sender` for a client name. */
+export function defaultReadBySender(client: string): boolean {
+  const lower = client.toLowerCase();
+  return READ_BY_SENDER_CLIENTS.has(lower) || lower.includes('desktop app');
+}
+
+/** Options for `messageToWire`. */
+export interface MessageView {
+  applyMarkdown: boolean;
+  clientGravatar: boolean;
+  /** Whether the client understands the empty topic (else it sees the realm's display name). */
+  allowEmptyTopicName: boolean;
+}
+
+/**
+ * Zulip's message object for `viewer` (seed §2.2) from the index and the stored body. `flags` is
+ * the viewer's UserMessage flags or `["read","historical"]` without a row.
+ */
+export function messageToWire(
+  state: RealmState,
+  viewer: User,
+  id: number,
+  body: MessageBody,
+  view: MessageView,
+): Record<string, unknown> {
+  const m = state.messages;
+  const sender = state.users.get(m.sender.get(id))!;
+  const recipientId = m.recipient.get(id);
+  const recipient = state.recipients.get(recipientId)!;
+  const bits = m.bits.get(id);
+  const userFlags = m.userFlags(viewer.id, id);
+  let topic = '';
+  const wire: Record<string, unknown> = {
+    id,
+    sender_id: sender.id,
+    content: view.applyMarkdown ? body.rendered : body.content,
+    content_type: view.applyMarkdown ? 'text/html' : 'text/x-markdown',
+    recipient_id: recipientId,
+    timestamp: m.timestamp.get(id),
+    client: state.clients.value(m.client.get(id)),
+    subject: '',
+    topic_links: [],
+    is_me_message: (bits & MessageBit.isMe) !== 0,
+    reactions: [],
+    submessages: [],
+    sender_full_name: sender.fullName,
+    sender_email: apiEmail(sender, state.host),
+    sender_realm_str: state.subdomain,
+    avatar_url: avatarUrl(sender, view.clientGravatar),
+  };
+  if (recipient.type === 'stream') {
+    const stream = state.streams.get(recipient.streamId)!;
+    topic = state.topics.value(m.topic.get(id));
+    wire.subject = topic === '' && !view.allowEmptyTopicName ? state.settings.emptyTopicDisplayName : topic;
+    wire.display_recipient = stream.name;
+    wire.type = 'stream';
+    wire.stream_id = stream.id;
+  } else {
+    wire.display_recipient = recipient.userIds
+      .map((uid) => state.users.get(uid)!)
+      .map((u) => ({ id: u.id, email: apiEmail(u, state.host), full_name: u.fullName, is_mirror_dummy: false }))
+      .sort((a, b) => (a.email < b.email ? -1 : a.email > b.email ? 1 : 0));
+    wire.type = 'private';
+  }
+  wire.flags = flagNames(userFlags ?? Flag.read | Flag.historical);
+  return wire;
+}

@@ -1,0 +1,129 @@
+/**
+ * Realm state ⇄ snapshot parts (DESIGN.md §3). The snapshot "core" is a plain msgpack-able
+ * object holding everything but the message columns; the columns (realm-wide message attributes
+ * and per-user UserMessage lists) are persisted chunk by chunk by the snapshot store, which
+ * rewrites only chunks changed since the previous snapshot.
+ *
+ * `CORE_VERSION` must be bumped, with an upgrade path in `fromSnapshot`, whenever the core's
+ * shape changes.
+ */
+import { Column } from './column.js';
+import { Interner } from './interner.js';
+import { MessageIndex, UserMessages } from './message-index.js';
+import { emptyRealmState, type RealmState, type UserGroup } from './realm-state.js';
+
+export const CORE_VERSION = 1;
+
+type GroupCore = Omit<UserGroup, 'directMembers' | 'directSubgroups'> & {
+  directMembers: number[];
+  directSubgroups: number[];
+};
+
+/** The core part of a snapshot. */
+export interface RealmCore {
+  version: number;
+  subdomain: string;
+  created: boolean;
+  settings: RealmState['settings'];
+  users: Array<RealmState['users'] extends Map<number, infer U> ? U : never>;
+  groups: GroupCore[];
+  streams: Array<RealmState['streams'] extends Map<number, infer S> ? S : never>;
+  subscriptions: Array<[streamId: number, entries: Array<[userId: number, sub: unknown]>]>;
+  recipients: Array<[id: number, recipient: unknown]>;
+  topics: readonly string[];
+  clients: readonly string[];
+  nextIds: RealmState['nextIds'];
+  /** User ids that have UserMessage columns. */
+  userMessageOwners: number[];
+}
+
+const umIds = (userId: number) => `um:ids:${userId}`;
+const umFlags = (userId: number) => `um:flags:${userId}`;
+
+/** Splits the state into a core object and named columns. The state is not copied: encode at once. */
+export function toSnapshot(state: RealmState): { core: RealmCore; columns: Record<string, Column> } {
+  const columns: Record<string, Column> = { ...state.messages.columns() };
+  for (const [userId, um] of state.messages.users) {
+    columns[umIds(userId)] = um.ids;
+    columns[umFlags(userId)] = um.flags;
+  }
+  const core: RealmCore = {
+    version: CORE_VERSION,
+    subdomain: state.subdomain,
+    created: state.created,
+    settings: state.settings,
+    users: [...state.users.values()],
+    groups: [...state.groups.values()].map((g) => ({
+      ...g,
+      directMembers: [...g.directMembers],
+      directSubgroups: [...g.directSubgroups],
+    })),
+    streams: [...state.streams.values()],
+    subscriptions: [...state.subscriptions].map(([sid, subs]) => [sid, [...subs]]),
+    recipients: [...state.recipients],
+    topics: state.topics.toArray(),
+    clients: state.clients.toArray(),
+    nextIds: state.nextIds,
+    userMessageOwners: [...state.messages.users.keys()],
+  };
+  return { core, columns };
+}
+
+/** Rebuilds a realm's state from `toSnapshot` output (after a msgpack round trip). */
+export function fromSnapshot(id: number, coreObject: object, columns: Record<string, Column>): RealmState {
+  const core = coreObject as RealmCore;
+  if (core.version !== CORE_VERSION) throw new Error(`unsupported realm snapshot core version ${core.version}`);
+  const state = emptyRealmState(id);
+  state.subdomain = core.subdomain;
+  state.created = core.created;
+  state.settings = core.settings;
+  for (const u of core.users) {
+    state.users.set(u.id, u);
+    state.usersByEmail.set(u.email.toLowerCase(), u.id);
+    state.usersByApiKey.set(u.apiKey, u.id);
+    state.userStreams.set(u.id, new Set());
+  }
+  for (const g of core.groups) {
+    state.groups.set(g.id, { ...g, directMembers: new Set(g.directMembers), directSubgroups: new Set(g.directSubgroups) });
+    if (g.isSystemGroup) state.systemGroups.set(g.name, g.id);
+  }
+  for (const s of core.streams) {
+    state.streams.set(s.id, s);
+    state.streamsByName.set(s.name.toLowerCase(), s.id);
+  }
+  for (const [sid, entries] of core.subscriptions) {
+    const subs = new Map(entries as Array<[number, never]>);
+    state.subscriptions.set(sid, subs);
+    for (const userId of subs.keys()) state.userStreams.get(userId)?.add(sid);
+  }
+  for (const [rid, recipient] of core.recipients) {
+    const r = recipient as RealmState['recipients'] extends Map<number, infer R> ? R : never;
+    state.recipients.set(rid, r);
+    if (r.type === 'direct') state.directRecipients.set(r.userIds.join(','), rid);
+  }
+  state.topics = Interner.fromArray(core.topics);
+  state.clients = Interner.fromArray(core.clients);
+  state.nextIds = core.nextIds;
+  state.messages = restoreMessages(columns, core.userMessageOwners);
+  return state;
+}
+
+function restoreMessages(columns: Record<string, Column>, owners: readonly number[]): MessageIndex {
+  const index = new MessageIndex();
+  const adopt = (target: Column, source: Column | undefined) => {
+    if (source === undefined) return;
+    for (let i = 0; i < source.chunkCount; i++) {
+      const chunk = source.chunk(i);
+      target.restoreChunk(i, new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+    }
+    target.restoreLength(source.length);
+  };
+  for (const [name, column] of Object.entries(index.columns())) adopt(column, columns[name]);
+  for (const userId of owners) {
+    const um = new UserMessages();
+    adopt(um.ids, columns[umIds(userId)]);
+    adopt(um.flags, columns[umFlags(userId)]);
+    index.users.set(userId, um);
+  }
+  return index;
+}

@@ -1,0 +1,222 @@
+/**
+ * The in-memory state of one realm (organization), owned by its realm actor and changed only by
+ * `evolve` (DESIGN.md §1.4). Plain data, no I/O. Small entities (users, channels, groups) are
+ * objects in Maps; messages are compact columns (see `message-index.ts`, DESIGN.md §3b).
+ *
+ * Units: every timestamp here is UNIX seconds (may be fractional where Zulip keeps microseconds,
+ * e.g. `dateJoined`); message timestamps are integer seconds as on the wire.
+ */
+import { MessageIndex } from './message-index.js';
+import { Interner } from './interner.js';
+
+/** Role codes (seed §2.1). */
+export const Role = { owner: 100, admin: 200, moderator: 300, member: 400, guest: 600 } as const;
+export type RoleCode = (typeof Role)[keyof typeof Role];
+
+/** A full account or a bot (seed §2.3). `email` is the real (delivery) address, lower-case. */
+export interface User {
+  readonly id: number;
+  email: string;
+  fullName: string;
+  role: RoleCode;
+  isActive: boolean;
+  isBot: boolean;
+  /** 1 generic, 2 incoming webhook, 3 outgoing webhook, 4 embedded; null for humans. */
+  botType: number | null;
+  botOwnerId: number | null;
+  /** UNIX seconds (fractional). */
+  dateJoined: number;
+  /** IANA zone or '' when unset. */
+  timezone: string;
+  avatarVersion: number;
+  /** 32 characters [A-Za-z0-9]. */
+  apiKey: string;
+  /** argon2id PHC string; null = password login disabled for this account (bots). */
+  passwordHash: string | null;
+  /** 1 everyone, 2 members, 3 admins, 4 nobody, 5 moderators (zulip-behavior.md §11.1). */
+  emailAddressVisibility: number;
+}
+
+/**
+ * A group-setting value (seed §2.11): a user group id, or an anonymous group of direct members and
+ * subgroups.
+ */
+export type GroupSettingValue = number | { direct_members: number[]; direct_subgroups: number[] };
+
+/** A user group; system groups (`role:*`) derive membership from roles. */
+export interface UserGroup {
+  readonly id: number;
+  name: string;
+  description: string;
+  isSystemGroup: boolean;
+  directMembers: Set<number>;
+  directSubgroups: Set<number>;
+  dateCreated: number;
+  creatorId: number | null;
+  deactivated: boolean;
+}
+
+/** Channel permission settings that take group-setting values (seed §2.11). */
+export const STREAM_GROUP_SETTINGS = [
+  'can_add_subscribers_group',
+  'can_administer_channel_group',
+  'can_delete_any_message_group',
+  'can_delete_own_message_group',
+  'can_move_messages_out_of_channel_group',
+  'can_move_messages_within_channel_group',
+  'can_remove_subscribers_group',
+  'can_resolve_topics_group',
+  'can_send_message_group',
+  'can_subscribe_group',
+] as const;
+export type StreamGroupSetting = (typeof STREAM_GROUP_SETTINGS)[number];
+
+export type TopicsPolicy = 'inherit' | 'allow_empty_topic' | 'disable_empty_topic' | 'empty_topic_only';
+
+/** A channel (stream). Names are unique case-insensitively within the realm. */
+export interface Stream {
+  readonly id: number;
+  name: string;
+  /** Raw Markdown. */
+  description: string;
+  renderedDescription: string;
+  /** UNIX seconds. */
+  dateCreated: number;
+  creatorId: number | null;
+  inviteOnly: boolean;
+  isWebPublic: boolean;
+  historyPublicToSubscribers: boolean;
+  isArchived: boolean;
+  isDefault: boolean;
+  firstMessageId: number | null;
+  /** null = realm default, -1 = unlimited, N days. */
+  messageRetentionDays: number | null;
+  topicsPolicy: TopicsPolicy;
+  folderId: number | null;
+  recipientId: number;
+  groups: Record<StreamGroupSetting, GroupSettingValue>;
+}
+
+/** A user's subscription to a channel (zulip-behavior.md §3.1). Notification settings null = inherit. */
+export interface Subscription {
+  color: string;
+  isMuted: boolean;
+  pinToTop: boolean;
+  desktopNotifications: boolean | null;
+  audibleNotifications: boolean | null;
+  pushNotifications: boolean | null;
+  emailNotifications: boolean | null;
+  wildcardMentionsNotify: boolean | null;
+}
+
+/** A recipient: a channel, or a direct-message conversation (sorted member ids, sender included). */
+export type Recipient = { type: 'stream'; streamId: number } | { type: 'direct'; userIds: readonly number[] };
+
+/** Organization-wide settings. */
+export interface RealmSettings {
+  name: string;
+  description: string;
+  /** UNIX seconds. */
+  dateCreated: number;
+  deactivated: boolean;
+  /** Realm-level topics policy (seed §2.1 `topics_policy`, realm form). */
+  topicsPolicy: 'allow_empty_topic' | 'disable_empty_topic';
+  /** Shown for the empty topic to clients without the empty-topic capability (FL 334). */
+  emptyTopicDisplayName: string;
+  allowMessageEditing: boolean;
+  allowEditHistory: boolean;
+  messageContentEditLimitSeconds: number | null;
+  messageContentDeleteLimitSeconds: number | null;
+  /** null = unlimited. */
+  messageRetentionDays: number | null;
+  emailAddressVisibility: number;
+  /** Realm-level group-setting values, keyed by Zulip's wire name (e.g. `can_create_public_channel_group`). */
+  groups: Record<string, GroupSettingValue>;
+}
+
+/** Id counters; each `evolve` of a creating record advances the matching counter. */
+export interface IdCounters {
+  user: number;
+  stream: number;
+  group: number;
+  recipient: number;
+  message: number;
+}
+
+/** The whole realm. */
+export interface RealmState {
+  readonly id: number;
+  subdomain: string;
+  /**
+   * The realm's host name (`<subdomain>.<external host>`, or the external host for the root realm).
+   * Configuration, not persisted: set by the realm registry at load. Used for fake
+   * `user<id>@<host>` emails and absolute URLs.
+   */
+  host: string;
+  /** False until the `realm_created` record has been applied. */
+  created: boolean;
+  settings: RealmSettings;
+  users: Map<number, User>;
+  /** Lower-cased delivery email → user id. */
+  usersByEmail: Map<string, number>;
+  /** API key → user id. */
+  usersByApiKey: Map<string, number>;
+  groups: Map<number, UserGroup>;
+  /** System group name (`role:owners` …) → group id. */
+  systemGroups: Map<string, number>;
+  streams: Map<number, Stream>;
+  /** Lower-cased channel name → stream id. */
+  streamsByName: Map<string, number>;
+  /** stream id → (user id → subscription). */
+  subscriptions: Map<number, Map<number, Subscription>>;
+  /** user id → subscribed stream ids. */
+  userStreams: Map<number, Set<number>>;
+  recipients: Map<number, Recipient>;
+  /** Sorted member ids joined by ',' → recipient id, for direct conversations. */
+  directRecipients: Map<string, number>;
+  /** Interned topic names and client names referenced by the message index. */
+  topics: Interner;
+  clients: Interner;
+  messages: MessageIndex;
+  nextIds: IdCounters;
+}
+
+/** A realm before its `realm_created` record. */
+export function emptyRealmState(id: number): RealmState {
+  return {
+    id,
+    subdomain: '',
+    host: '',
+    created: false,
+    settings: {
+      name: '',
+      description: '',
+      dateCreated: 0,
+      deactivated: false,
+      topicsPolicy: 'allow_empty_topic',
+      emptyTopicDisplayName: 'general chat',
+      allowMessageEditing: true,
+      allowEditHistory: true,
+      messageContentEditLimitSeconds: 600,
+      messageContentDeleteLimitSeconds: 600,
+      messageRetentionDays: null,
+      emailAddressVisibility: 1,
+      groups: {},
+    },
+    users: new Map(),
+    usersByEmail: new Map(),
+    usersByApiKey: new Map(),
+    groups: new Map(),
+    systemGroups: new Map(),
+    streams: new Map(),
+    streamsByName: new Map(),
+    subscriptions: new Map(),
+    userStreams: new Map(),
+    recipients: new Map(),
+    directRecipients: new Map(),
+    topics: new Interner(),
+    clients: new Interner(),
+    messages: new MessageIndex(),
+    nextIds: { user: 1, stream: 1, group: 1, recipient: 1, message: 1 },
+  };
+}

@@ -1,0 +1,110 @@
+/**
+ * Users on the wire (seed §2.3, zulip-behavior.md §11.1): the one serializer of a `User` to
+ * Zulip's user object, with email-visibility rules, and account-name validation.
+ */
+import { createHash } from 'node:crypto';
+import { Role, type RealmState, type User } from './realm-state.js';
+
+/** Per-request facts the serializer needs. */
+export interface UserView {
+  /** Null avatar_url where allowed (seed §4.21 `client_gravatar`). */
+  clientGravatar: boolean;
+  includeCustomProfileFields: boolean;
+}
+
+/** Whether `viewer` may see `target`'s real email (visibility 1 everyone … 5 moderators). */
+export function canSeeDeliveryEmail(viewer: User, target: User): boolean {
+  if (viewer.id === target.id || target.isBot) return true;
+  switch (target.emailAddressVisibility) {
+    case 1:
+      return true;
+    case 2:
+      return viewer.role !== Role.guest;
+    case 3:
+      return viewer.role <= Role.admin;
+    case 5:
+      return viewer.role <= Role.moderator;
+    default:
+      return false;
+  }
+}
+
+/** The API email: the real address when visible to everyone, else `user<id>@<host>`. */
+export function apiEmail(user: User, host: string): string {
+  return user.emailAddressVisibility === 1 || user.isBot ? user.email : `user${user.id}@${host}`;
+}
+
+/** Gravatar URL, as Zulip builds it for the default avatar source. */
+export function gravatarUrl(email: string, avatarVersion: number): string {
+  const hash = createHash('md5').update(email.toLowerCase()).digest('hex');
+  return `https://secure.gravatar.com/avatar/${hash}?d=identicon&version=${avatarVersion}`;
+}
+
+/** avatar_url: null when the client computes gravatars itself and the email is public. */
+export function avatarUrl(user: User, clientGravatar: boolean): string | null {
+  if (clientGravatar && user.emailAddressVisibility === 1) return null;
+  return gravatarUrl(user.email, user.avatarVersion);
+}
+
+/** ISO 8601 with microseconds and `+00:00`, as Django serializes datetimes. */
+export function isoDate(unixSeconds: number): string {
+  const whole = Math.floor(unixSeconds);
+  const micros = Math.round((unixSeconds - whole) * 1e6);
+  const base = new Date(whole * 1000).toISOString().slice(0, 19);
+  return micros === 0 ? `${base}+00:00` : `${base}.${String(micros).padStart(6, '0')}+00:00`;
+}
+
+/** Zulip's user object for `target` as seen by `viewer` (seed §2.3). */
+export function userToWire(state: RealmState, viewer: User, target: User, view: UserView): Record<string, unknown> {
+  const wire: Record<string, unknown> = {
+    email: apiEmail(target, state.host),
+    user_id: target.id,
+    avatar_version: target.avatarVersion,
+    is_admin: target.role <= Role.admin,
+    is_owner: target.role === Role.owner,
+    is_guest: target.role === Role.guest,
+    role: target.role,
+    is_bot: target.isBot,
+    full_name: target.fullName,
+    timezone: target.timezone,
+    is_active: target.isActive,
+    date_joined: isoDate(target.dateJoined),
+    delivery_email: canSeeDeliveryEmail(viewer, target) ? target.email : null,
+    avatar_url: avatarUrl(target, view.clientGravatar),
+  };
+  if (target.isBot) {
+    wire.bot_type = target.botType;
+    wire.bot_owner_id = target.botOwnerId;
+  } else if (view.includeCustomProfileFields) {
+    wire.profile_data = {};
+  }
+  return wire;
+}
+
+/** Looks a user up by API email or delivery email, case-insensitively. */
+export function findUserByEmail(state: RealmState, email: string): User | undefined {
+  const lower = email.trim().toLowerCase();
+  const id = state.usersByEmail.get(lower);
+  if (id !== undefined) return state.users.get(id);
+  const fake = /^user(\d+)@(.+)$/.exec(lower);
+  if (fake !== null && fake[2] === state.host.toLowerCase()) return state.users.get(Number(fake[1]));
+  return undefined;
+}
+
+/**
+ * Validates a full name (`check_full_name`, zulip-behavior.md §11.1): returns the stripped name
+ * or the error message.
+ */
+export function checkFullName(raw: string): { ok: true; name: string } | { ok: false; msg: string } {
+  const name = raw.trim();
+  if ([...name].length > 100) return { ok: false, msg: 'Name too long!' };
+  if ([...name].length < 2) return { ok: false, msg: 'Name too short!' };
+  if (/[\p{C}*`\\>"@]/u.test(name)) return { ok: false, msg: 'Invalid characters in name!' };
+  if (/\|\d+$/.test(raw)) return { ok: false, msg: 'Invalid format!' };
+  return { ok: true, name };
+}
+
+/** A syntactically valid email address (Django's validator, simplified). */
+export function isValidEmail(email: string): boolean {
+  return /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email) && email.length <= 254;
+}

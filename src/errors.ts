@@ -1,0 +1,198 @@
+/**
+ * One registry of Zulip's error codes, statuses and message templates (DESIGN.md §6,
+ * zulip-behavior.md §0.3 and §12). Every error a client sees is built here.
+ *
+ * Wire form: `{"result":"error","msg":<msg>,"code":<code>,...data}` with HTTP `status`.
+ * User-facing wording follows feature level 417: "channel" where level 247 said "stream".
+ *
+ * Two ways errors travel:
+ * - in `realm/` handlers they are returned as values (`Result<T>`), never thrown, because a throw
+ *   inside an xstate transition would stop the realm actor;
+ * - in `api/` and `http/` parameter decoding they may be thrown as `ZulipError` and are caught by
+ *   the dispatcher, which turns them into responses.
+ */
+
+/** Zulip's `code` values (a subset of zerver/lib/exceptions.py ErrorCode). */
+export type ErrorCode =
+  | 'BAD_REQUEST'
+  | 'REQUEST_VARIABLE_MISSING'
+  | 'REQUEST_VARIABLE_INVALID'
+  | 'REQUEST_CONFUSING_VAR'
+  | 'INVALID_JSON'
+  | 'BAD_NARROW'
+  | 'STREAM_DOES_NOT_EXIST'
+  | 'UNAUTHORIZED_PRINCIPAL'
+  | 'BAD_EVENT_QUEUE_ID'
+  | 'UNAUTHORIZED'
+  | 'AUTHENTICATION_FAILED'
+  | 'USER_DEACTIVATED'
+  | 'REALM_DEACTIVATED'
+  | 'NONEXISTENT_SUBDOMAIN'
+  | 'PASSWORD_AUTH_DISABLED'
+  | 'RATE_LIMIT_HIT'
+  | 'STREAM_WILDCARD_MENTION_NOT_ALLOWED'
+  | 'TOPIC_WILDCARD_MENTION_NOT_ALLOWED'
+  | 'CANNOT_DEACTIVATE_LAST_USER'
+  | 'REACTION_ALREADY_EXISTS'
+  | 'REACTION_DOES_NOT_EXIST'
+  | 'MOVE_MESSAGES_TIME_LIMIT_EXCEEDED'
+  | 'INTERNAL_SERVER_ERROR'
+  | 'NOT_FOUND'
+  | 'METHOD_NOT_ALLOWED'
+  | 'PAYLOAD_TOO_LARGE'
+  | 'SERVER_NOT_READY';
+
+/**
+ * A Zulip API error. `data` fields are flattened into the top level of the JSON body
+ * (e.g. `var_name`, `stream`). `headers` are extra HTTP headers (e.g. `WWW-Authenticate`).
+ * `omitCode` exists only for Zulip's 405 body, which has no `code` key.
+ */
+export class ZulipError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly status: number = 400,
+    readonly data: Readonly<Record<string, unknown>> = {},
+    readonly headers: Readonly<Record<string, string>> = {},
+    readonly omitCode = false,
+  ) {
+    super(message);
+    this.name = 'ZulipError';
+  }
+
+  /** The JSON body Zulip sends for this error. */
+  toBody(): Record<string, unknown> {
+    const body: Record<string, unknown> = { result: 'error', msg: this.message };
+    if (!this.omitCode) body.code = this.code;
+    return Object.assign(body, this.data);
+  }
+}
+
+/** A handler outcome: either the value or a ZulipError (errors are values in `realm/`). */
+export type Result<T> = { ok: true; value: T } | { ok: false; error: ZulipError };
+
+/** Wraps a success value. */
+export const ok = <T>(value: T): Result<T> => ({ ok: true, value });
+/** Wraps an error value. */
+export const fail = <T = never>(error: ZulipError): Result<T> => ({ ok: false, error });
+
+const bad = (msg: string, data?: Record<string, unknown>) => new ZulipError('BAD_REQUEST', msg, 400, data);
+const basicAuthHeader = { 'WWW-Authenticate': 'Basic realm="zulip"' };
+
+/** HTML-escapes like Django's `escape` (used where Zulip echoes user input into messages). */
+export function escapeHtml(s: string): string {
+  return s.replace(/[&<>"']/g, (c) =>
+    c === '&' ? '&amp;' : c === '<' ? '&lt;' : c === '>' ? '&gt;' : c === '"' ? '&quot;' : '&#x27;',
+  );
+}
+
+/**
+ * Constructors for every error parley returns. Each names its source in zulip-behavior.md.
+ * Keep wording byte-for-byte: clients and tests match on it.
+ */
+export const Errors = {
+  // §0.2 parameter parsing
+  missingArgument: (name: string) =>
+    new ZulipError('REQUEST_VARIABLE_MISSING', `Missing '${name}' argument`, 400, { var_name: name }),
+  confusingVar: (a: string, b: string) =>
+    new ZulipError('REQUEST_CONFUSING_VAR', `Can't decide between '${a}' and '${b}' arguments`, 400, {
+      var_name1: a,
+      var_name2: b,
+    }),
+  badValue: (name: string, raw: string) =>
+    new ZulipError('REQUEST_VARIABLE_INVALID', `Bad value for '${name}': ${raw}`, 400, {
+      var_name: name,
+      bad_value: raw,
+    }),
+  badRequest: bad,
+
+  // §0.1 routing (parley answers JSON where Django would send an HTML page)
+  notFound: () => new ZulipError('NOT_FOUND', 'Not Found', 404),
+  methodNotAllowed: (allowed: readonly string[]) =>
+    new ZulipError('METHOD_NOT_ALLOWED', 'Method Not Allowed', 405, { allowed_methods: allowed }, {}, true),
+  payloadTooLarge: (limitBytes: number) =>
+    new ZulipError('PAYLOAD_TOO_LARGE', `Request body too large (limit: ${limitBytes} bytes)`, 413),
+  internal: () => new ZulipError('INTERNAL_SERVER_ERROR', 'Internal server error', 500),
+  serverNotReady: () => new ZulipError('SERVER_NOT_READY', 'Server is shutting down', 503),
+
+  // §0.4 authentication on /api/v1: everything is re-wrapped as 401 UNAUTHORIZED
+  notLoggedIn: () =>
+    new ZulipError('UNAUTHORIZED', 'Not logged in: API authentication or user session required', 401, {}, basicAuthHeader),
+  unauthorized: (msg: string) => new ZulipError('UNAUTHORIZED', msg, 401, {}, basicAuthHeader),
+  invalidBasicAuthHeader: () =>
+    new ZulipError('UNAUTHORIZED', 'Invalid authorization header for basic auth', 401, {}, basicAuthHeader),
+  notBasicAuth: () => bad('This endpoint requires HTTP basic authentication.'),
+  malformedApiKey: () => new ZulipError('UNAUTHORIZED', 'Malformed API key', 401, {}, basicAuthHeader),
+  invalidApiKey: () => new ZulipError('UNAUTHORIZED', 'Invalid API key', 401, {}, basicAuthHeader),
+  accountDeactivatedApi: () => new ZulipError('UNAUTHORIZED', 'Account is deactivated', 401, {}, basicAuthHeader),
+  realmDeactivatedApi: () =>
+    new ZulipError('UNAUTHORIZED', 'This organization has been deactivated', 401, {}, basicAuthHeader),
+  wrongSubdomain: () =>
+    new ZulipError('UNAUTHORIZED', 'Account is not associated with this subdomain', 401, {}, basicAuthHeader),
+
+  // §1.1 fetch_api_key (plain JsonableErrors: no WWW-Authenticate)
+  invalidSubdomain: () => new ZulipError('NONEXISTENT_SUBDOMAIN', 'Invalid subdomain', 404),
+  invalidEmailAddress: () => bad('Enter a valid email address.'),
+  authenticationFailed: () =>
+    new ZulipError('AUTHENTICATION_FAILED', 'Your username or password is incorrect', 401),
+  userDeactivated: () => new ZulipError('USER_DEACTIVATED', 'Account is deactivated', 401),
+  realmDeactivated: () => new ZulipError('REALM_DEACTIVATED', 'This organization has been deactivated', 401),
+  rateLimited: (retryAfterSeconds: number) =>
+    new ZulipError(
+      'RATE_LIMIT_HIT',
+      'API usage exceeded rate limit',
+      429,
+      { 'retry-after': retryAfterSeconds },
+      { 'Retry-After': String(retryAfterSeconds) },
+    ),
+
+  // §0.3 role helpers
+  mustBeAdmin: () => new ZulipError('UNAUTHORIZED_PRINCIPAL', 'Must be an organization administrator'),
+  mustBeOwner: () => new ZulipError('UNAUTHORIZED_PRINCIPAL', 'Must be an organization owner'),
+  insufficientPermission: () => bad('Insufficient permission'),
+  notAllowedForGuests: () => bad('Not allowed for guest users'),
+  noBots: () => bad('This endpoint does not accept bot requests.'),
+
+  // §2.1 send message
+  invalidType: () => bad('Invalid type'),
+  expectedOneStream: () => bad('Expected exactly one stream'),
+  invalidStreamDataType: () => bad('Invalid data type for stream'),
+  invalidRecipientsDataType: () => bad('Invalid data type for recipients'),
+  mixedRecipients: () => bad('Recipient lists may contain emails or user IDs, but not both.'),
+  missingStream: () => bad('Missing channel'),
+  multipleStreams: () => bad('Cannot send to multiple channels'),
+  missingTopic: () => bad('Missing topic'),
+  topicEmpty: () => bad("Topic can't be empty!"),
+  topicInvalidChar: (position: number) => bad(`Invalid character in topic, at position ${position}!`),
+  noRecipients: () => bad('Message must have recipients'),
+  invalidEmail: (email: string) => bad(`Invalid email '${email}'`),
+  invalidUserId: (id: number) => bad(`Invalid user ID ${id}`),
+  messageEmpty: () => bad('Message must not be empty'),
+  messageNullBytes: () => bad('Message must not contain null bytes'),
+  streamNameEmpty: () => bad("Channel name can't be empty!"),
+  streamNameTooLong: (limit: number) => bad(`Channel name too long (limit: ${limit} characters).`),
+  streamNameInvalidChar: (position: number) => bad(`Invalid character in channel name, at position ${position}!`),
+  streamNameNotFound: (name: string) =>
+    new ZulipError('STREAM_DOES_NOT_EXIST', `Channel '${escapeHtml(name)}' does not exist`, 400, {
+      stream: escapeHtml(name),
+    }),
+  streamIdNotFound: (id: number) =>
+    new ZulipError('STREAM_DOES_NOT_EXIST', `Channel with ID '${id}' does not exist`, 400, { stream_id: id }),
+  notAuthorizedToSend: (streamName: string) => bad(`Not authorized to send to channel '${streamName}'`),
+  cannotSendToChannel: () => bad('You do not have permission to post in this channel.'),
+  noLongerUsingZulip: (email: string) => bad(`'${email}' is no longer using Zulip.`),
+  cannotAccessRecipients: () => bad('You do not have permission to access some of the recipients.'),
+  topicsRequired: () => bad('Topics are required in this organization.'),
+  emptyTopicNotAllowedInChannel: () => bad('Sending messages to the general chat is not allowed in this channel.'),
+  onlyEmptyTopicAllowed: () => bad('Only the general chat topic is allowed in this channel.'),
+  localIdRequired: () => bad('Missing local_id'),
+
+  // §2.3 message access
+  invalidMessage: () => bad('Invalid message(s)'),
+
+  // §11 users and §3 streams lookups
+  noSuchUser: () => bad('No such user'),
+  invalidStreamId: () => bad('Invalid channel ID'),
+  invalidStreamName: (name: string) => bad(`Invalid channel name '${name}'`),
+  userNotAuthorized: () => bad('User not authorized for this query'),
+} as const;

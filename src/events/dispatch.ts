@@ -1,0 +1,29 @@
+/**
+ * Fan-out of client events once a command's records are durable (DESIGN.md §1.4). Event queues
+ * (`POST /register`, `GET /events`) subscribe here; the realm actor publishes in command order.
+ */
+import type { RealmEvent } from './realm-event.js';
+
+/** Receives every realm's events, in order. */
+export type EventListener = (realmId: number, events: readonly RealmEvent[]) => void;
+
+export class EventDispatcher {
+  private readonly listeners = new Set<EventListener>();
+
+  /** Adds a listener; returns a function that removes it. */
+  subscribe(listener: EventListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Delivers `events` to every listener; a throwing listener is logged and skipped. */
+  publish(realmId: number, events: readonly RealmEvent[]): void {
+    for (const listener of this.listeners) {
+      try {
+        listener(realmId, events);
+      } catch (error) {
+        console.error('event listener failed', error);
+      }
+    }
+  }
+}

@@ -1,0 +1,193 @@
+/**
+ * Turning a uWS request into an `ApiRequest` (DESIGN.md §1.1, zulip-clients.md §1.3):
+ *
+ * 1. `copyRequestHead` copies everything from uWS's stack-allocated `HttpRequest` synchronously,
+ *    inside the route handler (after it returns, the HttpRequest is gone);
+ * 2. `readBody` collects the body through `res.onData`, copying every chunk (uWS reuses and
+ *    neuters the ArrayBuffer), with a byte limit: over it → 413 and reading stops;
+ * 3. `parseForm` parses `application/x-www-form-urlencoded` and `multipart/form-data` (busboy;
+ *    fields only, file parts drained and dropped). Any other content type: body ignored.
+ *
+ * The caller (`server.ts`) must have registered `res.onAborted` before step 2 and routes the abort
+ * into `ResponseState.onAbort`, so that a pending `readBody` rejects with `RequestAborted`.
+ */
+import busboy from 'busboy';
+import type { HttpRequest, HttpResponse } from 'uWebSockets.js';
+import { Errors } from '../errors.js';
+import type { ApiRequest } from '../api/registry.js';
+
+/** Default body limit: 5 MiB. */
+export const DEFAULT_MAX_BODY_BYTES = 5 * 1024 * 1024;
+
+/** Lifecycle of one uWS response, shared by reading and writing. */
+export interface ResponseState {
+  /** The client went away (uWS `onAborted`): never touch `res` again. */
+  aborted: boolean;
+  /** A response was written (`res` is finished). */
+  done: boolean;
+  /** Called once from `onAborted`; `readBody` uses it to stop waiting. */
+  onAbort: (() => void) | null;
+}
+
+/** Rejection value of `readBody` when the client aborted mid-body. Not an error to report. */
+export class RequestAborted extends Error {
+  constructor() {
+    super('request aborted by the client');
+    this.name = 'RequestAborted';
+  }
+}
+
+/** What `copyRequestHead` copies out of uWS. */
+export interface RequestHead {
+  /** Upper-case method, e.g. `POST`. */
+  readonly method: string;
+  /** URL path, duplicate slashes collapsed (`//api/v1/x` → `/api/v1/x`), not percent-decoded. */
+  readonly path: string;
+  /** Raw query string without `?` ('' when none). */
+  readonly rawQuery: string;
+  /** Header names lower-case; repeated headers joined with ", ". */
+  readonly headers: Record<string, string>;
+  /** Peer IP as text. */
+  readonly remoteAddress: string;
+}
+
+const textDecoder = new TextDecoder();
+
+/**
+ * Copies method, path, query string, headers and peer address out of a uWS request. Must be
+ * called synchronously inside the uWS route handler, before any await.
+ */
+export function copyRequestHead(res: HttpResponse, req: HttpRequest): RequestHead {
+  const headers: Record<string, string> = {};
+  req.forEach((key, value) => {
+    const prev = headers[key];
+    headers[key] = prev === undefined ? value : `${prev}, ${value}`;
+  });
+  let path = req.getUrl();
+  if (path.includes('//')) path = path.replace(/\/{2,}/g, '/');
+  return {
+    method: req.getMethod().toUpperCase(),
+    path,
+    rawQuery: req.getQuery() ?? '',
+    headers,
+    remoteAddress: textDecoder.decode(res.getRemoteAddressAsText()),
+  };
+}
+
+/** Parses a query string (or urlencoded body) into name/value pairs, in order. `+` is a space. */
+export function parseQuery(raw: string): [string, string][] {
+  if (raw === '') return [];
+  return [...new URLSearchParams(raw)];
+}
+
+const EMPTY = Buffer.alloc(0);
+
+/**
+ * Reads the request body, up to `maxBytes` bytes.
+ *
+ * Resolves with the whole body (a copy). Rejects with `Errors.payloadTooLarge(maxBytes)` (413)
+ * as soon as the declared `Content-Length` or the bytes received exceed the limit (later chunks
+ * are dropped, never buffered), or with `RequestAborted` when the client goes away.
+ * `state.onAbort` is taken over until the promise settles.
+ */
+export function readBody(
+  res: HttpResponse,
+  state: ResponseState,
+  contentLength: string | undefined,
+  maxBytes: number,
+): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    if (state.aborted) return reject(new RequestAborted());
+    if (contentLength !== undefined && Number(contentLength) > maxBytes) {
+      return reject(Errors.payloadTooLarge(maxBytes));
+    }
+    const chunks: Buffer[] = [];
+    let total = 0;
+    let settled = false;
+    state.onAbort = () => {
+      if (settled) return;
+      settled = true;
+      chunks.length = 0;
+      reject(new RequestAborted());
+    };
+    res.onData((chunk, isLast) => {
+      if (settled) return;
+      total += chunk.byteLength;
+      if (total > maxBytes) {
+        settled = true;
+        chunks.length = 0;
+        reject(Errors.payloadTooLarge(maxBytes));
+        return;
+      }
+      if (chunk.byteLength > 0) chunks.push(Buffer.from(new Uint8Array(chunk)));
+      if (!isLast) return;
+      settled = true;
+      resolve(chunks.length === 0 ? EMPTY : chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, total));
+    });
+  });
+}
+
+/** The media type of a Content-Type header, lower-case, without parameters. */
+function mediaType(contentType: string): string {
+  const semi = contentType.indexOf(';');
+  return (semi < 0 ? contentType : contentType.slice(0, semi)).trim().toLowerCase();
+}
+
+/** Parses a multipart/form-data body into its fields; file parts are drained and dropped. */
+function parseMultipart(contentType: string, body: Buffer): Promise<[string, string][]> {
+  return new Promise((resolve, reject) => {
+    const malformed = (why: string) =>
+      Errors.badRequest(`Malformed multipart/form-data request body: ${why}`);
+    let parser: busboy.Busboy;
+    try {
+      parser = busboy({
+        headers: { 'content-type': contentType },
+        defParamCharset: 'utf8',
+        limits: { fieldSize: body.length + 1, fieldNameSize: body.length + 1 },
+      });
+    } catch (error) {
+      return reject(malformed(error instanceof Error ? error.message : String(error)));
+    }
+    const fields: [string, string][] = [];
+    parser.on('field', (name, value) => fields.push([name, value]));
+    parser.on('file', (_name, stream) => stream.resume());
+    parser.on('error', (error: unknown) => reject(malformed(error instanceof Error ? error.message : String(error))));
+    parser.on('close', () => resolve(fields));
+    parser.end(body);
+  });
+}
+
+/**
+ * Parses a request body by its Content-Type (zulip-clients.md §1.3):
+ * - `application/x-www-form-urlencoded` → URLSearchParams pairs (UTF-8);
+ * - `multipart/form-data` (with or without a space before `boundary=`) → its fields; an empty
+ *   body is zero fields (zulip-js sends that for parameterless POSTs); a malformed body or a
+ *   missing boundary → 400 BAD_REQUEST (rejected ZulipError);
+ * - anything else, or no Content-Type → no fields (JSON bodies are not parsed, as in Zulip).
+ */
+export function parseForm(contentType: string | undefined, body: Buffer): [string, string][] | Promise<[string, string][]> {
+  if (contentType === undefined || body.length === 0) return [];
+  const type = mediaType(contentType);
+  if (type === 'application/x-www-form-urlencoded') return parseQuery(body.toString('utf8'));
+  if (type === 'multipart/form-data') return parseMultipart(contentType, body);
+  return [];
+}
+
+/** Methods whose form body Zulip parses (§0.1: PATCH/PUT/DELETE like POST; never GET). */
+const BODY_METHODS: ReadonlySet<string> = new Set(['POST', 'PATCH', 'PUT', 'DELETE']);
+
+/**
+ * Builds the `ApiRequest` from a copied head and the raw body: query pairs always, form fields
+ * only for POST/PATCH/PUT/DELETE. Rejects like `parseForm`.
+ */
+export async function toApiRequest(head: RequestHead, body: Buffer): Promise<ApiRequest> {
+  const fields = BODY_METHODS.has(head.method) ? await parseForm(head.headers['content-type'], body) : [];
+  return {
+    method: head.method,
+    path: head.path,
+    query: parseQuery(head.rawQuery),
+    body: fields,
+    headers: head.headers,
+    remoteAddress: head.remoteAddress,
+  };
+}

@@ -1,0 +1,87 @@
+/**
+ * Writing an `ApiResponse` to uWS (zulip-behavior.md §0.1, §0.3): one corked write of status
+ * line, headers and body; `Content-Type: application/json`, body = compact JSON + "\n", Zulip's
+ * never-cache `Cache-Control`. Nothing is written once the client has aborted.
+ */
+import type { HttpResponse } from 'uWebSockets.js';
+import { Errors } from '../errors.js';
+import type { ApiResponse } from '../api/registry.js';
+import type { ResponseState } from './request.js';
+
+/** Zulip's never-cache header value (Django `add_never_cache_headers`, shortened). */
+export const NEVER_CACHE = 'no-store, no-cache, must-revalidate, max-age=0';
+
+const REASONS: Readonly<Record<number, string>> = {
+  200: 'OK',
+  204: 'No Content',
+  302: 'Found',
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  413: 'Payload Too Large',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+  503: 'Service Unavailable',
+};
+
+const statusLines = new Map<number, string>();
+
+/** `"200 OK"` etc., cached per status. */
+export function statusLine(status: number): string {
+  let line = statusLines.get(status);
+  if (line === undefined) {
+    line = `${status} ${REASONS[status] ?? 'Unknown'}`;
+    statusLines.set(status, line);
+  }
+  return line;
+}
+
+/** Serializes a body; an unserializable one (cycle, BigInt) is logged and becomes a 500. */
+function serialize(response: ApiResponse): { status: number; text: string | null; headers?: Readonly<Record<string, string>> } {
+  if (response.body === null) return { status: response.status, text: null, headers: response.headers };
+  try {
+    return { status: response.status, text: JSON.stringify(response.body) + '\n', headers: response.headers };
+  } catch (error) {
+    console.error('parley: response body is not serializable:', error);
+    const internal = Errors.internal();
+    return { status: internal.status, text: JSON.stringify(internal.toBody()) + '\n' };
+  }
+}
+
+/**
+ * Writes `response` to `res` inside `res.cork`, unless the request was aborted or already
+ * answered; returns whether it wrote. `head: true` (a HEAD request) sends the headers and the
+ * Content-Length the body would have, without the body. `closeConnection` closes the socket after
+ * a response that has a body (used after an unread oversized body and while shutting down); it is
+ * ignored for bodiless responses (204, HEAD).
+ */
+export function writeResponse(
+  res: HttpResponse,
+  state: ResponseState,
+  response: ApiResponse,
+  head = false,
+  closeConnection = false,
+): boolean {
+  if (state.aborted || state.done) return false;
+  state.done = true;
+  const { status, text, headers } = serialize(response);
+  res.cork(() => {
+    res.writeStatus(statusLine(status));
+    if (text !== null) res.writeHeader('Content-Type', 'application/json');
+    res.writeHeader('Cache-Control', NEVER_CACHE);
+    if (headers !== undefined) for (const name in headers) res.writeHeader(name, headers[name]!);
+    // endWithoutBody() must get no arguments: uWS reads an `undefined` length as 2^63 and then
+    // sends that as Content-Length. So bodiless responses never request a close.
+    if (text === null) {
+      res.endWithoutBody();
+    } else if (head) {
+      res.writeHeader('Content-Length', String(Buffer.byteLength(text)));
+      res.endWithoutBody();
+    } else {
+      res.end(text, closeConnection);
+    }
+  });
+  return true;
+}

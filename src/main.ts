@@ -1,0 +1,82 @@
+/**
+ * Assembles a server: data-directory lock → realm registry (recovery) → demo organization on an
+ * empty store → HTTP front end. Used by the CLI and by in-process tests.
+ */
+import { randomToken } from './auth/api-keys.js';
+import { hashPassword } from './auth/passwords.js';
+import type { Config } from './config.js';
+import { acquireDataDirLock } from './storage/data-dir-lock.js';
+import { RealmRegistry } from './realm/realm-registry.js';
+import type { CommandContext } from './realm/decision.js';
+import { createDemoRealm, DEMO_BOT_EMAIL, DEMO_USERS } from './realm/demo-realm.js';
+import { createDispatcher } from './api/registry.js';
+import { endpoints } from './api/endpoints.js';
+import { startHttpServer } from './http/server.js';
+
+/** A running server. */
+export interface RunningServer {
+  /** Bound port (the real one when `config.port` was 0). */
+  port: number;
+  /** `http://host:port`. */
+  url: string;
+  registry: RealmRegistry;
+  /** The demo password when this start created the demo organization. */
+  demoPassword?: string;
+  /** Stops accepting, finishes in-flight requests and commands, snapshots, closes the store. */
+  close(): Promise<void>;
+}
+
+/** Starts a server on `config`. `log` receives human-readable startup lines. */
+export async function startServer(
+  config: Config,
+  options: { log?: (line: string) => void; ctx?: CommandContext } = {},
+): Promise<RunningServer> {
+  const log = options.log ?? (() => {});
+  const lock = acquireDataDirLock(config.dataDir);
+  let registry: RealmRegistry;
+  try {
+    registry = await RealmRegistry.open({
+      dataDir: config.dataDir,
+      externalHost: config.externalHost,
+      snapshotPolicy: { everyRecords: config.snapshotEveryRecords, everySeconds: config.snapshotEverySeconds },
+      ...(options.ctx && { ctx: options.ctx }),
+    });
+  } catch (error) {
+    lock.release();
+    throw error;
+  }
+  let demoPassword: string | undefined;
+  if (config.demo && registry.all().length === 0) {
+    demoPassword = config.demoPassword ?? randomToken(16);
+    await createDemoRealm(registry, await hashPassword(demoPassword));
+  }
+  const dispatch = createDispatcher([...endpoints], {
+    realmForHost: (host) => registry.realmForHost(host),
+    authenticate: (realm, email, apiKey) => registry.authenticate(realm as never, email, apiKey),
+  });
+  const http = await startHttpServer({
+    host: config.host,
+    port: config.port,
+    dispatch,
+    maxBodyBytes: config.maxBodyBytes,
+    benchCeiling: config.bench,
+  });
+  const url = `http://${config.host}:${http.port}`;
+  if (demoPassword !== undefined) {
+    log(`created the demo organization at ${url} — accounts (password: ${demoPassword}):`);
+    for (const [email, name] of DEMO_USERS) log(`  ${email}  ${name}`);
+    log(`  ${DEMO_BOT_EMAIL}  (bot, API key only)`);
+  }
+  log(`parley listening on ${url}`);
+  return {
+    port: http.port,
+    url,
+    registry,
+    ...(demoPassword !== undefined && { demoPassword }),
+    async close() {
+      await http.close();
+      await registry.close();
+      lock.release();
+    },
+  };
+}

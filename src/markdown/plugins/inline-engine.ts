@@ -1,0 +1,247 @@
+/**
+ * The inline half of the renderer: a port of Python-Markdown's `InlineProcessor`, which is what
+ * gives Zulip's inline syntax its semantics (and which CommonMark's delimiter algorithm does
+ * not reproduce: `**` never spans lines, `_` is not emphasis, `~~ x ~~` strikes through, code
+ * spans keep their spaces, link text is not re-parsed, bare URLs need whitespace around them).
+ *
+ * How it works (as in Python-Markdown): patterns run one after another in priority order
+ * (highest first, Zulip's registry numbers). Each pattern scans the whole text repeatedly; a
+ * match is replaced by a placeholder `\x02klzzwxh:N\x03` pointing at a stashed node, so later
+ * (lower-priority) patterns cannot look inside it. The content of a non-atomic element is
+ * processed only by the patterns after the one that produced it. At the end, placeholders are
+ * expanded and all remaining text is HTML-escaped the way Python-Markdown's serializer does.
+ *
+ * Raw HTML in the source is therefore never passed through: text only reaches the output via
+ * {@link escapeText}; markup only comes from pattern handlers.
+ */
+
+/** Start-of-text marker opening every placeholder (stripped from user input beforehand). */
+export const STX = '\x02';
+/** End-of-text marker closing every placeholder (stripped from user input beforehand). */
+export const ETX = '\x03';
+
+const INLINE_PLACEHOLDER_RE = /\x02klzzwxh:(\d+)\x03/g;
+const BLOCK_PLACEHOLDER_RE = /\x02wzxhzdk:(\d+)\x03/g;
+
+/** Placeholder for the block-level HTML stash (Python-Markdown's `htmlStash`). */
+export function blockPlaceholder(index: number): string {
+  return `${STX}wzxhzdk:${index}${ETX}`;
+}
+
+/** An entry of the per-render raw HTML stash (fenced code blocks, later TeX, spoilers...). */
+export interface StashedHtml {
+  html: string;
+  /** Block-level HTML replaces a paragraph that consists of only its placeholder. */
+  block: boolean;
+}
+
+/** Per-render state shared by preprocessors, block rules and inline patterns. */
+export interface RenderEnv {
+  /** Raw HTML stash, indexed by block placeholder number. */
+  htmlStash: StashedHtml[];
+  /** Realm base URL (e.g. `https://chat.example.com`), for relative local links. */
+  realmUrl?: string;
+  [key: string | symbol]: unknown;
+}
+
+/**
+ * What a pattern produces:
+ * - `html`: finished HTML (already escaped); `text` is its plain-text content.
+ * - `element`: `open` + processed `content` + `close`. Unless `atomic`, `content` is run through
+ *   the patterns after the one that matched (Python: child text with `patternIndex + 1`).
+ * - a string: literal text, escaped on output and never processed further.
+ */
+export type InlineNode =
+  | { kind: 'html'; html: string; text: string }
+  | { kind: 'element'; open: string; close: string; content: string; atomic?: boolean }
+  | string;
+
+/** A successful match: replace `data.slice(start, end)` with `node`. */
+export interface InlineMatch {
+  node: InlineNode;
+  start: number;
+  end: number;
+}
+
+/** What pattern handlers can use besides the match. */
+export interface InlineContext {
+  env: RenderEnv;
+  /** Python-Markdown's `unescape`: replace placeholders by their nodes' plain text. */
+  unescape(text: string): string;
+}
+
+/**
+ * One inline syntax. `regex` must carry the `g` flag (it is driven through `lastIndex`).
+ * `handle` returns null to decline a match: the scan then continues after it, or, for
+ * `legacy` patterns (Python-Markdown's old-style `Pattern`), the pattern gives up on this text.
+ */
+export interface InlinePattern {
+  name: string;
+  /** Zulip's registry priority; higher runs first. */
+  priority: number;
+  regex: RegExp;
+  legacy?: boolean;
+  /**
+   * Performance hint: the pattern's matches never depend on replacements of its own earlier
+   * matches (no match can include or be enabled by a placeholder it produced), so all matches
+   * may be replaced in one left-to-right pass instead of Python-Markdown's rescan-from-start
+   * after each match, which is quadratic in the number of matches.
+   */
+  global?: boolean;
+  handle(m: RegExpExecArray, data: string, ctx: InlineContext): InlineMatch | null;
+}
+
+const AMP_NOT_ENTITY = /&(?!(?:#[0-9]+|#x[0-9a-f]+|[0-9a-z]+);)/gi;
+
+/**
+ * Escape text like Python-Markdown's HTML serializer: `<`, `>`, and `&` unless it already
+ * starts an entity (so `&amp;` and `&nbsp;` pass through unchanged). Quotes are left alone.
+ */
+export function escapeText(text: string): string {
+  if (!/[&<>]/.test(text)) return text;
+  return text.replace(AMP_NOT_ENTITY, '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
+}
+
+/** Attribute-value escaping (serializer's `_escape_attrib_html`): as text, plus `"`. */
+export function escapeAttr(value: string): string {
+  return escapeText(value).replaceAll('"', '&quot;');
+}
+
+/** Escaping for code (Python-Markdown's `code_escape`): every `&`, `<`, `>`. */
+export function escapeCode(text: string): string {
+  return text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
+}
+
+/** Runs a fixed, priority-sorted list of patterns. Create once; `render` is reentrant. */
+export class InlineEngine {
+  private readonly patterns: readonly InlinePattern[];
+
+  constructor(patterns: readonly InlinePattern[]) {
+    this.patterns = [...patterns].sort((a, b) => b.priority - a.priority);
+  }
+
+  /** Render one paragraph's / heading's / cell's raw inline text to HTML. */
+  render(text: string, env: RenderEnv): string {
+    const stash: InlineNode[] = [];
+    const ctx: InlineContext = { env, unescape: (t) => unescapeWith(stash, t) };
+    const processed = this.process(text, 0, stash, ctx);
+    return expand(processed, stash, env);
+  }
+
+  private process(data: string, patternIndex: number, stash: InlineNode[], ctx: InlineContext): string {
+    let startIndex = 0;
+    while (patternIndex < this.patterns.length) {
+      const pattern = this.patterns[patternIndex]!;
+      if (pattern.global) {
+        data = this.applyGlobal(pattern, data, patternIndex, stash, ctx);
+        patternIndex++;
+        continue;
+      }
+      const result = this.applyPattern(pattern, data, patternIndex, startIndex, stash, ctx);
+      if (result === null) {
+        patternIndex++;
+        startIndex = 0;
+      } else {
+        [data, startIndex] = result;
+      }
+    }
+    return data;
+  }
+
+  /** Python's `__applyPattern`: null when the pattern found nothing (move to the next one). */
+  private applyPattern(
+    pattern: InlinePattern,
+    data: string,
+    patternIndex: number,
+    startIndex: number,
+    stash: InlineNode[],
+    ctx: InlineContext,
+  ): [string, number] | null {
+    const re = pattern.regex;
+    for (;;) {
+      if (startIndex > data.length) return null;
+      re.lastIndex = startIndex;
+      const m = re.exec(data);
+      if (m === null) return null;
+      const match = pattern.handle(m, data, ctx);
+      if (match === null) {
+        if (pattern.legacy) return [data, data.length + 1];
+        // Python-Markdown does `startIndex += match.end(0)` here (not `=`); kept as is.
+        startIndex += m.index + m[0].length;
+        continue;
+      }
+      const placeholder = this.stashNode(match.node, patternIndex, stash, ctx);
+      return [data.slice(0, match.start) + placeholder + data.slice(match.end), 0];
+    }
+  }
+
+  /** One pass over all matches of a `global` pattern. */
+  private applyGlobal(
+    pattern: InlinePattern,
+    data: string,
+    patternIndex: number,
+    stash: InlineNode[],
+    ctx: InlineContext,
+  ): string {
+    const re = pattern.regex;
+    let out = '';
+    let copied = 0;
+    re.lastIndex = 0;
+    for (let m = re.exec(data); m !== null; m = re.exec(data)) {
+      const next = m.index + Math.max(m[0].length, 1);
+      const match = pattern.handle(m, data, ctx);
+      if (match === null) {
+        if (pattern.legacy) break;
+        re.lastIndex = next;
+        continue;
+      }
+      out += data.slice(copied, match.start) + this.stashNode(match.node, patternIndex, stash, ctx);
+      copied = match.end;
+      re.lastIndex = Math.max(match.end, next);
+    }
+    return copied === 0 ? data : out + data.slice(copied);
+  }
+
+  private stashNode(node: InlineNode, patternIndex: number, stash: InlineNode[], ctx: InlineContext): string {
+    if (typeof node !== 'string' && node.kind === 'element' && !node.atomic) {
+      node = { ...node, content: this.process(node.content, patternIndex + 1, stash, ctx) };
+    }
+    const placeholder = `${STX}klzzwxh:${String(stash.length).padStart(4, '0')}${ETX}`;
+    stash.push(node);
+    return placeholder;
+  }
+}
+
+/** Placeholders, plus the characters {@link escapeText} rewrites, in one alternation. */
+const EXPAND_RE = new RegExp(
+  `${INLINE_PLACEHOLDER_RE.source}|${BLOCK_PLACEHOLDER_RE.source}|${AMP_NOT_ENTITY.source}|[<>]`,
+  'gi',
+);
+
+/** Final serialization: expand placeholders, escape everything else (one pass per level). */
+function expand(data: string, stash: readonly InlineNode[], env: RenderEnv): string {
+  if (!/[\x02&<>]/.test(data)) return data;
+  // String#replace collects all matches before calling back, so recursion may reuse EXPAND_RE.
+  return data.replace(EXPAND_RE, (m: string, inline?: string, block?: string) => {
+    if (inline !== undefined) {
+      const node = stash[Number(inline)];
+      if (node === undefined) return '';
+      if (typeof node === 'string') return escapeText(node);
+      if (node.kind === 'html') return node.html;
+      return node.open + expand(node.content, stash, env) + node.close;
+    }
+    if (block !== undefined) return env.htmlStash[Number(block)]?.html ?? '';
+    return m === '<' ? '&lt;' : m === '>' ? '&gt;' : '&amp;';
+  });
+}
+
+function unescapeWith(stash: readonly InlineNode[], text: string): string {
+  if (!text.includes(STX)) return text;
+  return text.replace(INLINE_PLACEHOLDER_RE, (_, n: string) => {
+    const node = stash[Number(n)];
+    if (node === undefined) return '';
+    if (typeof node === 'string') return node;
+    if (node.kind === 'html') return node.text;
+    return unescapeWith(stash, node.content);
+  });
+}

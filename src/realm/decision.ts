@@ -1,0 +1,29 @@
+/**
+ * What a handler decides and what it may use to decide (DESIGN.md §1.3). Handlers are pure
+ * functions of (state, command, ctx): time and randomness come from `ctx`, so tests can pin them
+ * and replay never needs them (the records carry their results).
+ */
+import type { RealmRecord } from '../domain/records.js';
+import type { RealmState } from '../domain/realm-state.js';
+import type { Result } from '../errors.js';
+
+/** Injected clock and randomness. */
+export interface CommandContext {
+  /** Current time in UNIX seconds (fractional). */
+  now(): number;
+  /** A random string of `length` characters from [A-Za-z0-9]. */
+  randomToken(length: number): string;
+}
+
+import type { RealmEvent } from '../events/realm-event.js';
+export type { RealmEvent };
+
+/** A successful decision: records to persist (in order), events to deliver, and the reply. */
+export interface Decision<R> {
+  records: RealmRecord[];
+  events: RealmEvent[];
+  reply: R;
+}
+
+/** A handler: `decide`. Returns an error value for expected failures; never throws for them. */
+export type Handler<C, R> = (state: RealmState, command: C, ctx: CommandContext) => Result<Decision<R>>;

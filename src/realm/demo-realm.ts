@@ -1,0 +1,80 @@
+/**
+ * The demo organization (Zulip's development cast), created on an empty store when demo mode is
+ * on: real clients need users, channels and a few messages to show. Everything goes through the
+ * realm actor as ordinary commands, so the demo is durable like any other data.
+ */
+import { Role, type RoleCode } from '../domain/realm-state.js';
+import type { Command } from './commands.js';
+import type { RealmRegistry } from './realm-registry.js';
+import type { RealmActor } from './realm-actor.js';
+
+/** Demo accounts: email, full name, role. */
+export const DEMO_USERS: ReadonlyArray<readonly [string, string, RoleCode]> = [
+  ['desdemona@zulip.com', 'Desdemona', Role.owner],
+  ['iago@zulip.com', 'Iago', Role.admin],
+  ['shiva@zulip.com', 'Shiva', Role.moderator],
+  ['hamlet@zulip.com', 'King Hamlet', Role.member],
+  ['othello@zulip.com', 'Othello, the Moor of Venice', Role.member],
+  ['cordelia@zulip.com', "Cordelia, Lear's daughter", Role.member],
+  ['prospero@zulip.com', 'Prospero from The Tempest', Role.member],
+  ['aaron@zulip.com', 'aaron', Role.member],
+  ['polonius@zulip.com', 'Polonius', Role.guest],
+];
+
+export const DEMO_BOT_EMAIL = 'default-bot@zulip.com';
+export const DEMO_PUBLIC_STREAMS = ['Verona', 'Denmark', 'Scotland', 'Venice', 'Rome'];
+/** Channels every human demo user is subscribed to. */
+const EVERYONE_STREAMS = new Set(['Verona', 'Denmark', 'Scotland']);
+
+const DEMO_MESSAGES: ReadonlyArray<{ from: string; to: string | string[]; topic?: string; content: string }> = [
+  { from: 'iago@zulip.com', to: 'Verona', topic: 'welcome', content: 'Welcome to **Verona**! This is the demo organization of parley.' },
+  { from: 'hamlet@zulip.com', to: 'Verona', topic: 'welcome', content: 'Thanks, Iago. Is this thing on?' },
+  { from: 'othello@zulip.com', to: 'Verona', topic: 'welcome', content: 'Loud and clear. Try `/me waves` or some *Markdown*.' },
+  { from: 'hamlet@zulip.com', to: 'Denmark', topic: 'castle', content: 'Something is rotten in the state of Denmark.' },
+  { from: 'hamlet@zulip.com', to: ['othello@zulip.com'], content: 'Hi Othello, this is a direct message.' },
+  { from: 'othello@zulip.com', to: ['hamlet@zulip.com'], content: 'Hello, Hamlet! Received.' },
+];
+
+async function run(realm: RealmActor, command: Command): Promise<unknown> {
+  const result = await realm.execute(command);
+  if (!result.ok) throw new Error(`demo setup failed on ${command.type}: ${result.error.message}`);
+  return result.value;
+}
+
+/**
+ * Creates the root-domain demo realm. `passwordHash` is the argon2id hash of the demo password,
+ * shared by every human account. Returns the realm.
+ */
+export async function createDemoRealm(registry: RealmRegistry, passwordHash: string): Promise<RealmActor> {
+  const realm = await registry.createRealm('', 'Zulip Dev', 'The demo organization of parley.');
+  const ids = new Map<string, number>();
+  for (const [email, fullName, role] of DEMO_USERS) {
+    const { userId } = (await run(realm, {
+      type: 'create_user', email, fullName, role, passwordHash, isBot: false, botType: null, botOwnerId: null, timezone: '',
+    })) as { userId: number };
+    ids.set(email, userId);
+  }
+  await run(realm, {
+    type: 'create_user', email: DEMO_BOT_EMAIL, fullName: 'Zulip Default Bot', role: Role.member, passwordHash: null,
+    isBot: true, botType: 1, botOwnerId: ids.get('hamlet@zulip.com')!, timezone: '',
+  });
+  const humans = [...ids.values()];
+  for (const name of DEMO_PUBLIC_STREAMS) {
+    await run(realm, {
+      type: 'create_stream', actorId: null, name, description: `The ${name} channel.`, inviteOnly: false, isWebPublic: false,
+      isDefault: EVERYONE_STREAMS.has(name), subscriberIds: EVERYONE_STREAMS.has(name) ? humans : [],
+    });
+  }
+  await run(realm, {
+    type: 'create_stream', actorId: null, name: 'core team', description: 'A private channel for the core team.',
+    inviteOnly: true, isWebPublic: false, isDefault: false,
+    subscriberIds: ['desdemona@zulip.com', 'iago@zulip.com', 'hamlet@zulip.com'].map((e) => ids.get(e)!),
+  });
+  for (const m of DEMO_MESSAGES) {
+    await run(realm, {
+      type: 'send_message', senderId: ids.get(m.from)!, messageType: Array.isArray(m.to) ? 'private' : 'stream',
+      to: m.to, topic: m.topic, content: m.content, client: 'parley demo', readBySender: true,
+    });
+  }
+  return realm;
+}

@@ -1,0 +1,20 @@
+/**
+ * Command type → handler (`decide`). The realm actor looks handlers up here; adding a command
+ * means adding its type in `commands.ts` and its handler file here.
+ */
+import type { Command, CommandReplies } from '../commands.js';
+import type { Handler } from '../decision.js';
+import { createRealm } from './realm.js';
+import { createUser } from './users.js';
+import { createStream, subscribe } from './streams.js';
+import { sendMessage } from './messages.js';
+
+type HandlerTable = { [T in Command['type']]: Handler<Extract<Command, { type: T }>, CommandReplies[T]> };
+
+export const handlers: HandlerTable = {
+  create_realm: createRealm,
+  create_user: createUser,
+  create_stream: createStream,
+  subscribe,
+  send_message: sendMessage,
+};

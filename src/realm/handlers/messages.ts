@@ -1,0 +1,204 @@
+/**
+ * `send_message` (seed §4.1; zulip-behavior.md §2.1 with the feature-level-417 changes: `channel`
+ * and `direct` types, the empty topic and `topics_policy`, `can_send_message_group`).
+ * Check order follows Zulip: `to` parsing, topic, content, channel lookup, permission, access.
+ */
+import { ok, fail, Errors, type Result, type ZulipError } from '../../errors.js';
+import type { RealmState, Stream, User } from '../../domain/realm-state.js';
+import { Role } from '../../domain/realm-state.js';
+import type { MessageSent } from '../../domain/records.js';
+import {
+  NO_TOPIC,
+  defaultReadBySender,
+  invalidCharPosition,
+  isMeMessage,
+  normalizeContent,
+  truncateTopic,
+} from '../../domain/messages.js';
+import { checkStreamName, findStreamByName } from '../../domain/streams.js';
+import { findUserByEmail } from '../../domain/users.js';
+import { hasGroupPermission } from '../../domain/groups.js';
+import { isSubscribed } from '../../domain/access.js';
+import { directMembers, findDirectRecipient } from '../../domain/recipients.js';
+import { renderMarkdown } from '../../markdown/render.js';
+import type { SendMessage, CommandReplies } from '../commands.js';
+import type { Handler } from '../decision.js';
+
+type StreamTarget = { kind: 'name'; name: string } | { kind: 'id'; id: number };
+
+/** Parses `to` for a channel message (zulip-behavior.md §2.1 `to`). */
+function parseStreamTo(to: unknown): Result<StreamTarget | null> {
+  let value = to;
+  if (Array.isArray(value)) {
+    if (value.length === 0) return ok(null);
+    if (value.length !== 1) return fail(Errors.badRequest('Expected exactly one channel'));
+    value = value[0];
+  }
+  if (typeof value === 'string') return ok(value.trim() === '' ? null : { kind: 'name', name: value });
+  if (typeof value === 'number' && Number.isInteger(value)) return ok({ kind: 'id', id: value });
+  if (value === undefined || value === null) return ok(null);
+  return fail(Errors.badRequest('Invalid data type for channel'));
+}
+
+/** Parses `to` for a direct message into emails or user ids. */
+function parseDirectTo(to: unknown): Result<{ emails: string[] } | { ids: number[] }> {
+  let list: unknown[];
+  if (typeof to === 'string') list = to.split(',');
+  else if (typeof to === 'number') list = [to];
+  else if (Array.isArray(to)) list = to;
+  else if (to === undefined || to === null) list = [];
+  else return fail(Errors.invalidRecipientsDataType());
+  if (list.length === 0) return ok({ emails: [] });
+  if (typeof list[0] === 'string') {
+    if (!list.every((x) => typeof x === 'string')) return fail(Errors.mixedRecipients());
+    const emails = [...new Set((list as string[]).map((e) => e.trim()).filter((e) => e !== ''))];
+    return ok({ emails });
+  }
+  if (typeof list[0] === 'number') {
+    if (!list.every((x) => typeof x === 'number')) return fail(Errors.mixedRecipients());
+    if (!list.every((x) => Number.isInteger(x))) return fail(Errors.invalidRecipientsDataType());
+    return ok({ ids: [...new Set(list as number[])] });
+  }
+  return fail(Errors.invalidRecipientsDataType());
+}
+
+/** Validates and normalizes a channel message topic. Returns the topic to store ('' = empty topic). */
+function checkTopic(state: RealmState, raw: string | undefined): Result<string> {
+  if (raw === undefined) return fail(Errors.missingTopic());
+  let topic = raw.trim();
+  if (topic === NO_TOPIC || topic === state.settings.emptyTopicDisplayName) topic = '';
+  const pos = invalidCharPosition(topic);
+  if (pos > 0) return fail(Errors.topicInvalidChar(pos));
+  return ok(truncateTopic(topic));
+}
+
+/** Enforces the channel's effective topics policy on the (normalized) topic. */
+function checkTopicsPolicy(state: RealmState, stream: Stream, topic: string): ZulipError | null {
+  const policy = stream.topicsPolicy === 'inherit' ? state.settings.topicsPolicy : stream.topicsPolicy;
+  if (policy === 'empty_topic_only' && topic !== '') return Errors.onlyEmptyTopicAllowed();
+  if (topic === '' && policy === 'disable_empty_topic') {
+    return stream.topicsPolicy === 'inherit' ? Errors.topicsRequired() : Errors.emptyTopicNotAllowedInChannel();
+  }
+  return null;
+}
+
+/** Whether the sender (or a bot's owner) may post under `can_send_message_group`. */
+function maySendToStream(state: RealmState, sender: User, stream: Stream): boolean {
+  const group = stream.groups.can_send_message_group;
+  if (hasGroupPermission(state, sender.id, group)) return true;
+  return sender.isBot && sender.botOwnerId !== null && hasGroupPermission(state, sender.botOwnerId, group);
+}
+
+/** Whether the sender can access the channel to post (zulip-behavior.md §2.1 step 8). */
+function canPostToStream(state: RealmState, sender: User, stream: Stream): boolean {
+  if (stream.isWebPublic) return true;
+  if (!stream.inviteOnly && sender.role !== Role.guest) return true;
+  if (isSubscribed(state, sender.id, stream.id)) return true;
+  return sender.isBot && sender.botOwnerId !== null && isSubscribed(state, sender.botOwnerId, stream.id);
+}
+
+function resolveStream(state: RealmState, target: StreamTarget): Result<Stream> {
+  if (target.kind === 'id') {
+    const stream = state.streams.get(target.id);
+    return stream && !stream.isArchived ? ok(stream) : fail(Errors.streamIdNotFound(target.id));
+  }
+  const name = checkStreamName(target.name);
+  if (!name.ok) return fail(Errors.badRequest(name.msg));
+  const stream = findStreamByName(state, name.name);
+  return stream && !stream.isArchived ? ok(stream) : fail(Errors.streamNameNotFound(name.name));
+}
+
+function resolveDirectRecipients(state: RealmState, to: { emails: string[] } | { ids: number[] }): Result<User[]> {
+  const users: User[] = [];
+  if ('emails' in to) {
+    for (const email of to.emails) {
+      const user = findUserByEmail(state, email);
+      if (user === undefined) return fail(Errors.invalidEmail(email));
+      users.push(user);
+    }
+  } else {
+    for (const id of to.ids) {
+      const user = state.users.get(id);
+      if (user === undefined) return fail(Errors.invalidUserId(id));
+      users.push(user);
+    }
+  }
+  if (users.length === 0) return fail(Errors.noRecipients());
+  for (const user of users) if (!user.isActive) return fail(Errors.noLongerUsingZulip(user.email));
+  return ok(users);
+}
+
+/** Active receivers of a message, sender included: who gets a UserMessage row and the event. */
+function receiversOf(state: RealmState, senderId: number, recipientUserIds: Iterable<number>): number[] {
+  const out = new Set<number>([senderId]);
+  for (const id of recipientUserIds) if (state.users.get(id)?.isActive) out.add(id);
+  return [...out];
+}
+
+export const sendMessage: Handler<SendMessage, CommandReplies['send_message']> = (state, cmd, ctx) => {
+  const sender = state.users.get(cmd.senderId);
+  if (sender === undefined || !sender.isActive) return fail(Errors.noSuchUser());
+  const id = state.nextIds.message;
+  let recipientId: number;
+  let newDirectUserIds: number[] | undefined;
+  let topic = '';
+  let content: string;
+  let receivers: number[];
+
+  if (cmd.messageType === 'stream') {
+    const target = parseStreamTo(cmd.to);
+    if (!target.ok) return target;
+    if (target.value === null) return fail(Errors.missingStream());
+    const checkedTopic = checkTopic(state, cmd.topic);
+    if (!checkedTopic.ok) return checkedTopic;
+    topic = checkedTopic.value;
+    const normalized = normalizeContent(cmd.content);
+    if (!normalized.ok) return fail(Errors.badRequest(normalized.msg));
+    content = normalized.content;
+    const stream = resolveStream(state, target.value);
+    if (!stream.ok) return stream;
+    const policyError = checkTopicsPolicy(state, stream.value, topic);
+    if (policyError) return fail(policyError);
+    if (!maySendToStream(state, sender, stream.value)) return fail(Errors.cannotSendToChannel());
+    if (!canPostToStream(state, sender, stream.value)) return fail(Errors.notAuthorizedToSend(stream.value.name));
+    recipientId = stream.value.recipientId;
+    receivers = receiversOf(state, sender.id, state.subscriptions.get(stream.value.id)!.keys());
+  } else {
+    const to = parseDirectTo(cmd.to);
+    if (!to.ok) return to;
+    const normalized = normalizeContent(cmd.content);
+    if (!normalized.ok) return fail(Errors.badRequest(normalized.msg));
+    content = normalized.content;
+    const users = resolveDirectRecipients(state, to.value);
+    if (!users.ok) return users;
+    const members = directMembers(sender.id, users.value.map((u) => u.id));
+    const existing = findDirectRecipient(state, members);
+    if (existing === undefined) {
+      recipientId = state.nextIds.recipient;
+      newDirectUserIds = members;
+    } else {
+      recipientId = existing;
+    }
+    receivers = members;
+  }
+
+  const record: MessageSent = {
+    type: 'message_sent',
+    v: 1,
+    id,
+    senderId: sender.id,
+    recipientId,
+    topic,
+    content,
+    rendered: renderMarkdown(content),
+    timestamp: Math.floor(ctx.now()),
+    client: cmd.client,
+    isMeMessage: isMeMessage(content),
+    readBySender: cmd.readBySender ?? defaultReadBySender(cmd.client),
+  };
+  if (newDirectUserIds !== undefined) record.newDirectUserIds = newDirectUserIds;
+  const payload: Record<string, unknown> = { type: 'message', message_id: id };
+  if (cmd.queueId !== undefined) payload.sender_queue_id = cmd.queueId;
+  if (cmd.localId !== undefined) payload.local_message_id = cmd.localId;
+  return ok({ records: [record], events: [{ userIds: receivers, payload }], reply: { id } });
+};

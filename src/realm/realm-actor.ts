@@ -1,0 +1,248 @@
+/**
+ * The realm actor (DESIGN.md §1.3–1.4): one xstate v5 actor per organization that owns the
+ * realm's state and processes commands one at a time.
+ *
+ * Vocabulary: xstate calls every input an "event"; here those inputs are **commands** (and a few
+ * lifecycle signals). "Event" in parley means only a Zulip client event (`RealmEvent`).
+ *
+ * For each command: `decide` (pure handler) → `evolve` each record into the live state at once
+ * (so the next command sees it) → append the records to the LMDB log → when the log reports them
+ * durable, reply and dispatch the client events. Appends issued in one event-loop turn share one
+ * LMDB commit (group commit), and durability promises resolve in order, so replies and events
+ * leave in command order. An error decision is also answered only after every earlier command is
+ * durable: it may have been decided on their effects.
+ *
+ * A storage failure or a throw inside `evolve` (a bug) leaves memory ahead of disk; the actor then
+ * goes to `failed`, rejects everything, and reports through `onFatal` so the process can exit and
+ * recover from the durable log — nothing unacknowledged was acknowledged.
+ */
+import { createActor, setup } from 'xstate';
+import { Errors, ok, type Result } from '../errors.js';
+import { evolve } from '../domain/evolve.js';
+import type { RealmState } from '../domain/realm-state.js';
+import type { MessageBody, RealmRecord } from '../domain/records.js';
+import { toSnapshot } from '../domain/realm-snapshot.js';
+import type { AppendLog } from '../storage/append-log.js';
+import type { SnapshotStore } from '../storage/snapshot-store.js';
+import type { Command, CommandReply } from './commands.js';
+import type { CommandContext, RealmEvent } from './decision.js';
+import type { RealmHandle } from './realm-handle.js';
+import { handlers } from './handlers/index.js';
+
+/** When to write a snapshot: after this many records, or this many seconds with any record. */
+export interface SnapshotPolicy {
+  everyRecords: number;
+  everySeconds: number;
+}
+
+/** What a realm actor needs from the outside. */
+export interface RealmActorDeps {
+  log: AppendLog;
+  snapshots: SnapshotStore;
+  ctx: CommandContext;
+  snapshotPolicy: SnapshotPolicy;
+  /** Delivers client events (after durability, in command order). */
+  dispatch(realmId: number, events: readonly RealmEvent[]): void;
+  /** Called once when the actor can no longer guarantee durability. */
+  onFatal(realmId: number, error: unknown): void;
+}
+
+type Reply = (result: Result<unknown>) => void;
+type Reject = (error: unknown) => void;
+
+/** Inputs of the xstate machine: commands plus lifecycle signals. */
+type ActorInput =
+  | { type: 'COMMAND'; command: Command; resolve: Reply; reject: Reject }
+  | { type: 'STOP'; done: () => void }
+  | { type: 'FAILED'; error: unknown };
+
+interface ActorContext {
+  state: RealmState;
+  deps: RealmActorDeps;
+  /** Resolves when every record appended so far is durable. */
+  durable: Promise<unknown>;
+  /** Bodies appended but not yet durable, readable before LMDB has them. */
+  pendingBodies: Map<number, MessageBody>;
+  recordsSinceSnapshot: number;
+  lastSnapshotAt: number;
+  snapshotting: Promise<unknown> | null;
+}
+
+function process(self: { send(input: ActorInput): void }, c: ActorContext, input: Extract<ActorInput, { type: 'COMMAND' }>): void {
+  const { command, resolve, reject } = input;
+  const handler = handlers[command.type] as (s: RealmState, cmd: Command, ctx: CommandContext) => ReturnType<(typeof handlers)[keyof typeof handlers]>;
+  let decision;
+  try {
+    decision = handler(c.state, command, c.deps.ctx);
+  } catch (error) {
+    console.error(`realm ${c.state.id}: handler ${command.type} threw`, error);
+    c.durable.then(() => resolve({ ok: false, error: Errors.internal() }), reject);
+    return;
+  }
+  if (!decision.ok || decision.value.records.length === 0) {
+    const result: Result<unknown> = decision.ok ? ok(decision.value.reply) : decision;
+    const events = decision.ok ? decision.value.events : [];
+    c.durable.then(() => {
+      resolve(result);
+      if (events.length) c.deps.dispatch(c.state.id, events);
+    }, reject);
+    return;
+  }
+  const { records, events, reply } = decision.value;
+  try {
+    for (const record of records) evolve(c.state, record);
+  } catch (error) {
+    self.send({ type: 'FAILED', error });
+    reject(error);
+    return;
+  }
+  const bodies = bodiesOf(records);
+  for (const [id, body] of bodies) c.pendingBodies.set(id, body);
+  const appended = c.deps.log.append(c.state.id, records, bodies);
+  c.durable = appended.then(
+    () => {
+      for (const [id] of bodies) c.pendingBodies.delete(id);
+      resolve(ok(reply));
+      if (events.length) c.deps.dispatch(c.state.id, events);
+    },
+    (error) => {
+      self.send({ type: 'FAILED', error });
+      reject(error);
+    },
+  );
+  c.recordsSinceSnapshot += records.length;
+  maybeSnapshot(c, false);
+}
+
+function bodiesOf(records: readonly RealmRecord[]): Array<[number, MessageBody]> {
+  const out: Array<[number, MessageBody]> = [];
+  for (const r of records) if (r.type === 'message_sent') out.push([r.id, { content: r.content, rendered: r.rendered }]);
+  return out;
+}
+
+/**
+ * Writes a snapshot when the policy says so (or `force`). The snapshot captures the state as of
+ * the last appended record synchronously; its LMDB write commits after those records.
+ */
+function maybeSnapshot(c: ActorContext, force: boolean): Promise<unknown> {
+  if (c.snapshotting) return c.snapshotting;
+  if (c.recordsSinceSnapshot === 0) return Promise.resolve();
+  const now = Date.now();
+  const due =
+    force ||
+    c.recordsSinceSnapshot >= c.deps.snapshotPolicy.everyRecords ||
+    now - c.lastSnapshotAt >= c.deps.snapshotPolicy.everySeconds * 1000;
+  if (!due) return Promise.resolve();
+  const seq = c.deps.log.lastSeq(c.state.id);
+  const { core, columns } = toSnapshot(c.state);
+  c.recordsSinceSnapshot = 0;
+  c.lastSnapshotAt = now;
+  const writing = c.deps.snapshots
+    .writeSnapshot(c.state.id, seq, core, columns)
+    .catch((error: unknown) => console.error(`realm ${c.state.id}: snapshot failed (the log still has everything)`, error))
+    .finally(() => {
+      c.snapshotting = null;
+    });
+  c.snapshotting = writing;
+  return writing;
+}
+
+const realmMachine = setup({
+  types: {
+    context: {} as ActorContext,
+    events: {} as ActorInput,
+    input: {} as ActorContext,
+  },
+  actions: {
+    process: ({ context, event, self }) => {
+      if (event.type === 'COMMAND') process(self, context, event);
+    },
+    refuse: ({ event }) => {
+      if (event.type === 'COMMAND') event.resolve({ ok: false, error: Errors.serverNotReady() });
+    },
+    fail: ({ context, event }) => {
+      if (event.type === 'FAILED') context.deps.onFatal(context.state.id, event.error);
+    },
+    drain: ({ context, event }) => {
+      if (event.type !== 'STOP') return;
+      context.durable.then(
+        () => maybeSnapshot(context, true).then(event.done),
+        () => event.done(),
+      );
+    },
+  },
+}).createMachine({
+  id: 'realm',
+  context: ({ input }) => input,
+  initial: 'running',
+  states: {
+    running: {
+      on: {
+        COMMAND: { actions: 'process' },
+        STOP: { target: 'stopped', actions: 'drain' },
+        FAILED: { target: 'failed', actions: 'fail' },
+      },
+    },
+    failed: {
+      on: { COMMAND: { actions: 'refuse' }, STOP: { actions: 'drain' } },
+    },
+    stopped: {
+      on: { COMMAND: { actions: 'refuse' } },
+    },
+  },
+});
+
+/** A running realm: the `RealmHandle` the API layer uses, backed by the xstate actor. */
+export class RealmActor implements RealmHandle {
+  private readonly actor;
+  private readonly context: ActorContext;
+
+  constructor(
+    state: RealmState,
+    private readonly deps: RealmActorDeps,
+  ) {
+    this.context = {
+      state,
+      deps,
+      durable: Promise.resolve(),
+      pendingBodies: new Map(),
+      recordsSinceSnapshot: 0,
+      lastSnapshotAt: Date.now(),
+      snapshotting: null,
+    };
+    this.actor = createActor(realmMachine, { input: this.context });
+    this.actor.start();
+  }
+
+  get id(): number {
+    return this.context.state.id;
+  }
+
+  get subdomain(): string {
+    return this.context.state.subdomain;
+  }
+
+  get host(): string {
+    return this.context.state.host;
+  }
+
+  get state(): RealmState {
+    return this.context.state;
+  }
+
+  execute<C extends Command>(command: C): Promise<Result<CommandReply<C>>> {
+    return new Promise((resolve, reject) => {
+      this.actor.send({ type: 'COMMAND', command, resolve: resolve as Reply, reject });
+    });
+  }
+
+  /** A message's stored body (raw Markdown and HTML), including not-yet-durable ones. */
+  messageBody(messageId: number): MessageBody | undefined {
+    return this.context.pendingBodies.get(messageId) ?? (this.deps.log.getBody(this.id, messageId) as MessageBody | undefined);
+  }
+
+  /** Finishes in-flight commands, writes a final snapshot, and refuses further commands. */
+  stop(): Promise<void> {
+    return new Promise((done) => this.actor.send({ type: 'STOP', done }));
+  }
+}

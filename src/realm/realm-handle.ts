@@ -1,0 +1,27 @@
+/**
+ * What the API layer sees of a realm: its read-only state for synchronous queries (DESIGN.md §1.5)
+ * and `execute` to send a command through the realm actor's mailbox (§1.3–1.4).
+ */
+import type { Result } from '../errors.js';
+import type { RealmState } from '../domain/realm-state.js';
+import type { MessageBody } from '../domain/records.js';
+import type { Command, CommandReply } from './commands.js';
+
+export interface RealmHandle {
+  /** Server-local realm id (also the LMDB key prefix). */
+  readonly id: number;
+  /** '' for the root realm. */
+  readonly subdomain: string;
+  /** Host name of the realm (`<subdomain>.<external host>`, or the external host for the root realm). */
+  readonly host: string;
+  /** Live state. Read it synchronously; never mutate it outside `domain/evolve.ts`. */
+  readonly state: RealmState;
+  /**
+   * Runs one command in the realm actor. Resolves once its records are durable (committed and
+   * flushed to disk), with the handler's reply or its error value. Rejects only on a storage
+   * failure or shutdown (the API layer answers 500/503).
+   */
+  /** A message's raw Markdown and rendered HTML, or undefined when no such message exists. */
+  messageBody(messageId: number): MessageBody | undefined;
+  execute<C extends Command>(command: C): Promise<Result<CommandReply<C>>>;
+}

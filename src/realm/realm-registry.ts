@@ -1,0 +1,167 @@
+/**
+ * All realms of one server process (DESIGN.md §7: nothing assumes one global realm). Opens the
+ * store, recovers every realm (snapshot + log tail), starts one actor per realm, picks the realm
+ * for a request's Host, and authenticates API keys (zulip-behavior.md §0.4).
+ */
+import { Errors, type ZulipError } from '../errors.js';
+import { evolve } from '../domain/evolve.js';
+import { emptyRealmState, type User } from '../domain/realm-state.js';
+import type { RealmRecord } from '../domain/records.js';
+import { fromSnapshot } from '../domain/realm-snapshot.js';
+import { findUserByEmail } from '../domain/users.js';
+import { openStore, type Store } from '../storage/lmdb.js';
+import { AppendLog } from '../storage/append-log.js';
+import { SnapshotStore } from '../storage/snapshot-store.js';
+import { recoverRealm } from '../storage/recovery.js';
+import { API_KEY_PATTERN, keysEqual, randomToken } from '../auth/api-keys.js';
+import { EventDispatcher } from '../events/dispatch.js';
+import { RealmActor, type SnapshotPolicy } from './realm-actor.js';
+import type { CommandContext } from './decision.js';
+
+/** Options of `RealmRegistry.open`. */
+export interface RegistryOptions {
+  dataDir: string;
+  /** Host name realms are subdomains of, without port (e.g. `chat.example.com`). */
+  externalHost: string;
+  snapshotPolicy?: SnapshotPolicy;
+  /** Clock/randomness for handlers; defaults to the real ones. */
+  ctx?: CommandContext;
+  /** Called when a realm can no longer guarantee durability; default logs and exits(1). */
+  onFatal?: (realmId: number, error: unknown) => void;
+}
+
+/** The real clock (UNIX seconds) and crypto randomness. */
+export const systemContext: CommandContext = {
+  now: () => Date.now() / 1000,
+  randomToken,
+};
+
+const DEFAULT_SNAPSHOT_POLICY: SnapshotPolicy = { everyRecords: 20_000, everySeconds: 60 };
+const ROOT_ALIASES = new Set(['www']);
+
+export class RealmRegistry {
+  private readonly realms = new Map<number, RealmActor>();
+  private readonly bySubdomain = new Map<string, RealmActor>();
+  readonly events = new EventDispatcher();
+
+  private constructor(
+    private readonly store: Store,
+    private readonly log: AppendLog,
+    private readonly snapshots: SnapshotStore,
+    private readonly options: RegistryOptions,
+  ) {}
+
+  /**
+   * Opens the data directory and recovers every realm. Throws `StorageCorruptionError` (from
+   * storage/) with a clear message when a snapshot or log record fails its checks.
+   */
+  static async open(options: RegistryOptions): Promise<RealmRegistry> {
+    const store = openStore(options.dataDir);
+    const log = new AppendLog(store);
+    const snapshots = new SnapshotStore(store, log);
+    const registry = new RealmRegistry(store, log, snapshots, options);
+    for (const { id, subdomain } of log.listRealms()) {
+      const { state } = recoverRealm(log, snapshots, id, {
+        empty: () => emptyRealmState(id),
+        fromSnapshot: (core, columns) => fromSnapshot(id, core, columns),
+        evolve: (s, record) => evolve(s, record as RealmRecord),
+      });
+      state.subdomain = subdomain;
+      registry.start(state);
+    }
+    return registry;
+  }
+
+  private hostFor(subdomain: string): string {
+    return subdomain === '' ? this.options.externalHost : `${subdomain}.${this.options.externalHost}`;
+  }
+
+  private start(state: ReturnType<typeof emptyRealmState>): RealmActor {
+    state.host = this.hostFor(state.subdomain);
+    const actor = new RealmActor(state, {
+      log: this.log,
+      snapshots: this.snapshots,
+      ctx: this.options.ctx ?? systemContext,
+      snapshotPolicy: this.options.snapshotPolicy ?? DEFAULT_SNAPSHOT_POLICY,
+      dispatch: (realmId, events) => this.events.publish(realmId, events),
+      onFatal:
+        this.options.onFatal ??
+        ((realmId, error) => {
+          console.error(`realm ${realmId}: cannot guarantee durability any more; exiting`, error);
+          process.exit(1);
+        }),
+    });
+    this.realms.set(state.id, actor);
+    this.bySubdomain.set(state.subdomain, actor);
+    return actor;
+  }
+
+  /** Every realm. */
+  all(): RealmActor[] {
+    return [...this.realms.values()];
+  }
+
+  /** The realm with this subdomain ('' = root), if any. */
+  bySubdomainName(subdomain: string): RealmActor | undefined {
+    return this.bySubdomain.get(subdomain);
+  }
+
+  /**
+   * Creates a realm. Rejects with a ZulipError-bearing Error when the subdomain is taken.
+   * Resolves once the realm's first records are durable.
+   */
+  async createRealm(subdomain: string, name: string, description = ''): Promise<RealmActor> {
+    if (this.bySubdomain.has(subdomain)) throw Errors.badRequest(`Subdomain '${subdomain}' is already in use`);
+    const id = Math.max(0, ...this.realms.keys()) + 1;
+    this.log.registerRealm(id, subdomain);
+    const state = emptyRealmState(id);
+    state.subdomain = subdomain;
+    const actor = this.start(state);
+    const result = await actor.execute({ type: 'create_realm', subdomain, name, description });
+    if (!result.ok) throw result.error;
+    return actor;
+  }
+
+  /**
+   * The realm a request's Host header selects (zulip-behavior.md §0.4): `<sub>.<external host>`
+   * selects `<sub>` (`www` = root); anything else (the external host itself, 127.0.0.1,
+   * localhost, another name) selects the root realm. Null when that realm does not exist.
+   */
+  realmForHost(hostHeader: string): RealmActor | null {
+    const host = hostHeader.toLowerCase().replace(/:\d+$/, '');
+    const suffix = '.' + this.options.externalHost.toLowerCase();
+    let subdomain = '';
+    if (host.endsWith(suffix)) {
+      subdomain = host.slice(0, -suffix.length);
+      if (ROOT_ALIASES.has(subdomain)) subdomain = '';
+    }
+    return this.bySubdomain.get(subdomain) ?? null;
+  }
+
+  /**
+   * HTTP Basic authentication with `email:api_key` on /api/v1 (zulip-behavior.md §0.4). The
+   * email must match the key owner's delivery email (case-insensitively); the key is compared in
+   * constant time. Every failure is a 401 UNAUTHORIZED error.
+   */
+  authenticate(realm: RealmActor | null, email: string, apiKey: string): User | ZulipError {
+    if (!API_KEY_PATTERN.test(apiKey)) return Errors.malformedApiKey();
+    const match = (r: RealmActor) => {
+      const user = findUserByEmail(r.state, email);
+      return user !== undefined && user.email === email.trim().toLowerCase() && keysEqual(user.apiKey, apiKey) ? user : undefined;
+    };
+    const user = realm ? match(realm) : undefined;
+    if (user === undefined) {
+      for (const other of this.realms.values()) if (other !== realm && match(other)) return Errors.wrongSubdomain();
+      return Errors.invalidApiKey();
+    }
+    if (realm!.state.settings.deactivated) return Errors.realmDeactivatedApi();
+    if (!user.isActive) return Errors.accountDeactivatedApi();
+    return user;
+  }
+
+  /** Stops every actor (in-flight commands finish and a final snapshot is written), then closes the store. */
+  async close(): Promise<void> {
+    await Promise.all(this.all().map((r) => r.stop()));
+    await this.store.close();
+  }
+}

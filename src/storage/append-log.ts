@@ -1,0 +1,373 @@
+/**
+ * The durable append log of every realm (DESIGN.md §1.4, §3): records keyed `[realmId, seq]`,
+ * message bodies written in the same LMDB transaction as the records that create them, the realm
+ * registry, and log trimming once a snapshot covers a prefix.
+ *
+ * Group commit. `append` encodes the records and assigns their seqs synchronously, then queues
+ * them; all appends queued while no batch is in flight are written in one synchronous run on the
+ * next `setImmediate`, so they form one LMDB transaction (one commit, one fsync). While that
+ * transaction commits, new appends accumulate into the next batch. At most one batch is
+ * uncommitted at any time: if a commit fails, no later transaction can already hold seqs that
+ * follow the failed ones, so the log never gets a gap.
+ *
+ * Durability: an append's promise resolves only once its transaction is committed and flushed
+ * (see lmdb.ts). If the transaction fails, every append of that batch rejects, appends already
+ * queued behind it for the same realms reject too (their seqs followed the failed ones), and those
+ * realms' `lastSeq` is re-read from disk. The caller's in-memory state then contains records that
+ * are not in the log: the realm must be reloaded with `recoverRealm` before accepting more commands.
+ */
+import { decodeRecord, encodeRecord, StorageCorruptionError } from './codec.js';
+import type { Store } from './lmdb.js';
+
+/** One realm registry entry (meta table, key `['realm', id]`). */
+export interface RealmMeta {
+  /** '' for the root realm. */
+  subdomain: string;
+}
+
+/** A record read back from the log. */
+export interface LogEntry {
+  seq: number;
+  record: object;
+}
+
+interface PendingAppend {
+  realmId: number;
+  firstSeq: number;
+  lastSeq: number;
+  records: Uint8Array[];
+  bodies: Array<[messageId: number, body: Uint8Array | null]>;
+  meta: RealmMeta | undefined;
+  resolve(seq: number): void;
+  reject(error: unknown): void;
+}
+
+interface Unsettled {
+  lastSeq: number;
+  done: Promise<number>;
+}
+
+const MAX_KEY = Number.MAX_SAFE_INTEGER;
+/** Log entries removed per event-loop turn by `trimThrough`. */
+const TRIM_SLICE = 2000;
+
+function checkId(name: string, value: number, min: number): void {
+  if (!Number.isSafeInteger(value) || value < min) {
+    throw new RangeError(`${name} must be an integer >= ${min}, got ${value}`);
+  }
+}
+
+/** The append log over one `Store`. Create one per store; it is the only writer of `log` and `bodies`. */
+export class AppendLog {
+  /** Last seq assigned per realm (includes queued, not yet durable appends). */
+  private readonly seqs = new Map<number, number>();
+  /** `trimThrough` markers per realm (cache of meta `['trimmed', id]`). */
+  private readonly trimmed = new Map<number, number>();
+  /** Appends not yet durable, per realm, in seq order (for `whenDurable`). */
+  private readonly unsettled = new Map<number, Unsettled[]>();
+  private pending: PendingAppend[] = [];
+  private inFlight = false;
+  private scheduled = false;
+  private closed = false;
+  private lastBatch: Promise<void> = Promise.resolve();
+  private batches = 0;
+
+  constructor(private readonly store: Store) {
+    store.onClose(() => this.drain());
+  }
+
+  /** Number of write batches (LMDB transactions) issued so far; for tests and metrics. */
+  get batchCount(): number {
+    return this.batches;
+  }
+
+  /**
+   * Highest seq assigned in `realmId`'s log, 0 if the realm has none. Read from disk once (the
+   * last key, or the trim marker if the log was trimmed empty), then tracked in memory; includes
+   * appends that are queued but not yet durable.
+   */
+  lastSeq(realmId: number): number {
+    let seq = this.seqs.get(realmId);
+    if (seq === undefined) {
+      seq = this.trimmedThrough(realmId);
+      for (const key of this.store.log.getKeys({
+        start: [realmId, MAX_KEY],
+        end: [realmId, 0],
+        reverse: true,
+        limit: 1,
+      })) {
+        seq = Math.max(seq, key[1]);
+      }
+      this.seqs.set(realmId, seq);
+    }
+    return seq;
+  }
+
+  /**
+   * Appends `records` to `realmId`'s log with seqs `lastSeq+1 … lastSeq+records.length`, and in
+   * the same LMDB transaction writes `bodies` (`[messageId, body]`; a `null` body deletes it) and,
+   * if given, the realm's registry entry `extraRealmMeta`.
+   *
+   * Resolves with the last seq of this append (the current `lastSeq` if `records` is empty) once
+   * everything is durable (committed and flushed). Rejects — without having changed `lastSeq` —
+   * if an argument is invalid or a record can't be encoded, and rejects if the transaction fails
+   * (see the module comment for what the caller must do then). Rejects after `close`.
+   */
+  append(
+    realmId: number,
+    records: readonly object[],
+    bodies: ReadonlyArray<readonly [messageId: number, body: object | null]> = [],
+    extraRealmMeta?: RealmMeta,
+  ): Promise<number> {
+    let entry: PendingAppend;
+    let done: Promise<number>;
+    try {
+      if (this.closed) throw new Error('the append log is closed');
+      checkId('realmId', realmId, 1);
+      const encoded = records.map((record) => encodeRecord(record));
+      const encodedBodies = bodies.map(([messageId, body]): [number, Uint8Array | null] => {
+        checkId('messageId', messageId, 0);
+        return [messageId, body === null ? null : encodeRecord(body)];
+      });
+      if (extraRealmMeta !== undefined && typeof extraRealmMeta.subdomain !== 'string') {
+        throw new TypeError('extraRealmMeta.subdomain must be a string');
+      }
+      const firstSeq = this.lastSeq(realmId) + 1;
+      const lastSeq = firstSeq + encoded.length - 1;
+      let resolve!: (seq: number) => void;
+      let reject!: (error: unknown) => void;
+      done = new Promise<number>((res, rej) => {
+        resolve = res;
+        reject = rej;
+      });
+      entry = {
+        realmId,
+        firstSeq,
+        lastSeq,
+        records: encoded,
+        bodies: encodedBodies,
+        meta: extraRealmMeta === undefined ? undefined : { subdomain: extraRealmMeta.subdomain },
+        resolve,
+        reject,
+      };
+      this.seqs.set(realmId, lastSeq);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    this.pending.push(entry);
+    this.track(realmId, entry.lastSeq, done);
+    this.schedule();
+    return done;
+  }
+
+  /**
+   * Resolves once every record of `realmId` up to `seq` is durable; rejects if the append that
+   * holds `seq` failed, or if `seq` was never assigned. Used by snapshots so that a snapshot never
+   * claims records that are not in the log.
+   */
+  whenDurable(realmId: number, seq: number): Promise<void> {
+    if (seq > this.lastSeq(realmId)) {
+      return Promise.reject(new RangeError(`realm ${realmId}: seq ${seq} is beyond the log's last seq ${this.lastSeq(realmId)}`));
+    }
+    const list = this.unsettled.get(realmId);
+    const holder = list?.find((u) => u.lastSeq >= seq);
+    return holder === undefined ? Promise.resolve() : holder.done.then(() => undefined);
+  }
+
+  /**
+   * Yields `realmId`'s records with seq > `afterSeq`, in seq order, decoding and CRC-checking
+   * each. Throws `StorageCorruptionError` (naming realm and seq) on a bad record, on a gap in the
+   * seqs, or if records after `afterSeq` were already trimmed. Reads committed data only.
+   */
+  *readFrom(realmId: number, afterSeq: number): Iterable<LogEntry> {
+    const trimmed = this.trimmedThrough(realmId);
+    if (afterSeq < trimmed) {
+      throw new StorageCorruptionError(
+        'missing',
+        `log records ${afterSeq + 1}..${trimmed} were trimmed (a snapshot at seq >= ${trimmed} should cover them), ` +
+          `cannot replay from seq ${afterSeq + 1}`,
+        { realmId },
+      );
+    }
+    let expected = afterSeq + 1;
+    for (const { key, value } of this.store.log.getRange({ start: [realmId, expected], end: [realmId, MAX_KEY] })) {
+      const seq = key[1];
+      if (seq !== expected) {
+        throw new StorageCorruptionError('gap', `log gap: expected seq ${expected}, found seq ${seq}`, { realmId, seq: expected });
+      }
+      yield { seq, record: decodeRecord(value, { realmId, seq }) };
+      expected++;
+    }
+  }
+
+  /**
+   * The stored body of `messageId` in `realmId`, or undefined. Synchronous memory-mapped read
+   * (DESIGN.md §3b); sees every append that has resolved. Throws `StorageCorruptionError` if the
+   * body blob fails its checks.
+   */
+  getBody(realmId: number, messageId: number): object | undefined {
+    const bytes = this.store.bodies.getBinary([realmId, messageId]);
+    return bytes === undefined ? undefined : decodeRecord(bytes, { realmId, what: `body of message ${messageId}` });
+  }
+
+  /**
+   * Deletes `realmId`'s log entries with seq <= `seq` (call it only once a durable snapshot covers
+   * them) and records the trim marker, so that `lastSeq` survives a fully trimmed log and
+   * `readFrom` refuses to replay from before the marker. Removes at most a few thousand entries
+   * per event-loop turn. Resolves when durable. Throws `RangeError` if `seq` > `lastSeq`.
+   */
+  async trimThrough(realmId: number, seq: number): Promise<void> {
+    checkId('realmId', realmId, 1);
+    if (seq > this.lastSeq(realmId)) {
+      throw new RangeError(`realm ${realmId}: cannot trim through seq ${seq}, the log ends at ${this.lastSeq(realmId)}`);
+    }
+    if (seq <= this.trimmedThrough(realmId)) return;
+    this.trimmed.set(realmId, seq);
+    let commits: Promise<unknown>[] = [this.store.meta.put(['trimmed', realmId], seq)];
+    for (;;) {
+      let n = 0;
+      for (const key of this.store.log.getKeys({ start: [realmId, 0], end: [realmId, seq + 1], limit: TRIM_SLICE })) {
+        commits.push(this.store.log.remove(key));
+        n++;
+      }
+      if (n < TRIM_SLICE) break;
+      await Promise.all(commits); // committed: the next getKeys no longer sees these keys
+      commits = [];
+    }
+    await this.store.durable(commits);
+  }
+
+  /** Highest seq removed by `trimThrough` for `realmId` (0 if never trimmed). */
+  trimmedThrough(realmId: number): number {
+    let seq = this.trimmed.get(realmId);
+    if (seq === undefined) {
+      const stored = this.store.meta.get(['trimmed', realmId]);
+      if (stored !== undefined && (typeof stored !== 'number' || !Number.isSafeInteger(stored) || stored < 0)) {
+        throw new StorageCorruptionError('shape', 'malformed log trim marker', { realmId });
+      }
+      seq = stored ?? 0;
+      this.trimmed.set(realmId, seq);
+    }
+    return seq;
+  }
+
+  /**
+   * Adds or updates `realmId` in the realm registry (durable when the promise resolves). To make
+   * a new realm's registration atomic with its first records, pass `extraRealmMeta` to `append`.
+   */
+  async registerRealm(realmId: number, subdomain: string): Promise<void> {
+    await this.append(realmId, [], [], { subdomain });
+  }
+
+  /** Every registered realm, by id. Throws `StorageCorruptionError` on a malformed entry. */
+  listRealms(): Array<{ id: number; subdomain: string }> {
+    const out: Array<{ id: number; subdomain: string }> = [];
+    for (const { key, value } of this.store.meta.getRange({ start: ['realm', 0], end: ['realm', MAX_KEY] })) {
+      const id = (key as unknown[])[1];
+      const subdomain = (value as Partial<RealmMeta> | null)?.subdomain;
+      if (typeof id !== 'number' || typeof subdomain !== 'string') {
+        throw new StorageCorruptionError('shape', `malformed realm registry entry ${JSON.stringify(key)}`);
+      }
+      out.push({ id, subdomain });
+    }
+    return out;
+  }
+
+  /** Rejects new appends and resolves once every queued append is durable (or failed). */
+  async drain(): Promise<void> {
+    this.closed = true;
+    while (this.pending.length > 0 || this.inFlight) {
+      if (!this.inFlight) this.flush();
+      await this.lastBatch;
+      if (this.inFlight) await new Promise((resolve) => setImmediate(resolve));
+    }
+    await this.lastBatch;
+  }
+
+  private track(realmId: number, lastSeq: number, done: Promise<number>): void {
+    let list = this.unsettled.get(realmId);
+    if (list === undefined) this.unsettled.set(realmId, (list = []));
+    const item = { lastSeq, done };
+    list.push(item);
+    const untrack = (): void => {
+      const l = this.unsettled.get(realmId);
+      const i = l?.indexOf(item) ?? -1;
+      if (i >= 0) l!.splice(i, 1);
+      if (l?.length === 0) this.unsettled.delete(realmId);
+    };
+    done.then(untrack, untrack);
+  }
+
+  private schedule(): void {
+    if (this.scheduled || this.inFlight) return;
+    this.scheduled = true;
+    setImmediate(() => {
+      this.scheduled = false;
+      this.flush();
+    });
+  }
+
+  /** Writes every pending append in one synchronous run, i.e. one LMDB transaction. */
+  private flush(): void {
+    if (this.inFlight || this.pending.length === 0) return;
+    const batch = this.pending;
+    this.pending = [];
+    const { log, bodies, meta } = this.store;
+    const commits: Promise<unknown>[] = [];
+    try {
+      for (const a of batch) {
+        for (let i = 0; i < a.records.length; i++) commits.push(log.put([a.realmId, a.firstSeq + i], a.records[i]!));
+        for (const [messageId, body] of a.bodies) {
+          commits.push(body === null ? bodies.remove([a.realmId, messageId]) : bodies.put([a.realmId, messageId], body));
+        }
+        if (a.meta !== undefined) commits.push(meta.put(['realm', a.realmId], a.meta));
+      }
+    } catch (error) {
+      // Only possible if the environment is closed underneath us; writes already queued may
+      // still commit, which `fail` accounts for by re-reading lastSeq from disk.
+      commits.push(Promise.reject(error));
+    }
+    this.batches++;
+    this.inFlight = true;
+    const durable = this.store.durable(commits);
+    this.lastBatch = durable.then(
+      () => undefined,
+      () => undefined,
+    );
+    Promise.all(commits).then(
+      () => {
+        this.inFlight = false;
+        this.schedule();
+        durable.then(
+          () => {
+            for (const a of batch) a.resolve(a.lastSeq);
+          },
+          (error: unknown) => this.fail(batch, error),
+        );
+      },
+      (error: unknown) => {
+        this.fail(batch, error);
+        this.inFlight = false;
+        this.schedule();
+      },
+    );
+  }
+
+  private fail(batch: readonly PendingAppend[], error: unknown): void {
+    const realms = new Set(batch.map((a) => a.realmId));
+    for (const a of batch) a.reject(error);
+    const keep: PendingAppend[] = [];
+    for (const p of this.pending) {
+      if (!realms.has(p.realmId)) {
+        keep.push(p);
+        continue;
+      }
+      p.reject(
+        new Error(`append to realm ${p.realmId}'s log cancelled: an earlier append of the realm failed`, { cause: error }),
+      );
+    }
+    this.pending = keep;
+    this.store.root.resetReadTxn();
+    for (const realmId of realms) this.seqs.delete(realmId);
+  }
+}

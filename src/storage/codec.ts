@@ -1,0 +1,251 @@
+/**
+ * Byte formats of everything parley persists (DESIGN.md §3). Log records, message bodies and
+ * snapshot cores/headers are self-checking msgpack blobs; snapshot column chunks and column
+ * metadata have fixed binary layouts (end of this file).
+ *
+ * ```
+ * offset 0  1 byte   codec version (CODEC_VERSION)
+ * offset 1  4 bytes  CRC-32 (IEEE, big-endian) of the payload bytes
+ * offset 5  …        payload: standard MessagePack (no msgpackr records/structures extensions,
+ *                    so an old blob decodes without any shared state)
+ * ```
+ *
+ * A blob that is too short, has an unknown version byte, fails its CRC or whose payload does not
+ * decode to a plain object raises `StorageCorruptionError`; the server must refuse to start on it
+ * rather than load partial data (§3).
+ */
+import CRC32 from 'crc-32';
+import { Packr } from 'msgpackr';
+import type { ColumnKind } from '../domain/column.js';
+
+/** Version byte written in front of every blob. Bump when the blob layout changes. */
+export const CODEC_VERSION = 1;
+
+/** Bytes before the payload: version (1) + CRC-32 (4). */
+export const CODEC_HEADER_BYTES = 5;
+
+/** Which integrity check failed. */
+export type CorruptionCheck =
+  | 'truncated'
+  | 'version'
+  | 'crc'
+  | 'decode'
+  | 'shape'
+  | 'gap'
+  | 'missing'
+  | 'mismatch';
+
+/** Where a corrupt blob was found; every field is optional and only used for the message. */
+export interface CorruptionContext {
+  /** Realm whose data is corrupt. */
+  realmId?: number;
+  /** Log sequence number of the corrupt record. */
+  seq?: number;
+  /** Human description of the blob, e.g. "log record", "body of message 12", "snapshot core". */
+  what?: string;
+}
+
+/**
+ * Persisted data failed an integrity check (checksum, version, contiguity, shape). The message
+ * names the realm, the seq and the check, e.g.
+ * `storage corruption in realm 3, log record seq 17: CRC mismatch (stored 0x1234abcd, computed …)`.
+ * Never caught to continue: the realm (and the server) must not start with partial data.
+ */
+export class StorageCorruptionError extends Error {
+  readonly realmId: number | undefined;
+  readonly seq: number | undefined;
+  readonly check: CorruptionCheck;
+
+  constructor(check: CorruptionCheck, detail: string, context: CorruptionContext = {}) {
+    super(`storage corruption${describe(context)}: ${detail}`);
+    this.name = 'StorageCorruptionError';
+    this.check = check;
+    this.realmId = context.realmId;
+    this.seq = context.seq;
+  }
+}
+
+function describe(context: CorruptionContext): string {
+  const parts: string[] = [];
+  if (context.realmId !== undefined) parts.push(`realm ${context.realmId}`);
+  const what = context.what ?? (context.seq !== undefined ? 'log record' : undefined);
+  if (what !== undefined || context.seq !== undefined) {
+    parts.push([what, context.seq !== undefined ? `seq ${context.seq}` : undefined].filter(Boolean).join(' '));
+  }
+  return parts.length === 0 ? '' : ` in ${parts.join(', ')}`;
+}
+
+// Standard MessagePack only: `useRecords: false` keeps msgpackr's record extension (which needs
+// shared structure definitions to decode) out of persisted bytes.
+const packr = new Packr({ useRecords: false, moreTypes: false });
+
+/**
+ * CRC-32 (IEEE 802.3, the zlib/PNG polynomial) of `bytes` as an unsigned 32-bit integer.
+ * `seed` continues a previous CRC (e.g. `crc32(b, crc32(a))` is the CRC of `a` followed by `b`).
+ */
+export function crc32(bytes: Uint8Array, seed?: number): number {
+  return CRC32.buf(bytes, seed === undefined ? undefined : seed | 0) >>> 0;
+}
+
+/**
+ * Encodes a JSON-like object (a record, a body, a snapshot core) as a fresh
+ * `[version][crc32][msgpack]` byte array that nothing else references.
+ * Throws a plain `TypeError` if `record` is not a non-null object (a programming error).
+ */
+export function encodeRecord(record: object): Uint8Array {
+  if (record === null || typeof record !== 'object') {
+    throw new TypeError(`encodeRecord expects an object, got ${record === null ? 'null' : typeof record}`);
+  }
+  const payload = packr.pack(record);
+  const out = new Uint8Array(CODEC_HEADER_BYTES + payload.length);
+  out[0] = CODEC_VERSION;
+  out.set(payload, CODEC_HEADER_BYTES);
+  new DataView(out.buffer).setUint32(1, crc32(out.subarray(CODEC_HEADER_BYTES)));
+  return out;
+}
+
+/**
+ * Decodes bytes written by `encodeRecord`, verifying length, version byte and CRC, and that the
+ * payload is an object. `context` only enriches the error message.
+ * Throws `StorageCorruptionError` (check `truncated` | `version` | `crc` | `decode` | `shape`).
+ */
+export function decodeRecord(bytes: Uint8Array, context: CorruptionContext = {}): object {
+  if (bytes.length < CODEC_HEADER_BYTES + 1) {
+    throw new StorageCorruptionError('truncated', `truncated blob (${bytes.length} bytes)`, context);
+  }
+  if (bytes[0] !== CODEC_VERSION) {
+    throw new StorageCorruptionError(
+      'version',
+      `unknown codec version ${bytes[0]} (this build reads version ${CODEC_VERSION})`,
+      context,
+    );
+  }
+  const stored = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getUint32(1);
+  const payload = bytes.subarray(CODEC_HEADER_BYTES);
+  const computed = crc32(payload);
+  if (stored !== computed) {
+    throw new StorageCorruptionError(
+      'crc',
+      `CRC mismatch, data corrupted or truncated (stored 0x${hex(stored)}, computed 0x${hex(computed)})`,
+      context,
+    );
+  }
+  let value: unknown;
+  try {
+    value = packr.unpack(payload);
+  } catch (error) {
+    throw new StorageCorruptionError('decode', `payload does not decode: ${(error as Error).message}`, context);
+  }
+  if (value === null || typeof value !== 'object') {
+    throw new StorageCorruptionError('shape', `payload is ${value === null ? 'null' : typeof value}, not an object`, context);
+  }
+  return value;
+}
+
+function hex(n: number): string {
+  return n.toString(16).padStart(8, '0');
+}
+
+// ---------------------------------------------------------------------------------------------
+// Snapshot column blobs (see snapshot-store.ts). Fixed binary layouts, no msgpack: a snapshot may
+// hold tens of thousands of them and only the changed ones are encoded.
+
+/** Bytes before a column chunk's raw typed-array bytes: version (1) + CRC-32 (4). */
+export const CHUNK_HEADER_BYTES = 5;
+const CHUNK_VERSION = 1;
+
+/** Element kinds of a snapshot column, by their stored code (index). */
+const KINDS = ['int32', 'uint32', 'uint16', 'uint8', 'float64'] as const satisfies readonly ColumnKind[];
+
+/** Bytes of one element of each column kind. */
+export const BYTES_PER_ELEMENT: Readonly<Record<ColumnKind, number>> = { int32: 4, uint32: 4, uint16: 2, uint8: 1, float64: 8 };
+
+const textEncoder = new TextEncoder();
+
+/** CRC seed binding a blob to its place, so a blob stored under the wrong key fails its check. */
+function placeSeed(place: string): number {
+  return crc32(textEncoder.encode(place));
+}
+
+/**
+ * Fills in the header of a chunk blob `[version u8][crc u32 BE][raw bytes]` whose raw bytes are
+ * already in place. The CRC covers `"<realmId>/<name>/<chunkNo>"` followed by the raw bytes.
+ */
+export function sealChunk(blob: Uint8Array, realmId: number, name: string, chunkNo: number): void {
+  blob[0] = CHUNK_VERSION;
+  const crc = crc32(blob.subarray(CHUNK_HEADER_BYTES), placeSeed(`${realmId}/${name}/${chunkNo}`));
+  new DataView(blob.buffer, blob.byteOffset, blob.byteLength).setUint32(1, crc);
+}
+
+/**
+ * Verifies a chunk blob written by `sealChunk` for this place and returns a view of its raw bytes.
+ * Throws `StorageCorruptionError` (`truncated` | `version` | `crc`).
+ */
+export function openChunk(
+  bytes: Uint8Array,
+  realmId: number,
+  name: string,
+  chunkNo: number,
+  payloadBytes: number,
+  context: CorruptionContext,
+): Uint8Array {
+  if (bytes.length !== CHUNK_HEADER_BYTES + payloadBytes) {
+    throw new StorageCorruptionError('truncated', `chunk has ${bytes.length} bytes, expected ${CHUNK_HEADER_BYTES + payloadBytes}`, context);
+  }
+  if (bytes[0] !== CHUNK_VERSION) throw new StorageCorruptionError('version', `unknown chunk version ${bytes[0]}`, context);
+  const payload = bytes.subarray(CHUNK_HEADER_BYTES);
+  const stored = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getUint32(1);
+  if (stored !== crc32(payload, placeSeed(`${realmId}/${name}/${chunkNo}`))) {
+    throw new StorageCorruptionError('crc', 'chunk CRC mismatch', context);
+  }
+  return payload;
+}
+
+/** Shape of a stored column: element kind, log2 chunk size, element count, chunk count. */
+export interface ColumnShape {
+  kind: ColumnKind;
+  chunkBits: number;
+  length: number;
+  chunks: number;
+}
+
+/**
+ * Size of a column metadata blob: `[version u8][crc u32][kind u8][chunkBits u8][length f64]
+ * [chunks u32]`, big-endian; the CRC covers `"<realmId>/<name>"` and bytes 5…18.
+ */
+export const COLUMN_META_BYTES = 19;
+const COLUMN_META_VERSION = 1;
+
+/** Writes `shape` as a column metadata blob into `target` (exactly `COLUMN_META_BYTES` long). */
+export function encodeColumnMeta(target: Uint8Array, realmId: number, name: string, shape: ColumnShape): void {
+  const view = new DataView(target.buffer, target.byteOffset, COLUMN_META_BYTES);
+  target[0] = COLUMN_META_VERSION;
+  target[5] = KINDS.indexOf(shape.kind);
+  target[6] = shape.chunkBits;
+  view.setFloat64(7, shape.length);
+  view.setUint32(15, shape.chunks);
+  view.setUint32(1, crc32(target.subarray(5, COLUMN_META_BYTES), placeSeed(`${realmId}/${name}`)));
+}
+
+/**
+ * Verifies and decodes a column metadata blob for this place. Throws `StorageCorruptionError`
+ * (`truncated` | `version` | `crc` | `shape`) — `shape` if the chunk count does not match the length.
+ */
+export function decodeColumnMeta(bytes: Uint8Array, realmId: number, name: string, context: CorruptionContext): ColumnShape {
+  if (bytes.length !== COLUMN_META_BYTES) {
+    throw new StorageCorruptionError('truncated', `column metadata has ${bytes.length} bytes, expected ${COLUMN_META_BYTES}`, context);
+  }
+  if (bytes[0] !== COLUMN_META_VERSION) throw new StorageCorruptionError('version', `unknown column metadata version ${bytes[0]}`, context);
+  const view = new DataView(bytes.buffer, bytes.byteOffset, COLUMN_META_BYTES);
+  if (view.getUint32(1) !== crc32(bytes.subarray(5, COLUMN_META_BYTES), placeSeed(`${realmId}/${name}`))) {
+    throw new StorageCorruptionError('crc', 'CRC mismatch', context);
+  }
+  const kind = KINDS[bytes[5]!];
+  const chunkBits = bytes[6]!;
+  const length = view.getFloat64(7);
+  const chunks = view.getUint32(15);
+  if (kind === undefined || chunkBits > 24 || !Number.isSafeInteger(length) || length < 0 || chunks !== Math.ceil(length / 2 ** chunkBits)) {
+    throw new StorageCorruptionError('shape', 'malformed column metadata', context);
+  }
+  return { kind, chunkBits, length, chunks };
+}

@@ -1,0 +1,443 @@
+/**
+ * Incremental realm snapshots (DESIGN.md §3, §3b). A snapshot is the realm state at log seq
+ * `seq`: a msgpack-able `core` (everything but the big numeric columns) plus named `Column`s.
+ * Only what changed since the previous snapshot is written again — dirty column chunks, the
+ * metadata of columns whose length changed, the column name list if the set of names changed —
+ * so a realm with a million messages costs the event loop a few chunk copies per snapshot, not a
+ * rewrite of the realm. Incrementality is tracked per Column *object*: a column object this store
+ * did not write, restore or `adoptColumns` is written in full, which is always correct.
+ *
+ * Layout in the `snapshot` table (binary values; byte formats in codec.ts):
+ *
+ * | key                               | value                                                   |
+ * |-----------------------------------|---------------------------------------------------------|
+ * | `[realmId, 'header']`             | codec blob `{format, seq, coreCrc, namesCrc, littleEndian}` |
+ * | `[realmId, 'core']`               | codec blob of `core`                                    |
+ * | `[realmId, 'names']`              | codec blob `{names: string[]}` (the snapshot's columns) |
+ * | `[realmId, 'colmeta', name]`      | column metadata `{kind, chunkBits, length, chunks}`     |
+ * | `[realmId, 'col', name, chunkNo]` | `[version][crc][raw typed-array bytes, 2^chunkBits elements]` |
+ *
+ * Everything of one snapshot is put in ONE synchronous run, i.e. one LMDB transaction (header
+ * last): a reader sees the previous snapshot or the new one, never a mix. The header's `coreCrc`
+ * and `namesCrc` tie core and names to it. Chunk bytes are stored raw in the platform's byte
+ * order, recorded in the header.
+ */
+import { Column } from '../domain/column.js';
+import type { AppendLog } from './append-log.js';
+import {
+  BYTES_PER_ELEMENT,
+  CHUNK_HEADER_BYTES,
+  COLUMN_META_BYTES,
+  decodeColumnMeta,
+  decodeRecord,
+  encodeColumnMeta,
+  encodeRecord,
+  openChunk,
+  sealChunk,
+  StorageCorruptionError,
+} from './codec.js';
+import type { KeyPart, Store } from './lmdb.js';
+
+/** Snapshot layout version (header `format`). */
+export const SNAPSHOT_FORMAT = 1;
+
+const MAX_KEY = Number.MAX_SAFE_INTEGER;
+/** Longest synchronous stretch of checksum work before yielding to the event loop, in ms. */
+const SLICE_MS = 2;
+const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+
+/** A realm snapshot as read back: the state at log seq `seq`. */
+export interface Snapshot {
+  /** Last log seq folded into this state. */
+  seq: number;
+  /** The realm's state without its columns (whatever object was passed to `writeSnapshot`). */
+  core: object;
+  /** Restored columns by name (no chunk dirty). */
+  columns: Record<string, Column>;
+}
+
+/** What one `writeSnapshot` wrote (for tests, logs and metrics). */
+export interface SnapshotWriteStats {
+  seq: number;
+  /** Column chunks put (dirty, newly allocated, or all chunks of a column object not seen before). */
+  chunksWritten: number;
+  /** Column metadata entries put (columns that are new or whose length changed). */
+  columnMetasWritten: number;
+  /** Columns present in the previous snapshot but not in this one (deleted). */
+  columnsRemoved: number;
+  /** Bytes put (chunks, metadata, names, core, header). */
+  bytesWritten: number;
+  /** Duration of the synchronous part of the call (taking and copying dirty chunks, encoding), in ms. */
+  syncMs: number;
+}
+
+interface Header {
+  format: number;
+  seq: number;
+  coreCrc: number;
+  namesCrc: number;
+  littleEndian: boolean;
+}
+
+/** What is on disk for one column: the object persisted (or restored) and its shape then. */
+interface PersistedColumn {
+  column: Column;
+  chunks: number;
+  length: number;
+}
+
+interface PersistedRealm {
+  names: string[];
+  columns: Map<string, PersistedColumn>;
+}
+
+interface PlannedColumn {
+  name: string;
+  column: Column;
+  taken: number[];
+  chunkNos: number[];
+  /** Remove stored chunks numbered >= this (a replaced column may have had more). */
+  pruneFrom: number | undefined;
+  metaChanged: boolean;
+  chunks: number;
+  length: number;
+}
+
+/** One snapshot's worth of blobs, ready to put. */
+interface Prepared {
+  seq: number;
+  planned: PlannedColumn[];
+  /** Chunk blobs in `planned` order (headers sealed later, in slices). */
+  chunkBlobs: Array<[key: KeyPart[], blob: Uint8Array, name: string, chunkNo: number]>;
+  metas: Array<[key: KeyPart[], blob: Uint8Array]>;
+  names: Uint8Array | undefined;
+  removedNames: string[];
+  core: Uint8Array;
+  header: Uint8Array;
+}
+
+function checkColumnName(name: string): void {
+  if (name.length === 0 || name.includes('\u0000')) {
+    throw new RangeError(`invalid snapshot column name ${JSON.stringify(name)}`);
+  }
+}
+
+const storedCrc = (blob: Uint8Array): number => new DataView(blob.buffer, blob.byteOffset, blob.byteLength).getUint32(1);
+
+function sameNames(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/** Reads and writes realm snapshots in a `Store`; trims the log behind each written snapshot. */
+export class SnapshotStore {
+  /** Per realm: the column objects and shapes last persisted by (or restored from) this process. */
+  private readonly persisted = new Map<number, PersistedRealm>();
+  private readonly writing = new Set<number>();
+
+  constructor(
+    private readonly store: Store,
+    private readonly log: AppendLog,
+  ) {}
+
+  /**
+   * Persists `realmId`'s state at log seq `seq` in one LMDB transaction, then trims the log
+   * through `seq`. Synchronously (before the first await) it takes each column's dirty chunks
+   * (`takeDirtyChunks`), copies them into one buffer and encodes `core`, so the caller may keep
+   * mutating the state right after the call; checksums are then computed in ≤2 ms slices.
+   * Columns absent from `columns` but present in the previous snapshot are deleted.
+   *
+   * Waits for the log to be durable through `seq` before writing (a snapshot never claims records
+   * the log could still lose). Resolves once the snapshot is durable and the log trimmed. On
+   * failure the taken chunks are marked dirty again and the promise rejects. Rejects with
+   * `RangeError` if `seq` is beyond the log or a column name is invalid, and with `Error` if a
+   * snapshot of this realm is already being written.
+   */
+  writeSnapshot(realmId: number, seq: number, core: object, columns: Readonly<Record<string, Column>>): Promise<SnapshotWriteStats> {
+    if (this.writing.has(realmId)) {
+      return Promise.reject(new Error(`a snapshot of realm ${realmId} is already being written`));
+    }
+    const started = performance.now();
+    let prepared: Prepared;
+    try {
+      prepared = this.prepare(realmId, seq, core, columns);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    const syncMs = performance.now() - started;
+    this.writing.add(realmId);
+    return this.finishWrite(realmId, prepared, syncMs).finally(() => {
+      this.writing.delete(realmId);
+    });
+  }
+
+  /**
+   * Declares that `columns` hold exactly what the latest snapshot of `realmId` holds under the same
+   * names — e.g. a realm state built by copying the columns `readSnapshot` returned — so the next
+   * `writeSnapshot` with these objects writes only their dirty chunks instead of all of them.
+   * Call it right after building the state, before changing it. A column whose kind, chunk size
+   * or length differs from the snapshot's is not adopted (it will be written in full).
+   * Returns the number of columns adopted.
+   */
+  adoptColumns(realmId: number, columns: Readonly<Record<string, Column>>): number {
+    const known = this.persisted.get(realmId);
+    if (known === undefined) return 0;
+    let adopted = 0;
+    for (const [name, column] of Object.entries(columns)) {
+      const p = known.columns.get(name);
+      if (p === undefined) continue;
+      const same =
+        p.column === column ||
+        (column instanceof Column &&
+          column.kind === p.column.kind &&
+          column.chunkBits === p.column.chunkBits &&
+          column.length === p.length &&
+          column.chunkCount >= p.chunks);
+      if (!same) continue;
+      known.columns.set(name, { column, chunks: p.chunks, length: p.length });
+      adopted++;
+    }
+    return adopted;
+  }
+
+  /**
+   * The latest snapshot of `realmId`, or null if it has none. Verifies every checksum, the
+   * header/core/names pairing, column shapes and chunk sizes; throws `StorageCorruptionError` on
+   * any mismatch (check `version` for a snapshot format or byte order this build can't read).
+   * Remembers the restored columns so the next `writeSnapshot` with them is incremental.
+   */
+  readSnapshot(realmId: number): Snapshot | null {
+    const db = this.store.snapshot;
+    const headerBytes = db.getBinary([realmId, 'header']);
+    if (headerBytes === undefined) return null;
+    const what = 'snapshot header';
+    const h = decodeRecord(headerBytes, { realmId, what }) as Partial<Header>;
+    if (
+      typeof h.format !== 'number' ||
+      !Number.isSafeInteger(h.seq) ||
+      h.seq! < 0 ||
+      typeof h.coreCrc !== 'number' ||
+      typeof h.namesCrc !== 'number' ||
+      typeof h.littleEndian !== 'boolean'
+    ) {
+      throw new StorageCorruptionError('shape', 'malformed snapshot header', { realmId, what });
+    }
+    if (h.format > SNAPSHOT_FORMAT) {
+      throw new StorageCorruptionError('version', `snapshot format ${h.format} is newer than this build's ${SNAPSHOT_FORMAT}`, { realmId, what });
+    }
+    if (h.littleEndian !== LITTLE_ENDIAN) {
+      throw new StorageCorruptionError('version', `snapshot was written on a machine of the other byte order`, { realmId, what });
+    }
+    const core = this.readTied(realmId, 'core', h.coreCrc);
+    const names = (this.readTied(realmId, 'names', h.namesCrc) as { names?: unknown }).names;
+    if (!Array.isArray(names) || !names.every((n) => typeof n === 'string')) {
+      throw new StorageCorruptionError('shape', 'malformed column name list', { realmId, what: 'snapshot names' });
+    }
+    const columns: Record<string, Column> = {};
+    const tracked = new Map<string, PersistedColumn>();
+    for (const name of names as string[]) {
+      const column = this.readColumn(realmId, name);
+      columns[name] = column;
+      tracked.set(name, { column, chunks: column.chunkCount, length: column.length });
+    }
+    this.persisted.set(realmId, { names: [...(names as string[])], columns: tracked });
+    return { seq: h.seq!, core, columns };
+  }
+
+  /** Reads the codec blob `[realmId, part]` and checks that the header's CRC names it. */
+  private readTied(realmId: number, part: 'core' | 'names', crc: number): object {
+    const what = `snapshot ${part}`;
+    const bytes = this.store.snapshot.getBinary([realmId, part]);
+    if (bytes === undefined) throw new StorageCorruptionError('missing', `${what} is missing`, { realmId, what });
+    const value = decodeRecord(bytes, { realmId, what });
+    if (storedCrc(bytes) !== crc) {
+      throw new StorageCorruptionError('mismatch', `${what} does not belong to the snapshot header (CRC differs)`, { realmId, what });
+    }
+    return value;
+  }
+
+  private readColumn(realmId: number, name: string): Column {
+    const db = this.store.snapshot;
+    const what = `snapshot column ${JSON.stringify(name)}`;
+    const metaBytes = db.getBinary([realmId, 'colmeta', name]);
+    if (metaBytes === undefined) throw new StorageCorruptionError('missing', 'column metadata is missing', { realmId, what });
+    const shape = decodeColumnMeta(metaBytes, realmId, name, { realmId, what });
+    const column = new Column(shape.kind, shape.chunkBits);
+    const payloadBytes = column.chunkSize * BYTES_PER_ELEMENT[shape.kind];
+    for (let i = 0; i < shape.chunks; i++) {
+      const context = { realmId, what: `${what} chunk ${i}` };
+      // getBinaryFast: a reused buffer whose `length` is the value's; restoreChunk copies it.
+      const fast = db.getBinaryFast([realmId, 'col', name, i]);
+      if (fast === undefined) throw new StorageCorruptionError('missing', 'chunk is missing', context);
+      const bytes = new Uint8Array(fast.buffer, fast.byteOffset, fast.length);
+      column.restoreChunk(i, openChunk(bytes, realmId, name, i, payloadBytes, context));
+    }
+    column.restoreLength(shape.length);
+    return column;
+  }
+
+  /** What is on disk for `realmId` as far as this process knows (read from the stored names if needed). */
+  private previousState(realmId: number): PersistedRealm {
+    const known = this.persisted.get(realmId);
+    if (known !== undefined) return known;
+    let names: string[] = [];
+    const bytes = this.store.snapshot.getBinary([realmId, 'names']);
+    if (bytes !== undefined) {
+      const stored = (decodeRecord(bytes, { realmId, what: 'snapshot names' }) as { names?: unknown }).names;
+      if (Array.isArray(stored)) names = stored.filter((n): n is string => typeof n === 'string');
+    }
+    // Names are known but no column object is: the first write of each column is a full one.
+    const state: PersistedRealm = { names, columns: new Map() };
+    this.persisted.set(realmId, state);
+    return state;
+  }
+
+  /** The synchronous part of `writeSnapshot`: everything that must reflect the state at `seq`. */
+  private prepare(realmId: number, seq: number, core: object, columns: Readonly<Record<string, Column>>): Prepared {
+    if (!Number.isSafeInteger(realmId) || realmId < 1) throw new RangeError(`invalid realmId ${realmId}`);
+    if (!Number.isSafeInteger(seq) || seq < 0 || seq > this.log.lastSeq(realmId)) {
+      throw new RangeError(`realm ${realmId}: snapshot seq ${seq} is outside the log (last seq ${this.log.lastSeq(realmId)})`);
+    }
+    const names = Object.keys(columns);
+    for (const name of names) {
+      checkColumnName(name);
+      if (!(columns[name] instanceof Column)) throw new TypeError(`snapshot column ${name} is not a Column`);
+    }
+    const coreBlob = encodeRecord(core);
+    const previous = this.previousState(realmId);
+    const planned: PlannedColumn[] = [];
+    try {
+      // Pass 1: which chunks to write, and how many bytes that takes.
+      let chunkBytes = 0;
+      let metaCount = 0;
+      for (const name of names) {
+        const p = this.planColumn(previous, name, columns[name]!);
+        planned.push(p);
+        chunkBytes += p.chunkNos.length * (CHUNK_HEADER_BYTES + p.column.chunkSize * BYTES_PER_ELEMENT[p.column.kind]);
+        if (p.metaChanged) metaCount++;
+      }
+      // Pass 2: copy into one buffer (one allocation, not one per chunk).
+      const arena = new Uint8Array(chunkBytes + metaCount * COLUMN_META_BYTES);
+      let offset = 0;
+      const chunkBlobs: Prepared['chunkBlobs'] = [];
+      const metas: Prepared['metas'] = [];
+      for (const p of planned) {
+        for (const i of p.chunkNos) {
+          const src = p.column.chunk(i);
+          const blob = arena.subarray(offset, offset + CHUNK_HEADER_BYTES + src.byteLength);
+          blob.set(new Uint8Array(src.buffer, src.byteOffset, src.byteLength), CHUNK_HEADER_BYTES);
+          offset += blob.length;
+          chunkBlobs.push([[realmId, 'col', p.name, i], blob, p.name, i]);
+        }
+        if (p.metaChanged) {
+          const blob = arena.subarray(offset, offset + COLUMN_META_BYTES);
+          offset += COLUMN_META_BYTES;
+          const { kind, chunkBits } = p.column;
+          encodeColumnMeta(blob, realmId, p.name, { kind, chunkBits, length: p.length, chunks: p.chunks });
+          metas.push([[realmId, 'colmeta', p.name], blob]);
+        }
+      }
+      const namesChanged = !sameNames(previous.names, names) || this.store.snapshot.getBinary([realmId, 'names']) === undefined;
+      const namesBlob = namesChanged ? encodeRecord({ names }) : undefined;
+      const namesCrc = namesBlob !== undefined ? storedCrc(namesBlob) : storedCrc(this.store.snapshot.getBinary([realmId, 'names'])!);
+      const current = new Set(names);
+      const header: Header = { format: SNAPSHOT_FORMAT, seq, coreCrc: storedCrc(coreBlob), namesCrc, littleEndian: LITTLE_ENDIAN };
+      return {
+        seq,
+        planned,
+        chunkBlobs,
+        metas,
+        names: namesBlob,
+        removedNames: previous.names.filter((n) => !current.has(n)),
+        core: coreBlob,
+        header: encodeRecord(header),
+      };
+    } catch (error) {
+      for (const p of planned) p.column.markDirty(p.taken);
+      throw error;
+    }
+  }
+
+  private planColumn(previous: PersistedRealm, name: string, column: Column): PlannedColumn {
+    const chunks = Math.ceil(column.length / column.chunkSize);
+    if (column.chunkCount < chunks) {
+      throw new RangeError(`snapshot column ${name}: length ${column.length} exceeds its ${column.chunkCount} allocated chunks`);
+    }
+    const known = previous.columns.get(name);
+    const full = known === undefined || known.column !== column;
+    const taken = column.takeDirtyChunks();
+    let chunkNos: number[];
+    if (full) {
+      chunkNos = Array.from({ length: chunks }, (_, i) => i);
+    } else {
+      // Dirty chunks, plus chunks allocated since the last snapshot but never written (zeros).
+      chunkNos = taken.filter((c) => c < chunks && c < known.chunks);
+      for (let i = known.chunks; i < chunks; i++) chunkNos.push(i);
+    }
+    return {
+      name,
+      column,
+      taken,
+      chunkNos,
+      pruneFrom: full ? chunks : undefined,
+      metaChanged: full || known.length !== column.length || known.chunks !== chunks,
+      chunks,
+      length: column.length,
+    };
+  }
+
+  private async finishWrite(realmId: number, w: Prepared, syncMs: number): Promise<SnapshotWriteStats> {
+    const stats: SnapshotWriteStats = {
+      seq: w.seq,
+      chunksWritten: w.chunkBlobs.length,
+      columnMetasWritten: w.metas.length,
+      columnsRemoved: w.removedNames.length,
+      bytesWritten: 0,
+      syncMs,
+    };
+    try {
+      await this.log.whenDurable(realmId, w.seq);
+      // Checksums, in slices so that a large (first) snapshot does not stall the event loop.
+      let sliceStart = performance.now();
+      for (const [, blob, name, chunkNo] of w.chunkBlobs) {
+        sealChunk(blob, realmId, name, chunkNo);
+        if (performance.now() - sliceStart > SLICE_MS) {
+          await new Promise((resolve) => setImmediate(resolve));
+          sliceStart = performance.now();
+        }
+      }
+      // One synchronous run of puts = one LMDB transaction; header last.
+      const db = this.store.snapshot;
+      const commits: Promise<unknown>[] = [];
+      const put = (key: KeyPart[], value: Uint8Array): void => {
+        commits.push(db.put(key, value));
+        stats.bytesWritten += value.length;
+      };
+      const removeRange = (start: KeyPart[], end: KeyPart[]): void => {
+        for (const key of db.getKeys({ start, end })) commits.push(db.remove(key));
+      };
+      for (const [key, blob] of w.chunkBlobs) put(key, blob);
+      for (const [key, blob] of w.metas) put(key, blob);
+      for (const p of w.planned) {
+        if (p.pruneFrom !== undefined) removeRange([realmId, 'col', p.name, p.pruneFrom], [realmId, 'col', p.name, MAX_KEY]);
+      }
+      for (const name of w.removedNames) {
+        commits.push(db.remove([realmId, 'colmeta', name]));
+        removeRange([realmId, 'col', name, 0], [realmId, 'col', name, MAX_KEY]);
+      }
+      if (w.names !== undefined) put([realmId, 'names'], w.names);
+      put([realmId, 'core'], w.core);
+      put([realmId, 'header'], w.header);
+      await this.store.durable(commits);
+    } catch (error) {
+      for (const p of w.planned) p.column.markDirty(p.taken);
+      throw error;
+    }
+    const columns = new Map<string, PersistedColumn>();
+    for (const p of w.planned) columns.set(p.name, { column: p.column, chunks: p.chunks, length: p.length });
+    this.persisted.set(realmId, { names: w.planned.map((p) => p.name), columns });
+    await this.log.trimThrough(realmId, w.seq);
+    return stats;
+  }
+}

@@ -1,0 +1,34 @@
+/** GET /streams and GET /users/me/subscriptions (zulip-behavior.md §3.5, §3.7). */
+import t from 'tap';
+import { startTestServer } from '../support/test-server.js';
+
+const names = (list: Array<{ name: string }>) => list.map((s) => s.name);
+
+t.test('channel lists by role', async (t) => {
+  const s = await startTestServer(t);
+  const hamlet = await s.as('hamlet@zulip.com');
+  const othello = await s.as('othello@zulip.com');
+  const polonius = await s.as('polonius@zulip.com');
+  t.same(names((await hamlet.call('GET', '/streams')).body.streams), ['core team', 'Denmark', 'Rome', 'Scotland', 'Venice', 'Verona']);
+  t.same(names((await othello.call('GET', '/streams')).body.streams), ['Denmark', 'Rome', 'Scotland', 'Venice', 'Verona']);
+  t.same(names((await polonius.call('GET', '/streams')).body.streams), ['Denmark', 'Scotland', 'Verona'], 'guests see only subscribed');
+  const denied = await othello.call('GET', '/streams', { include_all_active: true });
+  t.same(denied.body, { result: 'error', msg: 'User not authorized for this query', code: 'BAD_REQUEST' });
+  const iago = await s.as('iago@zulip.com');
+  t.equal((await iago.call('GET', '/streams', { include_all_active: true })).body.streams.length, 6);
+  const verona = (await hamlet.call('GET', '/streams', { include_default: true })).body.streams.find((x: { name: string }) => x.name === 'Verona');
+  t.match(verona, { is_default: true, invite_only: false, history_public_to_subscribers: true, is_web_public: false, description: 'The Verona channel.', rendered_description: '<p>The Verona channel.</p>' });
+});
+
+t.test('subscriptions', async (t) => {
+  const s = await startTestServer(t);
+  const hamlet = await s.as('hamlet@zulip.com');
+  const subs = await hamlet.call('GET', '/users/me/subscriptions');
+  t.same(names(subs.body.subscriptions), ['core team', 'Denmark', 'Scotland', 'Verona']);
+  const sub = subs.body.subscriptions[0];
+  t.match(sub, { is_muted: false, in_home_view: true, pin_to_top: false, desktop_notifications: null, email_notifications: null });
+  t.match(sub.color, /^#[0-9a-f]{6}$/);
+  t.notOk('subscribers' in sub);
+  const withSubs = await hamlet.call('GET', '/users/me/subscriptions', { include_subscribers: true });
+  t.equal(withSubs.body.subscriptions[0].subscribers.length, 3, 'core team has three members');
+});

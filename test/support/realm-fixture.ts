@@ -1,0 +1,83 @@
+/**
+ * Handler-test fixtures: a deterministic context, a small realm built by running real commands
+ * through `decide` + `evolve` (no actor, no storage), and a state fingerprint to assert that a
+ * rejected command changed nothing.
+ */
+import { emptyRealmState, Role, type RealmState } from '../../src/domain/realm-state.js';
+import { evolve } from '../../src/domain/evolve.js';
+import { toSnapshot } from '../../src/domain/realm-snapshot.js';
+import { handlers } from '../../src/realm/handlers/index.js';
+import type { Command, CommandReplies } from '../../src/realm/commands.js';
+import type { CommandContext, Decision } from '../../src/realm/decision.js';
+import type { Result } from '../../src/errors.js';
+
+/** A clock starting at 2023-11-14T22:13:20Z advancing 1 s per call, and counter-based tokens. */
+export function fixedContext(start = 1_700_000_000): CommandContext {
+  let t = start;
+  let n = 0;
+  return {
+    now: () => t++,
+    randomToken: (length) => String(++n).padStart(length, 'k').slice(-length),
+  };
+}
+
+/** Runs `decide` only. */
+export function decide<C extends Command>(state: RealmState, command: C, ctx: CommandContext): Result<Decision<CommandReplies[C['type']]>> {
+  const handler = handlers[command.type] as unknown as (s: RealmState, c: C, x: CommandContext) => Result<Decision<CommandReplies[C['type']]>>;
+  return handler(state, command, ctx);
+}
+
+/** Runs `decide` and folds the records; throws if the command was rejected. */
+export function run<C extends Command>(state: RealmState, command: C, ctx: CommandContext): CommandReplies[C['type']] {
+  const result = decide(state, command, ctx);
+  if (!result.ok) throw new Error(`${command.type} rejected: ${result.error.message}`);
+  for (const record of result.value.records) evolve(state, record);
+  return result.value.reply;
+}
+
+/** Everything observable about a state, as a string (for "unchanged after an error"). */
+export function fingerprint(state: RealmState): string {
+  const { core, columns } = toSnapshot(state);
+  const cols = Object.entries(columns).map(([name, c]) => {
+    const values: number[] = [];
+    for (let i = 0; i < c.length; i++) values.push(c.get(i));
+    return [name, values];
+  });
+  return JSON.stringify([core, cols], (_k, v) => (v instanceof Set ? [...v] : v instanceof Map ? [...v] : v));
+}
+
+export interface SmallRealm {
+  state: RealmState;
+  ctx: CommandContext;
+  ids: { owner: number; admin: number; member: number; other: number; guest: number; bot: number; deactivated?: number };
+  streams: { general: number; secret: number; empty: number };
+}
+
+/**
+ * A realm with an owner, admin, two members, a guest and a bot (owned by `member`); public channel
+ * "general" (everyone but the guest subscribed), private "secret" (owner + member), public "empty"
+ * with no subscribers.
+ */
+export function smallRealm(): SmallRealm {
+  const ctx = fixedContext();
+  const state = emptyRealmState(1);
+  state.host = 'chat.example.com';
+  run(state, { type: 'create_realm', subdomain: '', name: 'Test Org', description: '' }, ctx);
+  const user = (email: string, fullName: string, role: (typeof Role)[keyof typeof Role], bot?: number) =>
+    run(state, {
+      type: 'create_user', email, fullName, role, passwordHash: null, isBot: bot !== undefined,
+      botType: bot === undefined ? null : 1, botOwnerId: bot ?? null, timezone: '',
+    }, ctx).userId;
+  const owner = user('owner@example.com', 'Olivia Owner', Role.owner);
+  const admin = user('admin@example.com', 'Adam Admin', Role.admin);
+  const member = user('member@example.com', 'Mary Member', Role.member);
+  const other = user('other@example.com', 'Otto Other', Role.member);
+  const guest = user('guest@example.com', 'Gus Guest', Role.guest);
+  const bot = user('bot@example.com', 'Test Bot', Role.member, member);
+  const stream = (name: string, inviteOnly: boolean, subscriberIds: number[]) =>
+    run(state, { type: 'create_stream', actorId: null, name, description: '', inviteOnly, isWebPublic: false, isDefault: false, subscriberIds }, ctx).streamId;
+  const general = stream('general', false, [owner, admin, member, other]);
+  const secret = stream('secret', true, [owner, member]);
+  const empty = stream('empty', false, []);
+  return { state, ctx, ids: { owner, admin, member, other, guest, bot }, streams: { general, secret, empty } };
+}
