@@ -46,9 +46,10 @@ export async function startServer(
     throw error;
   }
   let demoPassword: string | undefined;
+  let demoName = '';
   if (config.demo && registry.all().length === 0) {
     demoPassword = config.demoPassword ?? randomToken(16);
-    await createDemoRealm(registry, await hashPassword(demoPassword));
+    demoName = (await createDemoRealm(registry, await hashPassword(demoPassword))).state.settings.name;
   }
   const dispatch = createDispatcher([...endpoints], {
     realmForHost: (host) => registry.realmForHost(host),
@@ -63,7 +64,7 @@ export async function startServer(
   });
   const url = `http://${config.host}:${http.port}`;
   if (demoPassword !== undefined) {
-    log(`created the demo organization at ${url} — accounts (password: ${demoPassword}):`);
+    log(`created the demo organization "${demoName}" at ${url} — accounts (password: ${demoPassword}):`);
     for (const [email, name] of DEMO_USERS) log(`  ${email}  ${name}`);
     log(`  ${DEMO_BOT_EMAIL}  (bot, API key only)`);
   }

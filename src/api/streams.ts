@@ -9,7 +9,8 @@ import { Role, type Stream } from '../domain/realm-state.js';
 import { streamToWire, subscriptionToWire } from '../domain/streams.js';
 import { isSubscribed } from '../domain/access.js';
 
-const byName = (a: Stream, b: Stream) => a.name.localeCompare(b.name);
+// Python's sorted() on names: code-unit order, case-sensitive (uppercase first).
+const byName = (a: Stream, b: Stream) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
 
 export const streamEndpoints = [
   defineEndpoint({

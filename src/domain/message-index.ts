@@ -36,8 +36,11 @@ export const MessageBit = { exists: 1, isMe: 2, edited: 4, moved: 8 } as const;
 
 /** One user's received messages: parallel sorted ids and flags. */
 export class UserMessages {
-  readonly ids = new Column('int32', 8);
-  readonly flags = new Column('uint16', 8);
+  /** Restored columns may be passed in (snapshots); new lists get small-chunked ones. */
+  constructor(
+    readonly ids: Column = new Column('int32', 8),
+    readonly flags: Column = new Column('uint16', 8),
+  ) {}
 
   get length(): number {
     return this.ids.length;
@@ -82,14 +85,27 @@ export interface IndexedMessage {
 }
 
 export class MessageIndex {
-  readonly sender = new Column('int32');
-  readonly recipient = new Column('int32');
-  readonly topic = new Column('int32');
-  readonly timestamp = new Column('uint32');
-  readonly client = new Column('int32');
-  readonly bits = new Column('uint8');
+  readonly sender: Column;
+  readonly recipient: Column;
+  readonly topic: Column;
+  readonly timestamp: Column;
+  readonly client: Column;
+  readonly bits: Column;
   /** user id → received messages. */
   readonly users = new Map<number, UserMessages>();
+
+  /**
+   * @param restored columns by snapshot name (see `columns()`), adopted as they are so the
+   *   snapshot store keeps tracking their dirty chunks; missing ones start empty.
+   */
+  constructor(restored: Readonly<Record<string, Column>> = {}) {
+    this.sender = restored['msg:sender'] ?? new Column('int32');
+    this.recipient = restored['msg:recipient'] ?? new Column('int32');
+    this.topic = restored['msg:topic'] ?? new Column('int32');
+    this.timestamp = restored['msg:timestamp'] ?? new Column('uint32');
+    this.client = restored['msg:client'] ?? new Column('int32');
+    this.bits = restored['msg:bits'] ?? new Column('uint8');
+  }
 
   /** Realm-wide columns by snapshot name. */
   columns(): Record<string, Column> {

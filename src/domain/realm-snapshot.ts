@@ -109,21 +109,9 @@ export function fromSnapshot(id: number, coreObject: object, columns: Record<str
 }
 
 function restoreMessages(columns: Record<string, Column>, owners: readonly number[]): MessageIndex {
-  const index = new MessageIndex();
-  const adopt = (target: Column, source: Column | undefined) => {
-    if (source === undefined) return;
-    for (let i = 0; i < source.chunkCount; i++) {
-      const chunk = source.chunk(i);
-      target.restoreChunk(i, new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
-    }
-    target.restoreLength(source.length);
-  };
-  for (const [name, column] of Object.entries(index.columns())) adopt(column, columns[name]);
+  const index = new MessageIndex(columns);
   for (const userId of owners) {
-    const um = new UserMessages();
-    adopt(um.ids, columns[umIds(userId)]);
-    adopt(um.flags, columns[umFlags(userId)]);
-    index.users.set(userId, um);
+    index.users.set(userId, new UserMessages(columns[umIds(userId)], columns[umFlags(userId)]));
   }
   return index;
 }

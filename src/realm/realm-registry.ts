@@ -113,10 +113,10 @@ export class RealmRegistry {
   async createRealm(subdomain: string, name: string, description = ''): Promise<RealmActor> {
     if (this.bySubdomain.has(subdomain)) throw Errors.badRequest(`Subdomain '${subdomain}' is already in use`);
     const id = Math.max(0, ...this.realms.keys()) + 1;
-    this.log.registerRealm(id, subdomain);
     const state = emptyRealmState(id);
     state.subdomain = subdomain;
-    const actor = this.start(state);
+    const actor = this.start(state); // claims the subdomain before the first await
+    await this.log.registerRealm(id, subdomain);
     const result = await actor.execute({ type: 'create_realm', subdomain, name, description });
     if (!result.ok) throw result.error;
     return actor;

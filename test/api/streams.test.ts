@@ -9,7 +9,7 @@ t.test('channel lists by role', async (t) => {
   const hamlet = await s.as('hamlet@zulip.com');
   const othello = await s.as('othello@zulip.com');
   const polonius = await s.as('polonius@zulip.com');
-  t.same(names((await hamlet.call('GET', '/streams')).body.streams), ['core team', 'Denmark', 'Rome', 'Scotland', 'Venice', 'Verona']);
+  t.same(names((await hamlet.call('GET', '/streams')).body.streams), ['Denmark', 'Rome', 'Scotland', 'Venice', 'Verona', 'core team']);
   t.same(names((await othello.call('GET', '/streams')).body.streams), ['Denmark', 'Rome', 'Scotland', 'Venice', 'Verona']);
   t.same(names((await polonius.call('GET', '/streams')).body.streams), ['Denmark', 'Scotland', 'Verona'], 'guests see only subscribed');
   const denied = await othello.call('GET', '/streams', { include_all_active: true });
@@ -24,11 +24,12 @@ t.test('subscriptions', async (t) => {
   const s = await startTestServer(t);
   const hamlet = await s.as('hamlet@zulip.com');
   const subs = await hamlet.call('GET', '/users/me/subscriptions');
-  t.same(names(subs.body.subscriptions), ['core team', 'Denmark', 'Scotland', 'Verona']);
+  t.same(names(subs.body.subscriptions), ['Denmark', 'Scotland', 'Verona', 'core team']);
   const sub = subs.body.subscriptions[0];
   t.match(sub, { is_muted: false, in_home_view: true, pin_to_top: false, desktop_notifications: null, email_notifications: null });
   t.match(sub.color, /^#[0-9a-f]{6}$/);
   t.notOk('subscribers' in sub);
   const withSubs = await hamlet.call('GET', '/users/me/subscriptions', { include_subscribers: true });
-  t.equal(withSubs.body.subscriptions[0].subscribers.length, 3, 'core team has three members');
+  t.equal(withSubs.body.subscriptions[3].subscribers.length, 3, 'core team has three members');
+  t.equal(withSubs.body.subscriptions[0].subscribers.length, 9, 'Denmark has every human');
 });

@@ -1,0 +1,347 @@
+/**
+ * `npm run bench`: load-tests a real parley process with autocannon (see bench/README.md).
+ *
+ * Starts `dist/cli.js serve --bench --port 0` on a temporary data directory with the demo
+ * organization, logs hamlet in, then measures, each for `--duration` seconds at `--connections`
+ * connections (after a short warm-up):
+ *   ceiling  GET  /api/v1/bench/ceiling   fixed reply straight from uWS: the HTTP throughput ceiling
+ *   send     POST /api/v1/messages        durable channel sends to Verona (form-urlencoded, Basic auth)
+ *   fetch    GET  /api/v1/messages/{id}   one existing message
+ * and, with `--preload N`, loads up to N messages (bounded by `--preload-time-limit`) and measures
+ * send and fetch again on the bigger store. Prints a table, writes bench/results/<timestamp>.json.
+ * Exit code 1 if any scenario saw connection errors, timeouts or non-2xx replies.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpus, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { api, basicAuth, fetchApiKey, REPO_ROOT, rssMiB, startServer, type ServerProcess } from '../test/support/server-process.js';
+import { runLoad, stopCurrentLoad, type LoadRequest, type LoadResult } from './load.js';
+import { formatTable, type Row } from './report.js';
+
+const USAGE = `usage: npm run bench -- [--duration S] [--connections N] [--warmup S]
+                       [--preload N] [--preload-time-limit S] [--preload-connections N]
+  --duration S             seconds per measured scenario (default 10)
+  --connections N          concurrent connections (default 50)
+  --warmup S               unmeasured warm-up seconds before each scenario (default 2; 0 = none)
+  --preload N              load N messages, then re-measure send and fetch (default 0 = skip)
+  --preload-time-limit S   stop preloading after S seconds whatever was loaded (default 300)
+  --preload-connections N  connections used for preloading (default 200)
+  --only a,b               run only these scenarios of ceiling,send,fetch (the ceiling is always run)`;
+
+/** Targets printed next to the results. */
+const TARGETS = {
+  sendRatio: 0.15,
+  fetchRatio: 0.5,
+  p99Ms: 10,
+};
+
+const PASSWORD = 'bench-password';
+const EMAIL = 'hamlet@zulip.com';
+
+function intOption(value: string | undefined, name: string, fallback: number, min = 0): number {
+  if (value === undefined) return fallback;
+  if (!/^\d+$/.test(value) || Number(value) < min) throw new Error(`--${name} must be an integer ≥ ${min}, got '${value}'`);
+  return Number(value);
+}
+
+function parseOptions(argv: string[]) {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      duration: { type: 'string' },
+      connections: { type: 'string' },
+      warmup: { type: 'string' },
+      preload: { type: 'string' },
+      'preload-time-limit': { type: 'string' },
+      'preload-connections': { type: 'string' },
+      only: { type: 'string' },
+      help: { type: 'boolean' },
+    },
+    strict: true,
+  });
+  if (values.help) {
+    console.log(USAGE);
+    process.exit(0);
+  }
+  const only = new Set((values.only ?? 'ceiling,send,fetch').split(',').map((s) => s.trim()));
+  for (const name of only) if (!['ceiling', 'send', 'fetch'].includes(name)) throw new Error(`unknown scenario '${name}'`);
+  only.add('ceiling');
+  return {
+    duration: intOption(values.duration, 'duration', 10, 1),
+    connections: intOption(values.connections, 'connections', 50, 1),
+    warmup: intOption(values.warmup, 'warmup', 2),
+    preload: intOption(values.preload, 'preload', 0),
+    preloadTimeLimit: intOption(values['preload-time-limit'], 'preload-time-limit', 300, 1),
+    preloadConnections: intOption(values['preload-connections'], 'preload-connections', 200, 1),
+    only,
+  };
+}
+type Options = ReturnType<typeof parseOptions>;
+
+/** One measured scenario as reported (table row + JSON entry). */
+interface ScenarioReport {
+  name: string;
+  phase: 'empty' | 'preloaded';
+  method: string;
+  path: string;
+  connections: number;
+  durationSec: number;
+  result: LoadResult;
+  /** reqPerSec / ceiling reqPerSec. */
+  ratioToCeiling: number;
+  /** Server RSS right after the scenario, MiB. */
+  rssMiB: number | undefined;
+  /** The target this scenario is held to, and whether it was met. */
+  targets: { description: string; met: boolean }[];
+  /** Set when the run had errors, timeouts or non-2xx replies. */
+  flagged: string | null;
+  /** One reply of the same request, fetched after a flagged run to show what went wrong. */
+  sampleErrorReply?: string;
+}
+
+/** A request template for each scenario. */
+function scenarioRequests(auth: string, messageId: number) {
+  let seq = 0;
+  const sendBodyPrefix = 'type=stream&to=Verona&topic=bench&content=bench+message+';
+  return {
+    ceiling: { method: 'GET', path: '/api/v1/bench/ceiling', headers: { authorization: auth } } satisfies LoadRequest,
+    send: {
+      method: 'POST',
+      path: '/api/v1/messages',
+      headers: { authorization: auth, 'content-type': 'application/x-www-form-urlencoded' },
+      body: `${sendBodyPrefix}0`,
+      // A counter makes every content unique at the cost of one string concat.
+      setupRequest: (req: LoadRequest) => ({ ...req, body: sendBodyPrefix + ++seq }),
+    } satisfies LoadRequest,
+    fetch: (id: number = messageId) =>
+      ({ method: 'GET', path: `/api/v1/messages/${id}`, headers: { authorization: auth } }) satisfies LoadRequest,
+  };
+}
+
+async function sampleReply(server: ServerProcess, request: LoadRequest): Promise<string> {
+  try {
+    const res = await fetch(server.url + request.path, {
+      method: request.method,
+      headers: request.headers ?? {},
+      ...(request.method === 'POST' && { body: request.body ?? '' }),
+    });
+    return `HTTP ${res.status} ${(await res.text()).slice(0, 300)}`;
+  } catch (error) {
+    return `request failed: ${error instanceof Error ? error.message : String(error)}`;
+  }
+}
+
+async function measure(
+  server: ServerProcess,
+  opts: Options,
+  name: string,
+  phase: ScenarioReport['phase'],
+  request: LoadRequest,
+): Promise<ScenarioReport> {
+  if (opts.warmup > 0) {
+    process.stderr.write(`  ${name} (${phase}): warm-up ${opts.warmup} s… `);
+    await runLoad({ url: server.url, request, connections: opts.connections, duration: opts.warmup, timeLimitMs: (opts.warmup + 30) * 1000 });
+  } else {
+    process.stderr.write(`  ${name} (${phase}): `);
+  }
+  process.stderr.write(`measuring ${opts.duration} s… `);
+  const result = await runLoad({
+    url: server.url,
+    request,
+    connections: opts.connections,
+    duration: opts.duration,
+    timeLimitMs: (opts.duration + 30) * 1000,
+  });
+  const rss = rssMiB(server.pid);
+  process.stderr.write(`${Math.round(result.reqPerSec)} req/s\n`);
+  const problems: string[] = [];
+  if (result.errors > 0) problems.push(`${result.errors} connection errors`);
+  if (result.timeouts > 0) problems.push(`${result.timeouts} timeouts`);
+  if (result.non2xx > 0) problems.push(`${result.non2xx} non-2xx (${JSON.stringify(result.statusCodes)})`);
+  if (result.stoppedByTimeLimit) problems.push('stopped by the time limit');
+  const report: ScenarioReport = {
+    name,
+    phase,
+    method: request.method,
+    path: request.path,
+    connections: opts.connections,
+    durationSec: opts.duration,
+    result,
+    ratioToCeiling: NaN,
+    rssMiB: rss,
+    targets: [],
+    flagged: problems.length > 0 ? problems.join(', ') : null,
+  };
+  if (report.flagged) report.sampleErrorReply = await sampleReply(server, request);
+  return report;
+}
+
+/** Fills ratio and targets of `r` against the ceiling's req/s. */
+function judge(r: ScenarioReport, ceiling: number): void {
+  r.ratioToCeiling = r.result.reqPerSec / ceiling;
+  if (r.name === 'send') r.targets.push({ description: `≥ ${TARGETS.sendRatio} × ceiling`, met: r.ratioToCeiling >= TARGETS.sendRatio });
+  if (r.name.startsWith('fetch')) r.targets.push({ description: `≥ ${TARGETS.fetchRatio} × ceiling`, met: r.ratioToCeiling >= TARGETS.fetchRatio });
+  if (r.name !== 'ceiling') r.targets.push({ description: `p99 < ${TARGETS.p99Ms} ms`, met: r.result.latencyMs.p99 < TARGETS.p99Ms });
+}
+
+/** Loads up to `opts.preload` messages with many concurrent sends, bounded by the time limit. */
+async function preload(server: ServerProcess, opts: Options, request: LoadRequest) {
+  const before = rssMiB(server.pid);
+  process.stderr.write(`preloading ${opts.preload} messages (${opts.preloadConnections} connections, limit ${opts.preloadTimeLimit} s)\n`);
+  let lastReport = 0;
+  const result = await runLoad({
+    url: server.url,
+    request,
+    connections: Math.min(opts.preloadConnections, opts.preload),
+    duration: opts.preloadTimeLimit,
+    amount: opts.preload,
+    timeLimitMs: opts.preloadTimeLimit * 1000,
+    timeout: 30,
+    onProgress: (n, ms) => {
+      if (ms - lastReport < 5000) return;
+      lastReport = ms;
+      process.stderr.write(`  ${n} sends answered in ${(ms / 1000).toFixed(0)} s (RSS ${rssMiB(server.pid)?.toFixed(0)} MiB)\n`);
+    },
+  });
+  const after = rssMiB(server.pid);
+  const loaded = result.ok2xx;
+  process.stderr.write(
+    `  loaded ${loaded} of ${opts.preload} in ${result.elapsedSec.toFixed(1)} s` +
+      `${result.stoppedByTimeLimit ? ' (time limit reached)' : ''}, RSS ${before?.toFixed(0)} → ${after?.toFixed(0)} MiB\n`,
+  );
+  return {
+    requested: opts.preload,
+    loaded,
+    non2xx: result.non2xx,
+    errors: result.errors,
+    timeouts: result.timeouts,
+    elapsedSec: result.elapsedSec,
+    sendsPerSec: loaded / result.elapsedSec,
+    stoppedByTimeLimit: result.stoppedByTimeLimit,
+    rssBeforeMiB: before,
+    rssAfterMiB: after,
+  };
+}
+
+async function main(): Promise<number> {
+  const opts = parseOptions(process.argv.slice(2));
+  const cleanups: Array<() => unknown> = [];
+  let server: ServerProcess | undefined;
+  let interrupted = false;
+  const onSignal = (signal: NodeJS.Signals) => {
+    interrupted = true;
+    process.stderr.write(`\n${signal}: stopping the load and the server\n`);
+    stopCurrentLoad();
+    server?.child.kill('SIGKILL');
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  try {
+    server = await startServer({
+      t: { teardown: (fn) => cleanups.push(fn) },
+      demoPassword: PASSWORD,
+      bench: true,
+      timeoutMs: 30_000,
+    });
+    process.stderr.write(`server pid ${server.pid} at ${server.url} (data dir ${server.dataDir})\n`);
+    const { api_key: key } = await fetchApiKey(server.url, EMAIL, PASSWORD);
+    const auth = basicAuth(EMAIL, key);
+    const first = await api<{ id: number }>(server.url, EMAIL, key, 'POST', 'messages', {
+      type: 'stream', to: 'Verona', topic: 'bench', content: 'The message **fetched** by the fetch scenario.',
+    });
+    if (first.status !== 200) throw new Error(`cannot send the fetch target: HTTP ${first.status} ${JSON.stringify(first.body)}`);
+    const requests = scenarioRequests(auth, first.body.id);
+    const rssStart = rssMiB(server.pid);
+
+    const reports: ScenarioReport[] = [];
+    process.stderr.write(`scenarios: ${opts.duration} s each, ${opts.connections} connections\n`);
+    const ceiling = await measure(server, opts, 'ceiling', 'empty', requests.ceiling);
+    reports.push(ceiling);
+    if (!interrupted && opts.only.has('send')) reports.push(await measure(server, opts, 'send', 'empty', requests.send));
+    if (!interrupted && opts.only.has('fetch')) reports.push(await measure(server, opts, 'fetch', 'empty', requests.fetch()));
+
+    let preloadReport: Awaited<ReturnType<typeof preload>> | undefined;
+    if (!interrupted && opts.preload > 0) {
+      preloadReport = await preload(server, opts, requests.send);
+      if (!interrupted && opts.only.has('send')) reports.push(await measure(server, opts, 'send', 'preloaded', requests.send));
+      if (!interrupted && opts.only.has('fetch')) {
+        reports.push(await measure(server, opts, 'fetch', 'preloaded', requests.fetch()));
+        // An old message deep in the store (the first one sent by this harness, before the preload).
+        const latest = await api<{ max_message_id: number }>(server.url, EMAIL, key, 'GET', 'users/me');
+        const mid = Math.max(first.body.id, Math.floor((first.body.id + latest.body.max_message_id) / 2));
+        reports.push(await measure(server, opts, 'fetch-mid', 'preloaded', requests.fetch(mid)));
+      }
+    }
+    for (const r of reports) judge(r, ceiling.result.reqPerSec);
+
+    const rows: Row[] = reports.map((r) => ({
+      scenario: `${r.name} (${r.phase})`,
+      request: `${r.method} ${r.path}`,
+      reqPerSec: r.result.reqPerSec,
+      ratio: r.ratioToCeiling,
+      p50: r.result.latencyMs.p50,
+      p99: r.result.latencyMs.p99,
+      max: r.result.latencyMs.max,
+      ok2xx: r.result.ok2xx,
+      bad: r.result.non2xx + r.result.errors + r.result.timeouts,
+      rss: r.rssMiB,
+      targets: r.targets.map((x) => `${x.met ? 'OK  ' : 'MISS'} ${x.description}`).join('; '),
+    }));
+    console.log('');
+    console.log(`parley bench — ${opts.connections} connections, ${opts.duration} s per scenario, ${cpus().length} CPUs (client and server share them)`);
+    console.log(formatTable(rows));
+    console.log(`server RSS: ${rssStart?.toFixed(1)} MiB after start-up`);
+    if (preloadReport) {
+      console.log(
+        `preload: ${preloadReport.loaded} of ${preloadReport.requested} messages in ${preloadReport.elapsedSec.toFixed(1)} s ` +
+          `(${Math.round(preloadReport.sendsPerSec)} sends/s${preloadReport.stoppedByTimeLimit ? ', stopped by the time limit' : ''}), ` +
+          `RSS ${preloadReport.rssBeforeMiB?.toFixed(1)} → ${preloadReport.rssAfterMiB?.toFixed(1)} MiB` +
+          `${preloadReport.non2xx + preloadReport.errors + preloadReport.timeouts > 0 ? `, FLAGGED: ${preloadReport.non2xx} non-2xx, ${preloadReport.errors} errors, ${preloadReport.timeouts} timeouts` : ''}`,
+      );
+    }
+    const flagged = reports.filter((r) => r.flagged);
+    for (const r of flagged) console.log(`FLAGGED ${r.name} (${r.phase}): ${r.flagged}; sample reply: ${r.sampleErrorReply}`);
+    const missed = reports.flatMap((r) => r.targets.filter((x) => !x.met).map((x) => `${r.name} (${r.phase}) ${x.description}`));
+    console.log(missed.length === 0 ? 'all targets met' : `targets missed: ${missed.join('; ')}`);
+
+    const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+    const dir = join(REPO_ROOT, 'bench', 'results');
+    mkdirSync(dir, { recursive: true });
+    const file = join(dir, `${stamp}.json`);
+    writeFileSync(
+      file,
+      JSON.stringify(
+        {
+          timestamp: new Date().toISOString(),
+          machine: { cpus: cpus().length, cpuModel: cpus()[0]?.model, totalMemMiB: Math.round(totalmem() / 2 ** 20), node: process.version },
+          options: { ...opts, only: [...opts.only] },
+          targets: TARGETS,
+          server: { url: server.url, pid: server.pid, rssStartMiB: rssStart },
+          scenarios: reports,
+          preload: preloadReport ?? null,
+          interrupted,
+        },
+        null,
+        2,
+      ) + '\n',
+    );
+    console.log(`results: ${file}`);
+    return flagged.length > 0 || interrupted ? 1 : 0;
+  } finally {
+    if (server) {
+      await server.stop('SIGTERM', 20_000).catch((error: unknown) => {
+        process.stderr.write(`server shutdown: ${error instanceof Error ? error.message : String(error)}\n`);
+      });
+    }
+    for (const fn of cleanups) await fn();
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error(`bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    process.exit(1);
+  },
+);
