@@ -13,7 +13,10 @@ export interface Row {
   ok2xx: number;
   /** non-2xx + connection errors + timeouts. */
   bad: number;
+  /** Server VmRSS, MiB. */
   rss: number | undefined;
+  /** Server RssAnon (heap and native allocations, without mapped files), MiB. */
+  anon: number | undefined;
   targets: string;
 }
 
@@ -21,7 +24,7 @@ const fixed = (n: number, digits: number) => (Number.isFinite(n) ? n.toFixed(dig
 
 /** Formats `rows` as an aligned table with a header line. */
 export function formatTable(rows: Row[]): string {
-  const header = ['scenario', 'request', 'req/s', '×ceiling', 'p50 ms', 'p99 ms', 'max ms', '2xx', 'bad', 'RSS MiB', 'targets'];
+  const header = ['scenario', 'request', 'req/s', '×ceiling', 'p50 ms', 'p99 ms', 'max ms', '2xx', 'bad', 'RSS MiB', 'anon MiB', 'targets'];
   const cells = rows.map((r) => [
     r.scenario,
     r.request,
@@ -33,10 +36,11 @@ export function formatTable(rows: Row[]): string {
     String(r.ok2xx),
     r.bad > 0 ? `${r.bad} !!` : '0',
     r.rss === undefined ? '-' : fixed(r.rss, 1),
+    r.anon === undefined ? '-' : fixed(r.anon, 1),
     r.targets,
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i]!.length)));
-  const numeric = new Set([2, 3, 4, 5, 6, 7, 8, 9]);
+  const numeric = new Set([2, 3, 4, 5, 6, 7, 8, 9, 10]);
   const line = (c: string[]) =>
     c.map((v, i) => (i === c.length - 1 ? v : numeric.has(i) ? v.padStart(widths[i]!) : v.padEnd(widths[i]!))).join('  ');
   return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...cells.map(line)].join('\n');

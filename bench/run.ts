@@ -15,7 +15,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { api, basicAuth, fetchApiKey, REPO_ROOT, rssMiB, startServer, type ServerProcess } from '../test/support/server-process.js';
+import { api, basicAuth, fetchApiKey, processMemory, REPO_ROOT, startServer, type ProcessMemory, type ServerProcess } from '../test/support/server-process.js';
 import { runLoad, stopCurrentLoad, type LoadRequest, type LoadResult } from './load.js';
 import { formatTable, type Row } from './report.js';
 
@@ -90,8 +90,8 @@ interface ScenarioReport {
   result: LoadResult;
   /** reqPerSec / ceiling reqPerSec. */
   ratioToCeiling: number;
-  /** Server RSS right after the scenario, MiB. */
-  rssMiB: number | undefined;
+  /** Server memory right after the scenario (VmRSS, RssAnon, RssFile), MiB. */
+  memory: ProcessMemory | undefined;
   /** The target this scenario is held to, and whether it was met. */
   targets: { description: string; met: boolean }[];
   /** Set when the run had errors, timeouts or non-2xx replies. */
@@ -153,7 +153,7 @@ async function measure(
     duration: opts.duration,
     timeLimitMs: (opts.duration + 30) * 1000,
   });
-  const rss = rssMiB(server.pid);
+  const memory = processMemory(server.pid);
   process.stderr.write(`${Math.round(result.reqPerSec)} req/s\n`);
   const problems: string[] = [];
   if (result.errors > 0) problems.push(`${result.errors} connection errors`);
@@ -169,7 +169,7 @@ async function measure(
     durationSec: opts.duration,
     result,
     ratioToCeiling: NaN,
-    rssMiB: rss,
+    memory,
     targets: [],
     flagged: problems.length > 0 ? problems.join(', ') : null,
   };
@@ -187,7 +187,7 @@ function judge(r: ScenarioReport, ceiling: number): void {
 
 /** Loads up to `opts.preload` messages with many concurrent sends, bounded by the time limit. */
 async function preload(server: ServerProcess, opts: Options, request: LoadRequest) {
-  const before = rssMiB(server.pid);
+  const before = processMemory(server.pid);
   process.stderr.write(`preloading ${opts.preload} messages (${opts.preloadConnections} connections, limit ${opts.preloadTimeLimit} s)\n`);
   let lastReport = 0;
   const result = await runLoad({
@@ -201,14 +201,14 @@ async function preload(server: ServerProcess, opts: Options, request: LoadReques
     onProgress: (n, ms) => {
       if (ms - lastReport < 5000) return;
       lastReport = ms;
-      process.stderr.write(`  ${n} sends answered in ${(ms / 1000).toFixed(0)} s (RSS ${rssMiB(server.pid)?.toFixed(0)} MiB)\n`);
+      process.stderr.write(`  ${n} sends answered in ${(ms / 1000).toFixed(0)} s (RSS ${processMemory(server.pid)?.rssMiB.toFixed(0)} MiB)\n`);
     },
   });
-  const after = rssMiB(server.pid);
+  const after = processMemory(server.pid);
   const loaded = result.ok2xx;
   process.stderr.write(
     `  loaded ${loaded} of ${opts.preload} in ${result.elapsedSec.toFixed(1)} s` +
-      `${result.stoppedByTimeLimit ? ' (time limit reached)' : ''}, RSS ${before?.toFixed(0)} → ${after?.toFixed(0)} MiB\n`,
+      `${result.stoppedByTimeLimit ? ' (time limit reached)' : ''}, RSS ${before?.rssMiB.toFixed(0)} → ${after?.rssMiB.toFixed(0)} MiB\n`,
   );
   return {
     requested: opts.preload,
@@ -219,8 +219,8 @@ async function preload(server: ServerProcess, opts: Options, request: LoadReques
     elapsedSec: result.elapsedSec,
     sendsPerSec: loaded / result.elapsedSec,
     stoppedByTimeLimit: result.stoppedByTimeLimit,
-    rssBeforeMiB: before,
-    rssAfterMiB: after,
+    memoryBefore: before,
+    memoryAfter: after,
   };
 }
 
@@ -229,14 +229,20 @@ async function main(): Promise<number> {
   const cleanups: Array<() => unknown> = [];
   let server: ServerProcess | undefined;
   let interrupted = false;
+  // First Ctrl-C: stop the running scenario, skip the rest, report, stop the server normally
+  // (killed anyway after 10 s). A second one kills the server at once and exits.
   const onSignal = (signal: NodeJS.Signals) => {
+    if (interrupted) {
+      server?.child.kill('SIGKILL');
+      process.exit(130);
+    }
     interrupted = true;
-    process.stderr.write(`\n${signal}: stopping the load and the server\n`);
+    process.stderr.write(`\n${signal}: stopping the load, then the server\n`);
     stopCurrentLoad();
-    server?.child.kill('SIGKILL');
+    setTimeout(() => server?.child.kill('SIGKILL'), 10_000).unref();
   };
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
   try {
     server = await startServer({
       t: { teardown: (fn) => cleanups.push(fn) },
@@ -252,7 +258,7 @@ async function main(): Promise<number> {
     });
     if (first.status !== 200) throw new Error(`cannot send the fetch target: HTTP ${first.status} ${JSON.stringify(first.body)}`);
     const requests = scenarioRequests(auth, first.body.id);
-    const rssStart = rssMiB(server.pid);
+    const memoryStart = processMemory(server.pid);
 
     const reports: ScenarioReport[] = [];
     process.stderr.write(`scenarios: ${opts.duration} s each, ${opts.connections} connections\n`);
@@ -285,24 +291,28 @@ async function main(): Promise<number> {
       max: r.result.latencyMs.max,
       ok2xx: r.result.ok2xx,
       bad: r.result.non2xx + r.result.errors + r.result.timeouts,
-      rss: r.rssMiB,
+      rss: r.memory?.rssMiB,
+      anon: r.memory?.anonMiB,
       targets: r.targets.map((x) => `${x.met ? 'OK  ' : 'MISS'} ${x.description}`).join('; '),
     }));
     console.log('');
     console.log(`parley bench — ${opts.connections} connections, ${opts.duration} s per scenario, ${cpus().length} CPUs (client and server share them)`);
     console.log(formatTable(rows));
-    console.log(`server RSS: ${rssStart?.toFixed(1)} MiB after start-up`);
+    console.log(`server memory after start-up: RSS ${memoryStart?.rssMiB.toFixed(1)} MiB (anon ${memoryStart?.anonMiB.toFixed(1)}, file ${memoryStart?.fileMiB.toFixed(1)})`);
     if (preloadReport) {
       console.log(
         `preload: ${preloadReport.loaded} of ${preloadReport.requested} messages in ${preloadReport.elapsedSec.toFixed(1)} s ` +
           `(${Math.round(preloadReport.sendsPerSec)} sends/s${preloadReport.stoppedByTimeLimit ? ', stopped by the time limit' : ''}), ` +
-          `RSS ${preloadReport.rssBeforeMiB?.toFixed(1)} → ${preloadReport.rssAfterMiB?.toFixed(1)} MiB` +
+          `RSS ${preloadReport.memoryBefore?.rssMiB.toFixed(1)} → ${preloadReport.memoryAfter?.rssMiB.toFixed(1)} MiB ` +
+          `(anon ${preloadReport.memoryBefore?.anonMiB.toFixed(1)} → ${preloadReport.memoryAfter?.anonMiB.toFixed(1)}, ` +
+          `file ${preloadReport.memoryBefore?.fileMiB.toFixed(1)} → ${preloadReport.memoryAfter?.fileMiB.toFixed(1)})` +
           `${preloadReport.non2xx + preloadReport.errors + preloadReport.timeouts > 0 ? `, FLAGGED: ${preloadReport.non2xx} non-2xx, ${preloadReport.errors} errors, ${preloadReport.timeouts} timeouts` : ''}`,
       );
     }
     const flagged = reports.filter((r) => r.flagged);
     for (const r of flagged) console.log(`FLAGGED ${r.name} (${r.phase}): ${r.flagged}; sample reply: ${r.sampleErrorReply}`);
     const missed = reports.flatMap((r) => r.targets.filter((x) => !x.met).map((x) => `${r.name} (${r.phase}) ${x.description}`));
+    if (interrupted) console.log('INTERRUPTED: the last scenario was cut short and later ones skipped');
     console.log(missed.length === 0 ? 'all targets met' : `targets missed: ${missed.join('; ')}`);
 
     const stamp = new Date().toISOString().replace(/[:.]/g, '-');
@@ -317,7 +327,7 @@ async function main(): Promise<number> {
           machine: { cpus: cpus().length, cpuModel: cpus()[0]?.model, totalMemMiB: Math.round(totalmem() / 2 ** 20), node: process.version },
           options: { ...opts, only: [...opts.only] },
           targets: TARGETS,
-          server: { url: server.url, pid: server.pid, rssStartMiB: rssStart },
+          server: { url: server.url, pid: server.pid, memoryStart },
           scenarios: reports,
           preload: preloadReport ?? null,
           interrupted,

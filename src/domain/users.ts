@@ -34,11 +34,19 @@ export function apiEmail(user: User, host: string): string {
   return user.emailAddressVisibility === 1 || user.isBot ? user.email : `user${user.id}@${host}`;
 }
 
-/** Gravatar URL, as Zulip builds it for the default avatar source. */
+/** Gravatar URL, as Zulip builds it for the default avatar source. Memoized: md5 per message read adds up. */
 export function gravatarUrl(email: string, avatarVersion: number): string {
-  const hash = createHash('md5').update(email.toLowerCase()).digest('hex');
-  return `https://secure.gravatar.com/avatar/${hash}?d=identicon&version=${avatarVersion}`;
+  const key = `${avatarVersion}:${email}`;
+  let url = gravatarUrls.get(key);
+  if (url === undefined) {
+    const hash = createHash('md5').update(email.toLowerCase()).digest('hex');
+    url = `https://secure.gravatar.com/avatar/${hash}?d=identicon&version=${avatarVersion}`;
+    if (gravatarUrls.size >= 100_000) gravatarUrls.clear();
+    gravatarUrls.set(key, url);
+  }
+  return url;
 }
+const gravatarUrls = new Map<string, string>();
 
 /** avatar_url: null when the client computes gravatars itself and the email is public. */
 export function avatarUrl(user: User, clientGravatar: boolean): string | null {

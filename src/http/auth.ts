@@ -2,7 +2,7 @@
  * HTTP Basic `Authorization` header parsing for `/api/v1` (zulip-behavior.md §0.4, Zulip's
  * `get_basic_credentials`). Pure: no realm or user lookup happens here.
  */
-import { Errors, type ZulipError } from '../errors.js';
+import { Errors, ZulipError } from '../errors.js';
 
 /** Credentials from a well-formed Basic header, whitespace-stripped. Neither part is validated. */
 export interface BasicCredentials {
@@ -43,6 +43,21 @@ function decodeBase64(token: string): Uint8Array | null {
  */
 export function parseBasicAuth(header: string | undefined): BasicCredentials | ZulipError | null {
   if (header === undefined) return null;
+  const cached = parsedHeaders.get(header);
+  if (cached !== undefined) return cached;
+  const parsed = parseUncached(header);
+  if (!(parsed instanceof ZulipError)) {
+    // Clients repeat the same header on every request; the parse is pure, so remember it.
+    if (parsedHeaders.size >= MAX_CACHED_HEADERS) parsedHeaders.clear();
+    parsedHeaders.set(header, parsed);
+  }
+  return parsed;
+}
+
+const MAX_CACHED_HEADERS = 10_000;
+const parsedHeaders = new Map<string, BasicCredentials>();
+
+function parseUncached(header: string): BasicCredentials | ZulipError {
   const tokens = header.trim().split(WHITESPACE);
   if (tokens.length !== 2) return Errors.invalidBasicAuthHeader();
   const [scheme, token] = tokens as [string, string];
@@ -57,5 +72,5 @@ export function parseBasicAuth(header: string | undefined): BasicCredentials | Z
   }
   const parts = text.split(':');
   if (parts.length !== 2) return Errors.invalidBasicAuthHeader();
-  return { email: parts[0]!.trim(), apiKey: parts[1]!.trim() };
+  return Object.freeze({ email: parts[0]!.trim(), apiKey: parts[1]!.trim() });
 }

@@ -239,12 +239,14 @@ t.test('kill -9 during first-start demo creation never leaves a partial demo', a
   const probe = await startServer({ t, demoPassword: PW });
   const listenMs = Date.now() - t0;
   await probe.stop('SIGKILL');
-  // Kill at points spread over the second half of start-up (the demo is created just before
-  // listening), restart, and require either no trace of the first run or the complete demo.
-  const steps = 12;
+  // Bisect the kill time: a kill before the first demo record leaves an empty store (the restart
+  // creates the demo), a kill after the listening line leaves the complete demo; in between the
+  // demo is being written and a restart must still end up with the complete demo.
+  let lo = 0;
+  let hi = Math.round(listenMs * 1.5);
   const partial: string[] = [];
-  for (let i = 0; i < steps && partial.length === 0; i++) {
-    const delay = Math.round(listenMs * (0.45 + (0.6 * i) / steps));
+  for (let i = 0; i < 10 && partial.length === 0 && hi - lo > 2; i++) {
+    const delay = Math.round((lo + hi) / 2);
     const dataDir = makeTempDir(t);
     const child = spawn(process.execPath, [CLI_PATH, 'serve', '--port', '0', '--data-dir', dataDir, '--demo-password', PW], {
       stdio: ['ignore', 'pipe', 'ignore'],
@@ -257,8 +259,13 @@ t.test('kill -9 during first-start demo creation never leaves a partial demo', a
     await new Promise((r) => setTimeout(r, delay));
     child.kill('SIGKILL');
     await exited;
-    if (/parley listening/.test(out)) continue; // killed after start-up: nothing to learn
+    if (/parley listening/.test(out)) {
+      t.comment(`killed after ${delay} ms: already listening (too late)`);
+      hi = delay;
+      continue;
+    }
     const again = await startServer({ t, dataDir, demoPassword: PW });
+    const recreated = /created the demo/.test(again.stdout());
     const login = await api<{ api_key: string }>(again.url, null, null, 'POST', 'fetch_api_key', { username: EMAIL, password: PW });
     let state = `login HTTP ${login.status}`;
     let complete = false;
@@ -270,9 +277,11 @@ t.test('kill -9 during first-start demo creation never leaves a partial demo', a
       state += `, ${subs.body.subscriptions.length} subscriptions, ${users.body.members.length} users, max_message_id ${me.body.max_message_id}`;
       complete = subs.body.subscriptions.length === 4 && users.body.members.length === 10 && me.body.max_message_id === 6;
     }
-    t.comment(`killed after ${delay} ms: ${state}${/created the demo/.test(again.stdout()) ? ' (demo created on restart)' : ''}`);
-    if (!complete) partial.push(`killed ${delay} ms after spawn (first start listens after ~${listenMs} ms): ${state}`);
+    t.comment(`killed after ${delay} ms: ${state}${recreated ? ' (demo created on restart: too early)' : ''}`);
     await again.stop('SIGKILL');
+    if (!complete) partial.push(`killed ${delay} ms after spawn (a first start listens after ~${listenMs} ms); after restart: ${state}`);
+    else if (recreated) lo = delay;
+    else hi = delay;
   }
   t.same(partial, [], 'after a crash during demo creation the restart has the full demo (hamlet logs in, 4 subscriptions, 10 users, 6 messages)');
 });

@@ -68,7 +68,8 @@ export interface StartServerOptions {
   t?: Teardown;
   /**
    * Data directory to use. When omitted a fresh temporary one is created and removed at teardown
-   * (or when `stop()` has been awaited and teardown runs). A given directory is never removed here.
+   * (after the child is killed) or, at the latest, when this process exits. A given directory is
+   * never removed here (use `makeTempDir(t)` for one that outlives a restart).
    */
   dataDir?: string;
   /** `--demo-password` (default DEFAULT_DEMO_PASSWORD); `null` passes none. */
@@ -87,6 +88,8 @@ export interface StartServerOptions {
 
 /** Children started here and not yet exited: killed with SIGKILL if this process exits. */
 const liveChildren = new Set<ChildProcess>();
+/** Temporary data directories created by `startServer`: removed when this process exits. */
+const ownedDirs = new Set<string>();
 process.once('exit', () => {
   for (const child of liveChildren) {
     try {
@@ -95,6 +98,7 @@ process.once('exit', () => {
       // already gone
     }
   }
+  for (const dir of ownedDirs) rmSync(dir, { recursive: true, force: true });
 });
 
 let built = false;
@@ -117,12 +121,16 @@ export function ensureBuilt(): void {
 }
 
 /**
- * Creates an empty temporary directory (for a data dir) and, with `t`, removes it at teardown.
- * Returns its absolute path.
+ * Creates an empty temporary directory (for a data dir that outlives a server restart) and removes
+ * it at `t`'s teardown, or at the latest when this process exits. Returns its absolute path.
  */
 export function makeTempDir(t?: Teardown, prefix = 'parley-test-'): string {
   const dir = mkdtempSync(join(tmpdir(), prefix));
-  t?.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  ownedDirs.add(dir);
+  t?.teardown(() => {
+    rmSync(dir, { recursive: true, force: true });
+    ownedDirs.delete(dir);
+  });
   return dir;
 }
 
@@ -160,6 +168,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Ser
   ensureBuilt();
   const ownsDataDir = options.dataDir === undefined;
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'parley-data-'));
+  if (ownsDataDir) ownedDirs.add(dataDir);
   const args = [CLI_PATH, 'serve', '--host', '127.0.0.1', '--port', '0', '--data-dir', dataDir];
   const demoPassword = options.demoPassword === undefined ? DEFAULT_DEMO_PASSWORD : options.demoPassword;
   if (demoPassword !== null) args.push('--demo-password', demoPassword);
@@ -199,7 +208,10 @@ export async function startServer(options: StartServerOptions = {}): Promise<Ser
     try {
       await stop('SIGKILL');
     } finally {
-      if (ownsDataDir) rmSync(dataDir, { recursive: true, force: true });
+      if (ownsDataDir) {
+        rmSync(dataDir, { recursive: true, force: true });
+        ownedDirs.delete(dataDir);
+      }
     }
   };
   options.t?.teardown(cleanup);
@@ -363,13 +375,31 @@ export async function fetchApiKey(url: string, email: string, password: string):
   return reply.body;
 }
 
-/** Reads the resident set size of a live process in MiB from /proc (Linux); undefined elsewhere. */
-export function rssMiB(pid: number): number | undefined {
+/** Resident memory of a process, MiB, from /proc/<pid>/status (Linux). */
+export interface ProcessMemory {
+  /** VmRSS: everything resident. */
+  rssMiB: number;
+  /** RssAnon: heap, stacks, anonymous mappings (what the JS heap and native allocations cost). */
+  anonMiB: number;
+  /** RssFile: resident pages of mapped files (e.g. LMDB's memory map; reclaimable page cache). */
+  fileMiB: number;
+}
+
+/** Reads a live process's resident memory; undefined when /proc is unavailable or it exited. */
+export function processMemory(pid: number): ProcessMemory | undefined {
+  let status: string;
   try {
-    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-    const m = /^VmRSS:\s+(\d+)\s+kB$/m.exec(status);
-    return m ? Number(m[1]) / 1024 : undefined;
+    status = readFileSync(`/proc/${pid}/status`, 'utf8');
   } catch {
     return undefined;
   }
+  const kib = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+)\\s+kB$`, 'm').exec(status)?.[1] ?? NaN) / 1024;
+  const rssMiB = kib('VmRSS');
+  if (!Number.isFinite(rssMiB)) return undefined;
+  return { rssMiB, anonMiB: kib('RssAnon'), fileMiB: kib('RssFile') };
+}
+
+/** Reads the resident set size (VmRSS) of a live process in MiB; undefined where unavailable. */
+export function rssMiB(pid: number): number | undefined {
+  return processMemory(pid)?.rssMiB;
 }
