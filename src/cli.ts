@@ -4,15 +4,13 @@
  * environment variables (see config.ts). Exit codes: 0 ok, 1 runtime failure, 2 usage error.
  */
 import { ConfigError, parseConfig, type Config } from './config.js';
-import { startServer } from './main.js';
-import { acquireDataDirLock } from './storage/data-dir-lock.js';
-import { RealmRegistry } from './realm/realm-registry.js';
-import { hashPassword } from './auth/passwords.js';
 import { Role, type RoleCode } from './domain/realm-state.js';
+import type { RealmRegistry } from './realm/realm-registry.js';
 
 const USAGE = `usage:
   parley serve [--host 127.0.0.1] [--port 9991] [--data-dir ./snapshots] [--external-host localhost]
-               [--demo | --no-demo] [--demo-password PW]
+               [--demo | --no-demo] [--demo-password PW] [--max-body-bytes 5242880]
+               [--snapshot-every-records 20000] [--snapshot-every-seconds 60] [--bench]
   parley create-realm --name NAME [--subdomain SUB] [--data-dir DIR]
   parley create-user --email EMAIL --full-name NAME [--password PW] [--role owner|admin|moderator|member|guest]
                      [--subdomain SUB] [--data-dir DIR]
@@ -28,6 +26,7 @@ const ROLES: Record<string, RoleCode> = {
 };
 
 async function serve(config: Config): Promise<void> {
+  const { startServer } = await import('./main.js');
   const server = await startServer(config, { log: (line) => console.log(line) });
   let stopping = false;
   const stop = (signal: string) => {
@@ -48,6 +47,9 @@ async function serve(config: Config): Promise<void> {
 
 /** Runs `fn` on the registry of an offline data directory (refused while a server holds it). */
 async function offline(config: Config, fn: (registry: RealmRegistry) => Promise<void>): Promise<void> {
+  // Imported lazily so that `--help` and usage errors answer at once.
+  const { acquireDataDirLock } = await import('./storage/data-dir-lock.js');
+  const { RealmRegistry } = await import('./realm/realm-registry.js');
   const lock = acquireDataDirLock(config.dataDir);
   try {
     const registry = await RealmRegistry.open({ dataDir: config.dataDir, externalHost: config.externalHost });
@@ -69,7 +71,7 @@ function required(extra: Record<string, unknown>, name: string): string {
 
 async function main(argv: string[]): Promise<void> {
   const [command, ...args] = argv;
-  if (command === undefined || command === '--help' || command === 'help') {
+  if (command === undefined || command === 'help' || argv.includes('--help') || argv.includes('-h')) {
     console.log(USAGE);
     return;
   }
@@ -97,7 +99,7 @@ async function main(argv: string[]): Promise<void> {
         const realm = registry.bySubdomainName(subdomain);
         if (realm === undefined) throw new Error(`no organization with subdomain '${subdomain}': run create-realm first`);
         const result = await realm.execute({
-          type: 'create_user', email, fullName, role, passwordHash: password ? await hashPassword(password) : null,
+          type: 'create_user', email, fullName, role, passwordHash: password ? await (await import('./auth/passwords.js')).hashPassword(password) : null,
           isBot: false, botType: null, botOwnerId: null, timezone: '',
         });
         if (!result.ok) throw new Error(result.error.message);

@@ -4,7 +4,6 @@
  * realm actor as ordinary commands, so the demo is durable like any other data.
  */
 import { Role, type RoleCode } from '../domain/realm-state.js';
-import type { Command } from './commands.js';
 import type { RealmRegistry } from './realm-registry.js';
 import type { RealmActor } from './realm-actor.js';
 
@@ -35,46 +34,40 @@ const DEMO_MESSAGES: ReadonlyArray<{ from: string; to: string | string[]; topic?
   { from: 'othello@zulip.com', to: ['hamlet@zulip.com'], content: 'Hello, Hamlet! Received.' },
 ];
 
-async function run(realm: RealmActor, command: Command): Promise<unknown> {
-  const result = await realm.execute(command);
-  if (!result.ok) throw new Error(`demo setup failed on ${command.type}: ${result.error.message}`);
-  return result.value;
-}
-
 /**
- * Creates the root-domain demo realm. `passwordHash` is the argon2id hash of the demo password,
- * shared by every human account. Returns the realm.
+ * Creates the root-domain demo realm in one commit (a crash leaves no demo or the whole demo).
+ * `passwordHash` is the argon2id hash of the demo password, shared by every human account.
  */
-export async function createDemoRealm(registry: RealmRegistry, passwordHash: string): Promise<RealmActor> {
-  const realm = await registry.createRealm('', 'Zulip Dev', 'The demo organization of parley.');
-  const ids = new Map<string, number>();
-  for (const [email, fullName, role] of DEMO_USERS) {
-    const { userId } = (await run(realm, {
-      type: 'create_user', email, fullName, role, passwordHash, isBot: false, botType: null, botOwnerId: null, timezone: '',
-    })) as { userId: number };
-    ids.set(email, userId);
-  }
-  await run(realm, {
-    type: 'create_user', email: DEMO_BOT_EMAIL, fullName: 'Zulip Default Bot', role: Role.member, passwordHash: null,
-    isBot: true, botType: 1, botOwnerId: ids.get('hamlet@zulip.com')!, timezone: '',
-  });
-  const humans = [...ids.values()];
-  for (const name of DEMO_PUBLIC_STREAMS) {
-    await run(realm, {
-      type: 'create_stream', actorId: null, name, description: `The ${name} channel.`, inviteOnly: false, isWebPublic: false,
-      isDefault: EVERYONE_STREAMS.has(name), subscriberIds: EVERYONE_STREAMS.has(name) ? humans : [],
+export function createDemoRealm(registry: RealmRegistry, passwordHash: string): Promise<RealmActor> {
+  return registry.createRealm('', 'Zulip Dev', 'The demo organization of parley.', (run) => {
+    const ids = new Map<string, number>();
+    for (const [email, fullName, role] of DEMO_USERS) {
+      const { userId } = run({
+        type: 'create_user', email, fullName, role, passwordHash, isBot: false, botType: null, botOwnerId: null, timezone: '',
+      });
+      ids.set(email, userId);
+    }
+    run({
+      type: 'create_user', email: DEMO_BOT_EMAIL, fullName: 'Zulip Default Bot', role: Role.member, passwordHash: null,
+      isBot: true, botType: 1, botOwnerId: ids.get('hamlet@zulip.com')!, timezone: '',
     });
-  }
-  await run(realm, {
-    type: 'create_stream', actorId: null, name: 'core team', description: 'A private channel for the core team.',
-    inviteOnly: true, isWebPublic: false, isDefault: false,
-    subscriberIds: ['desdemona@zulip.com', 'iago@zulip.com', 'hamlet@zulip.com'].map((e) => ids.get(e)!),
-  });
-  for (const m of DEMO_MESSAGES) {
-    await run(realm, {
-      type: 'send_message', senderId: ids.get(m.from)!, messageType: Array.isArray(m.to) ? 'private' : 'stream',
-      to: m.to, topic: m.topic, content: m.content, client: 'parley demo', readBySender: true,
+    const humans = [...ids.values()];
+    for (const name of DEMO_PUBLIC_STREAMS) {
+      run({
+        type: 'create_stream', actorId: null, name, description: `The ${name} channel.`, inviteOnly: false, isWebPublic: false,
+        isDefault: EVERYONE_STREAMS.has(name), subscriberIds: EVERYONE_STREAMS.has(name) ? humans : [],
+      });
+    }
+    run({
+      type: 'create_stream', actorId: null, name: 'core team', description: 'A private channel for the core team.',
+      inviteOnly: true, isWebPublic: false, isDefault: false,
+      subscriberIds: ['desdemona@zulip.com', 'iago@zulip.com', 'hamlet@zulip.com'].map((e) => ids.get(e)!),
     });
-  }
-  return realm;
+    for (const m of DEMO_MESSAGES) {
+      run({
+        type: 'send_message', senderId: ids.get(m.from)!, messageType: Array.isArray(m.to) ? 'private' : 'stream',
+        to: m.to, topic: m.topic, content: m.content, client: 'parley demo', readBySender: true,
+      });
+    }
+  });
 }

@@ -20,14 +20,14 @@ import { createActor, setup } from 'xstate';
 import { Errors, ok, type Result } from '../errors.js';
 import { evolve } from '../domain/evolve.js';
 import type { RealmState } from '../domain/realm-state.js';
-import type { MessageBody, RealmRecord } from '../domain/records.js';
+import type { MessageBody } from '../domain/records.js';
 import { toSnapshot } from '../domain/realm-snapshot.js';
 import type { AppendLog } from '../storage/append-log.js';
 import type { SnapshotStore } from '../storage/snapshot-store.js';
 import type { Command, CommandReply } from './commands.js';
 import type { CommandContext, RealmEvent } from './decision.js';
 import type { RealmHandle } from './realm-handle.js';
-import { handlers } from './handlers/index.js';
+import { bodiesOf, decide } from './apply-command.js';
 
 /** When to write a snapshot: after this many records, or this many seconds with any record. */
 export interface SnapshotPolicy {
@@ -70,10 +70,9 @@ interface ActorContext {
 
 function process(self: { send(input: ActorInput): void }, c: ActorContext, input: Extract<ActorInput, { type: 'COMMAND' }>): void {
   const { command, resolve, reject } = input;
-  const handler = handlers[command.type] as (s: RealmState, cmd: Command, ctx: CommandContext) => ReturnType<(typeof handlers)[keyof typeof handlers]>;
   let decision;
   try {
-    decision = handler(c.state, command, c.deps.ctx);
+    decision = decide(c.state, command, c.deps.ctx);
   } catch (error) {
     console.error(`realm ${c.state.id}: handler ${command.type} threw`, error);
     c.durable.then(() => resolve({ ok: false, error: Errors.internal() }), reject);
@@ -112,12 +111,6 @@ function process(self: { send(input: ActorInput): void }, c: ActorContext, input
   );
   c.recordsSinceSnapshot += records.length;
   maybeSnapshot(c, false);
-}
-
-function bodiesOf(records: readonly RealmRecord[]): Array<[number, MessageBody]> {
-  const out: Array<[number, MessageBody]> = [];
-  for (const r of records) if (r.type === 'message_sent') out.push([r.id, { content: r.content, rendered: r.rendered }]);
-  return out;
 }
 
 /**

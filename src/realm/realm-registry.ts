@@ -16,6 +16,7 @@ import { recoverRealm } from '../storage/recovery.js';
 import { API_KEY_PATTERN, keysEqual, randomToken } from '../auth/api-keys.js';
 import { EventDispatcher } from '../events/dispatch.js';
 import { RealmActor, type SnapshotPolicy } from './realm-actor.js';
+import { bodiesOf, setupRunner, type SetupRunner } from './apply-command.js';
 import type { CommandContext } from './decision.js';
 
 /** Options of `RealmRegistry.open`. */
@@ -42,6 +43,8 @@ const ROOT_ALIASES = new Set(['www']);
 export class RealmRegistry {
   private readonly realms = new Map<number, RealmActor>();
   private readonly bySubdomain = new Map<string, RealmActor>();
+  /** Subdomain → id of realms whose first commit is in flight. */
+  private readonly creating = new Map<string, number>();
   readonly events = new EventDispatcher();
 
   private constructor(
@@ -107,19 +110,31 @@ export class RealmRegistry {
   }
 
   /**
-   * Creates a realm. Rejects with a ZulipError-bearing Error when the subdomain is taken.
-   * Resolves once the realm's first records are durable.
+   * Creates a realm: the `create_realm` command and then whatever `setup` runs (users, channels,
+   * messages — e.g. the demo) are decided and folded offline, and all their records are committed
+   * in ONE transaction together with the realm's registration, so a crash leaves either no realm
+   * or the complete one. Throws a ZulipError when the subdomain is taken or a setup command is
+   * rejected (nothing is written then).
    */
-  async createRealm(subdomain: string, name: string, description = ''): Promise<RealmActor> {
-    if (this.bySubdomain.has(subdomain)) throw Errors.badRequest(`Subdomain '${subdomain}' is already in use`);
-    const id = Math.max(0, ...this.realms.keys()) + 1;
-    const state = emptyRealmState(id);
-    state.subdomain = subdomain;
-    const actor = this.start(state); // claims the subdomain before the first await
-    await this.log.registerRealm(id, subdomain);
-    const result = await actor.execute({ type: 'create_realm', subdomain, name, description });
-    if (!result.ok) throw result.error;
-    return actor;
+  async createRealm(subdomain: string, name: string, description = '', setup?: (run: SetupRunner) => void): Promise<RealmActor> {
+    if (this.bySubdomain.has(subdomain) || this.creating.has(subdomain)) {
+      throw Errors.badRequest(`Subdomain '${subdomain}' is already in use`);
+    }
+    const id = Math.max(0, ...this.realms.keys(), ...this.creating.values()) + 1;
+    this.creating.set(subdomain, id);
+    try {
+      const state = emptyRealmState(id);
+      state.subdomain = subdomain;
+      state.host = this.hostFor(subdomain);
+      const records: RealmRecord[] = [];
+      const run = setupRunner(state, this.options.ctx ?? systemContext, records);
+      run({ type: 'create_realm', subdomain, name, description });
+      setup?.(run);
+      await this.log.append(id, records, bodiesOf(records), { subdomain });
+      return this.start(state);
+    } finally {
+      this.creating.delete(subdomain);
+    }
   }
 
   /**

@@ -4,12 +4,10 @@
  * rejected command changed nothing.
  */
 import { emptyRealmState, Role, type RealmState } from '../../src/domain/realm-state.js';
-import { evolve } from '../../src/domain/evolve.js';
 import { toSnapshot } from '../../src/domain/realm-snapshot.js';
-import { handlers } from '../../src/realm/handlers/index.js';
-import type { Command, CommandReplies } from '../../src/realm/commands.js';
-import type { CommandContext, Decision } from '../../src/realm/decision.js';
-import type { Result } from '../../src/errors.js';
+import { decide, setupRunner } from '../../src/realm/apply-command.js';
+import type { Command, CommandReply } from '../../src/realm/commands.js';
+import type { CommandContext } from '../../src/realm/decision.js';
 
 /** A clock starting at 2023-11-14T22:13:20Z advancing 1 s per call, and counter-based tokens. */
 export function fixedContext(start = 1_700_000_000): CommandContext {
@@ -21,18 +19,11 @@ export function fixedContext(start = 1_700_000_000): CommandContext {
   };
 }
 
-/** Runs `decide` only. */
-export function decide<C extends Command>(state: RealmState, command: C, ctx: CommandContext): Result<Decision<CommandReplies[C['type']]>> {
-  const handler = handlers[command.type] as unknown as (s: RealmState, c: C, x: CommandContext) => Result<Decision<CommandReplies[C['type']]>>;
-  return handler(state, command, ctx);
-}
+export { decide };
 
 /** Runs `decide` and folds the records; throws if the command was rejected. */
-export function run<C extends Command>(state: RealmState, command: C, ctx: CommandContext): CommandReplies[C['type']] {
-  const result = decide(state, command, ctx);
-  if (!result.ok) throw new Error(`${command.type} rejected: ${result.error.message}`);
-  for (const record of result.value.records) evolve(state, record);
-  return result.value.reply;
+export function run<C extends Command>(state: RealmState, command: C, ctx: CommandContext): CommandReply<C> {
+  return setupRunner(state, ctx, [])(command);
 }
 
 /** Everything observable about a state, as a string (for "unchanged after an error"). */
