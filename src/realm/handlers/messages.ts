@@ -30,7 +30,6 @@ type StreamTarget = { kind: 'name'; name: string } | { kind: 'id'; id: number };
 function parseStreamTo(to: unknown): Result<StreamTarget | null> {
   let value = to;
   if (Array.isArray(value)) {
-    if (value.length === 0) return ok(null);
     if (value.length !== 1) return fail(Errors.badRequest('Expected exactly one channel'));
     value = value[0];
   }
@@ -40,11 +39,13 @@ function parseStreamTo(to: unknown): Result<StreamTarget | null> {
   return fail(Errors.badRequest('Invalid data type for channel'));
 }
 
-/** Parses `to` for a direct message into emails or user ids. */
+/**
+ * Parses `to` for a direct message into emails or user ids (`extract_private_recipients`): a
+ * string is split on commas, a list is taken as is; anything else (a bare integer too) is an error.
+ */
 function parseDirectTo(to: unknown): Result<{ emails: string[] } | { ids: number[] }> {
   let list: unknown[];
   if (typeof to === 'string') list = to.split(',');
-  else if (typeof to === 'number') list = [to];
   else if (Array.isArray(to)) list = to;
   else if (to === undefined || to === null) list = [];
   else return fail(Errors.invalidRecipientsDataType());

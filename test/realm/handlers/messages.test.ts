@@ -100,6 +100,8 @@ t.test('errors are exact and leave the state unchanged', async (t) => {
     ['unknown id', send({ senderId: ids.member, to: 999 }), 'STREAM_DOES_NOT_EXIST', "Channel with ID '999' does not exist", { stream_id: 999 }],
     ['missing to', send({ senderId: ids.member, to: undefined }), 'BAD_REQUEST', 'Missing channel'],
     ['two channels', send({ senderId: ids.member, to: ['a', 'b'] }), 'BAD_REQUEST', 'Expected exactly one channel'],
+    ['no channel in list', send({ senderId: ids.member, to: [] }), 'BAD_REQUEST', 'Expected exactly one channel'],
+    ['dm bare int', send({ senderId: ids.member, messageType: 'private', to: 5 }), 'BAD_REQUEST', 'Invalid data type for recipients'],
     ['dict to', send({ senderId: ids.member, to: { a: 1 } }), 'BAD_REQUEST', 'Invalid data type for channel'],
     ['long name', send({ senderId: ids.member, to: 'x'.repeat(61) }), 'BAD_REQUEST', 'Channel name too long (limit: 60 characters).'],
     ['private not subscribed', send({ senderId: ids.other, to: streams.secret }), 'BAD_REQUEST', "Not authorized to send to channel 'secret'"],
