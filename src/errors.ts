@@ -187,6 +187,10 @@ export const Errors = {
   onlyEmptyTopicAllowed: () => bad('Only the general chat topic is allowed in this channel.'),
   localIdRequired: () => bad('Missing local_id'),
 
+  // §10.2 event queues
+  badEventQueueId: (queueId: string) =>
+    new ZulipError('BAD_EVENT_QUEUE_ID', `Bad event queue ID: ${queueId}`, 400, { queue_id: queueId }),
+
   // §2.3 message access
   invalidMessage: () => bad('Invalid message(s)'),
 

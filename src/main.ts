@@ -9,8 +9,9 @@ import { acquireDataDirLock } from './storage/data-dir-lock.js';
 import { RealmRegistry } from './realm/realm-registry.js';
 import type { CommandContext } from './realm/decision.js';
 import { createDemoRealm, DEMO_BOT_EMAIL, DEMO_USERS } from './realm/demo-realm.js';
-import { createDispatcher } from './api/registry.js';
-import { endpoints } from './api/endpoints.js';
+import { createDispatcher, type ApiServices } from './api/registry.js';
+import { buildEndpoints } from './api/endpoints.js';
+import { EventQueueManager, DEFAULT_TIMING, type EventQueueTiming } from './events/event-queues.js';
 import { startHttpServer } from './http/server.js';
 
 /** A running server. */
@@ -20,6 +21,8 @@ export interface RunningServer {
   /** `http://host:port`. */
   url: string;
   registry: RealmRegistry;
+  /** The server's event queues. */
+  queues: EventQueueManager;
   /** The demo password when this start created the demo organization. */
   demoPassword?: string;
   /** Stops accepting, finishes in-flight requests and commands, snapshots, closes the store. */
@@ -29,7 +32,7 @@ export interface RunningServer {
 /** Starts a server on `config`. `log` receives human-readable startup lines. */
 export async function startServer(
   config: Config,
-  options: { log?: (line: string) => void; ctx?: CommandContext } = {},
+  options: { log?: (line: string) => void; ctx?: CommandContext; eventTiming?: EventQueueTiming } = {},
 ): Promise<RunningServer> {
   const log = options.log ?? (() => {});
   const lock = acquireDataDirLock(config.dataDir);
@@ -51,16 +54,20 @@ export async function startServer(
     demoPassword = config.demoPassword ?? randomToken(16);
     demoName = (await createDemoRealm(registry, await hashPassword(demoPassword))).state.settings.name;
   }
-  const dispatch = createDispatcher([...endpoints], {
+  const queues = new EventQueueManager(options.eventTiming ?? DEFAULT_TIMING);
+  registry.events.subscribe((realmId, seq, events) => queues.publish(realmId, seq, events));
+  const services: ApiServices = {
     realmForHost: (host) => registry.realmForHost(host),
     authenticate: (realm, email, apiKey) => registry.authenticate(realm as never, email, apiKey),
-  });
+  };
+  const dispatch = createDispatcher(buildEndpoints({ queues }), services);
   const http = await startHttpServer({
     host: config.host,
     port: config.port,
     dispatch,
     maxBodyBytes: config.maxBodyBytes,
     benchCeiling: config.bench,
+    socket: { services, queues },
   });
   const url = `http://${config.host}:${http.port}`;
   if (demoPassword !== undefined) {
@@ -74,7 +81,9 @@ export async function startServer(
     url,
     registry,
     ...(demoPassword !== undefined && { demoPassword }),
+    queues,
     async close() {
+      queues.shutdown(); // answer waiting long-polls so the HTTP server can drain
       await http.close();
       await registry.close();
       lock.release();

@@ -40,6 +40,8 @@ export interface RequestContext<P> {
   readonly host: string;
   /** Remote address as text, for rate limiting. */
   readonly remoteAddress: string;
+  /** Registers a callback for a client that disconnects before the answer (long-polls). */
+  readonly onAbort: (callback: () => void) => void;
 }
 
 /** A success body (merged into `{"result":"success","msg":""}`) or an error to send. */

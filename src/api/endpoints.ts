@@ -1,15 +1,30 @@
 /** Every endpoint parley serves: the route table handed to `api/registry.ts`. */
 import type { Endpoint } from './define-endpoint.js';
+import type { EventQueueManager } from '../events/event-queues.js';
 import { authEndpoints } from './auth.js';
 import { serverSettingsEndpoints } from './server-settings.js';
 import { messageEndpoints } from './messages.js';
+import { messageFetchEndpoints } from './messages-fetch.js';
 import { userEndpoints } from './users.js';
 import { streamEndpoints } from './streams.js';
+import { eventEndpoints } from './events.js';
+import { typingEndpoints } from './typing.js';
 
-export const endpoints: readonly Endpoint<any>[] = [
-  ...authEndpoints,
-  ...serverSettingsEndpoints,
-  ...messageEndpoints,
-  ...userEndpoints,
-  ...streamEndpoints,
-];
+/** Server-wide services some endpoints are bound to. */
+export interface EndpointServices {
+  queues: EventQueueManager;
+}
+
+/** The full route table. */
+export function buildEndpoints(services: EndpointServices): Endpoint<any>[] {
+  return [
+    ...authEndpoints,
+    ...serverSettingsEndpoints,
+    ...messageEndpoints,
+    ...messageFetchEndpoints,
+    ...userEndpoints,
+    ...streamEndpoints,
+    ...eventEndpoints(services.queues),
+    ...typingEndpoints,
+  ];
+}

@@ -29,6 +29,11 @@ export interface ApiRequest {
   readonly body: ParamPairs;
   readonly headers: Readonly<Record<string, string>>;
   readonly remoteAddress: string;
+  /**
+   * Registers a callback for a client that goes away before the answer (long-polls use it to let
+   * go of the queue). Called at once if it already left. Absent in tests that build requests by hand.
+   */
+  readonly onAbort?: (callback: () => void) => void;
 }
 
 /**
@@ -54,6 +59,8 @@ export interface ApiServices {
 
 /** The `/api/v1/` prefix every routed path carries. */
 export const API_PREFIX = '/api/v1/';
+
+const NEVER_ABORTS = (): void => {};
 
 /** The wire form of a ZulipError: its status, its extra headers, `toBody()`. */
 export function errorResponse(error: ZulipError): ApiResponse {
@@ -299,6 +306,7 @@ export function createDispatcher(
       clientName: client || clientNameFromUserAgent(req.headers['user-agent']),
       host,
       remoteAddress: req.remoteAddress,
+      onAbort: req.onAbort ?? NEVER_ABORTS,
     };
     const result = endpoint.handler(ctx);
     if (result instanceof Promise) return result.then((outcome) => envelope(req, outcome, consumed));

@@ -7,12 +7,36 @@ import { defineEndpoint } from './define-endpoint.js';
 import { P } from './params.js';
 import { Role, type Stream } from '../domain/realm-state.js';
 import { streamToWire, subscriptionToWire } from '../domain/streams.js';
-import { isSubscribed } from '../domain/access.js';
+import { canSeeStream, isSubscribed } from '../domain/access.js';
+import { createHash } from 'node:crypto';
 
 // Python's sorted() on names: code-unit order, case-sensitive (uppercase first).
 const byName = (a: Stream, b: Stream) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
 
+/**
+ * A channel's email-gateway address, `<name>.<token>@<host>` as Zulip formats it
+ * (`encode_email_address`): non-word runs in the name become '-'; the token is stable per channel.
+ * parley has no incoming-email gateway, so the address is informational (clients show it); the
+ * token is therefore derived, not a stored secret.
+ */
+export function streamEmailAddress(realmId: number, stream: Stream, host: string): string {
+  const name = stream.name.replace(/\W+/gu, '-').replace(/^-|-$/g, '') || 'channel';
+  const token = createHash('sha256').update(`${realmId}:${stream.id}:${stream.dateCreated}:parley-email-gateway`).digest('hex').slice(0, 32);
+  return `${name}.${token}@${host}`;
+}
+
 export const streamEndpoints = [
+  defineEndpoint({
+    method: 'GET',
+    path: '/streams/{stream_id}/email_address',
+    auth: 'user',
+    params: { sender_id: P.int() },
+    handler: ({ realm, user, path }) => {
+      const stream = realm!.state.streams.get(path.stream_id!);
+      if (stream === undefined || !canSeeStream(realm!.state, user!, stream)) return Errors.invalidStreamId();
+      return { email: streamEmailAddress(realm!.id, stream, realm!.host) };
+    },
+  }),
   defineEndpoint({
     method: 'GET',
     path: '/streams',

@@ -2,7 +2,7 @@
  * Message rules and the one serializer to Zulip's message object (seed §2.2, §4.1;
  * zulip-behavior.md §2.1–2.2). Lengths are counted in Unicode code points, as Python's `len`.
  */
-import type { RealmState, User } from './realm-state.js';
+import type { RealmState, Recipient, User } from './realm-state.js';
 import type { MessageBody } from './records.js';
 import { MessageBit, flagNames, Flag } from './message-index.js';
 import { apiEmail, avatarUrl } from './users.js';
@@ -96,6 +96,82 @@ export interface MessageView {
   allowEmptyTopicName: boolean;
 }
 
+/** A message's attributes, from the index or from a `message_sent` record not yet folded. */
+export interface MessageFields {
+  id: number;
+  senderId: number;
+  recipientId: number;
+  recipient: Recipient;
+  /** '' for direct messages and for the empty topic. */
+  topic: string;
+  /** UNIX seconds. */
+  timestamp: number;
+  client: string;
+  isMeMessage: boolean;
+}
+
+/** Fields of an indexed message (it must exist). */
+export function indexedMessageFields(state: RealmState, id: number): MessageFields {
+  const m = state.messages;
+  const recipientId = m.recipient.get(id);
+  return {
+    id,
+    senderId: m.sender.get(id),
+    recipientId,
+    recipient: state.recipients.get(recipientId)!,
+    topic: state.topics.value(m.topic.get(id)),
+    timestamp: m.timestamp.get(id),
+    client: state.clients.value(m.client.get(id)),
+    isMeMessage: (m.bits.get(id) & MessageBit.isMe) !== 0,
+  };
+}
+
+/**
+ * Zulip's message object without `flags` (seed §2.2): the shape of `message` in message events
+ * and, plus flags, of fetched messages. `content` is given already chosen (HTML or Markdown).
+ */
+export function buildMessageWire(
+  state: RealmState,
+  f: MessageFields,
+  content: string,
+  contentType: 'text/html' | 'text/x-markdown',
+  view: { clientGravatar: boolean; allowEmptyTopicName: boolean },
+): Record<string, unknown> {
+  const sender = state.users.get(f.senderId)!;
+  const wire: Record<string, unknown> = {
+    id: f.id,
+    sender_id: sender.id,
+    content,
+    content_type: contentType,
+    recipient_id: f.recipientId,
+    timestamp: f.timestamp,
+    client: f.client,
+    subject: '',
+    topic_links: [],
+    is_me_message: f.isMeMessage,
+    reactions: [],
+    submessages: [],
+    sender_full_name: sender.fullName,
+    sender_email: apiEmail(sender, state.host),
+    sender_realm_str: state.subdomain,
+    avatar_url: avatarUrl(sender, view.clientGravatar),
+  };
+  if (f.recipient.type === 'stream') {
+    const stream = state.streams.get(f.recipient.streamId)!;
+    wire.subject = f.topic === '' && !view.allowEmptyTopicName ? state.settings.emptyTopicDisplayName : f.topic;
+    wire.display_recipient = stream.name;
+    wire.type = 'stream';
+    wire.stream_id = stream.id;
+  } else {
+    wire.display_recipient = f.recipient.userIds
+      .map((uid) => state.users.get(uid)!)
+      .map((u) => ({ id: u.id, email: apiEmail(u, state.host), full_name: u.fullName, is_mirror_dummy: false }))
+      .sort((a, b) => (a.email < b.email ? -1 : a.email > b.email ? 1 : 0));
+    wire.type = 'private';
+  }
+  return wire;
+}
+
 /**
  * Zulip's message object for `viewer` (seed §2.2) from the index and the stored body. `flags` is
  * the viewer's UserMessage flags or `["read","historical"]` without a row.
@@ -107,45 +183,13 @@ export function messageToWire(
   body: MessageBody,
   view: MessageView,
 ): Record<string, unknown> {
-  const m = state.messages;
-  const sender = state.users.get(m.sender.get(id))!;
-  const recipientId = m.recipient.get(id);
-  const recipient = state.recipients.get(recipientId)!;
-  const bits = m.bits.get(id);
-  const userFlags = m.userFlags(viewer.id, id);
-  let topic = '';
-  const wire: Record<string, unknown> = {
-    id,
-    sender_id: sender.id,
-    content: view.applyMarkdown ? body.rendered : body.content,
-    content_type: view.applyMarkdown ? 'text/html' : 'text/x-markdown',
-    recipient_id: recipientId,
-    timestamp: m.timestamp.get(id),
-    client: state.clients.value(m.client.get(id)),
-    subject: '',
-    topic_links: [],
-    is_me_message: (bits & MessageBit.isMe) !== 0,
-    reactions: [],
-    submessages: [],
-    sender_full_name: sender.fullName,
-    sender_email: apiEmail(sender, state.host),
-    sender_realm_str: state.subdomain,
-    avatar_url: avatarUrl(sender, view.clientGravatar),
-  };
-  if (recipient.type === 'stream') {
-    const stream = state.streams.get(recipient.streamId)!;
-    topic = state.topics.value(m.topic.get(id));
-    wire.subject = topic === '' && !view.allowEmptyTopicName ? state.settings.emptyTopicDisplayName : topic;
-    wire.display_recipient = stream.name;
-    wire.type = 'stream';
-    wire.stream_id = stream.id;
-  } else {
-    wire.display_recipient = recipient.userIds
-      .map((uid) => state.users.get(uid)!)
-      .map((u) => ({ id: u.id, email: apiEmail(u, state.host), full_name: u.fullName, is_mirror_dummy: false }))
-      .sort((a, b) => (a.email < b.email ? -1 : a.email > b.email ? 1 : 0));
-    wire.type = 'private';
-  }
-  wire.flags = flagNames(userFlags ?? Flag.read | Flag.historical);
+  const wire = buildMessageWire(
+    state,
+    indexedMessageFields(state, id),
+    view.applyMarkdown ? body.rendered : body.content,
+    view.applyMarkdown ? 'text/html' : 'text/x-markdown',
+    view,
+  );
+  wire.flags = flagNames(state.messages.userFlags(viewer.id, id) ?? Flag.read | Flag.historical);
   return wire;
 }

@@ -4,8 +4,8 @@
  */
 import type { RealmEvent } from './realm-event.js';
 
-/** Receives every realm's events, in order. */
-export type EventListener = (realmId: number, events: readonly RealmEvent[]) => void;
+/** Receives every realm's events, in order, with the sequence number of the command that made them. */
+export type EventListener = (realmId: number, commandSeq: number, events: readonly RealmEvent[]) => void;
 
 export class EventDispatcher {
   private readonly listeners = new Set<EventListener>();
@@ -17,10 +17,10 @@ export class EventDispatcher {
   }
 
   /** Delivers `events` to every listener; a throwing listener is logged and skipped. */
-  publish(realmId: number, events: readonly RealmEvent[]): void {
+  publish(realmId: number, commandSeq: number, events: readonly RealmEvent[]): void {
     for (const listener of this.listeners) {
       try {
-        listener(realmId, events);
+        listener(realmId, commandSeq, events);
       } catch (error) {
         console.error('event listener failed', error);
       }

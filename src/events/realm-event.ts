@@ -1,8 +1,31 @@
 /**
  * A Zulip client event decided by a realm handler, to deliver once the command's records are
- * durable to the listed users' event queues. `payload` is the event without its per-queue `id`.
+ * durable, to the event queues of `userIds` (DESIGN.md §1.4).
  */
 export interface RealmEvent {
   userIds: readonly number[];
+  /** The event without its per-queue `id`. */
   payload: Record<string, unknown>;
+  /** Present on `message` events: what per-queue finalization needs (see message-event.ts). */
+  message?: MessageEventExtras;
+}
+
+/**
+ * Per-queue parts of a `message` event. `payload.message` carries the rendered HTML as `content`;
+ * a queue registered with `apply_markdown: false` gets `raw` instead.
+ */
+export interface MessageEventExtras {
+  /** Raw Markdown content. */
+  raw: string;
+  /** Whether the sender's email is visible to everyone (then `client_gravatar` nulls avatar_url). */
+  senderEmailPublic: boolean;
+  /** Flag names per receiving user id; users not listed get []. */
+  flags: Readonly<Record<number, readonly string[]>>;
+  /** The sending client's queue and its local id (seed §6.2). */
+  senderQueueId?: string;
+  localId?: string;
+  /** Set when the topic is empty: shown instead to clients without the `empty_topic_name` capability. */
+  emptyTopicDisplayName?: string;
+  /** Set for messages to public channels: `all_public_streams` queues of other users get them too. */
+  publicStreamId?: number;
 }

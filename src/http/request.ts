@@ -180,7 +180,11 @@ const BODY_METHODS: ReadonlySet<string> = new Set(['POST', 'PATCH', 'PUT', 'DELE
  * Builds the `ApiRequest` from a copied head and the raw body: query pairs always, form fields
  * only for POST/PATCH/PUT/DELETE. Rejects like `parseForm`.
  */
-export async function toApiRequest(head: RequestHead, body: Buffer): Promise<ApiRequest> {
+export async function toApiRequest(
+  head: RequestHead,
+  body: Buffer,
+  onAbort?: (callback: () => void) => void,
+): Promise<ApiRequest> {
   const fields = BODY_METHODS.has(head.method) ? await parseForm(head.headers['content-type'], body) : [];
   return {
     method: head.method,
@@ -189,5 +193,6 @@ export async function toApiRequest(head: RequestHead, body: Buffer): Promise<Api
     body: fields,
     headers: head.headers,
     remoteAddress: head.remoteAddress,
+    ...(onAbort !== undefined && { onAbort }),
   };
 }

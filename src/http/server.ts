@@ -17,6 +17,7 @@ import {
   type ResponseState,
 } from './request.js';
 import { NEVER_CACHE, writeResponse } from './response.js';
+import { attachEventSocket, type EventSocketOptions } from './websocket.js';
 
 /** Options for `startHttpServer`. */
 export interface HttpServerOptions {
@@ -30,6 +31,8 @@ export interface HttpServerOptions {
   maxBodyBytes?: number;
   /** Serve `GET /api/v1/bench/ceiling` directly from uWS (benchmark throughput ceiling). */
   benchCeiling?: boolean;
+  /** Serve WebSocket event push at `GET /api/v1/events/socket` (see `websocket.ts`). */
+  socket?: EventSocketOptions;
 }
 
 /** A running server. */
@@ -39,7 +42,8 @@ export interface HttpServer {
   /**
    * Stops accepting connections, answers requests that arrive meanwhile on open keep-alive
    * connections with 503 SERVER_NOT_READY, waits until every in-flight request is answered (or
-   * aborted), then closes the remaining idle connections. Idempotent.
+   * aborted), then closes the remaining idle connections. Open event sockets are closed at once
+   * with 1001 (going away). Idempotent.
    */
   close(): Promise<void>;
 }
@@ -67,14 +71,22 @@ export function startHttpServer(opts: HttpServerOptions): Promise<HttpServer> {
 
   const handle = (res: HttpResponse, req: HttpRequest): void => {
     const state: ResponseState & { counted: boolean } = { aborted: false, done: false, onAbort: null, counted: true };
+    /** Handlers' abort callbacks (long-polls), run when the client goes away. */
+    let abortListeners: Array<() => void> | null = null;
     inFlight++;
     res.onAborted(() => {
       state.aborted = true;
       const onAbort = state.onAbort;
       state.onAbort = null;
       if (onAbort !== null) onAbort();
+      if (abortListeners !== null) for (const listener of abortListeners) listener();
+      abortListeners = null;
       finish(state);
     });
+    const onClientAbort = (listener: () => void) => {
+      if (state.aborted) listener();
+      else (abortListeners ??= []).push(listener);
+    };
     const head = copyRequestHead(res, req);
     const reply = (response: ApiResponse, closeConnection = false) => {
       writeResponse(res, state, response, head.method === 'HEAD', closeConnection);
@@ -92,7 +104,7 @@ export function startHttpServer(opts: HttpServerOptions): Promise<HttpServer> {
     readBody(res, state, head.headers['content-length'], maxBodyBytes)
       .then((body) => {
         state.onAbort = null;
-        return toApiRequest(head, body);
+        return toApiRequest(head, body, onClientAbort);
       })
       .then((apiRequest) => (state.aborted ? undefined : dispatch(apiRequest)))
       .then((response) => {
@@ -110,6 +122,7 @@ export function startHttpServer(opts: HttpServerOptions): Promise<HttpServer> {
         .end(BENCH_CEILING_BODY);
     });
   }
+  const sockets = opts.socket === undefined ? null : attachEventSocket(app, opts.socket, () => closing !== null);
   app.any('/*', handle);
 
   return new Promise((resolve, reject) => {
@@ -125,6 +138,7 @@ export function startHttpServer(opts: HttpServerOptions): Promise<HttpServer> {
         close() {
           closing ??= new Promise<void>((done) => {
             us_listen_socket_close(listenSocket);
+            sockets?.closeAll(); // 1001 going away
             const end = () => {
               app.close();
               done();

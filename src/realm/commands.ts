@@ -64,7 +64,20 @@ export interface SendMessage {
   localId?: string;
 }
 
-export type Command = CreateRealm | CreateUser | CreateStream | Subscribe | SendMessage;
+/** A typing notification: no records, only `typing` events (zulip-behavior.md §10.4). */
+export interface Typing {
+  type: 'typing';
+  senderId: number;
+  op: 'start' | 'stop';
+  messageType: 'direct' | 'stream';
+  /** Direct: recipient user ids. */
+  to?: number[];
+  /** Channel: the channel and topic. */
+  streamId?: number;
+  topic?: string;
+}
+
+export type Command = CreateRealm | CreateUser | CreateStream | Subscribe | SendMessage | Typing;
 
 /** The reply each command type yields on success. */
 export interface CommandReplies {
@@ -73,6 +86,7 @@ export interface CommandReplies {
   create_stream: { streamId: number };
   subscribe: Record<string, never>;
   send_message: { id: number; automatic_new_visibility_policy?: number };
+  typing: Record<string, never>;
 }
 
 export type CommandReply<C extends Command> = CommandReplies[C['type']];

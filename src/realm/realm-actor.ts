@@ -41,8 +41,11 @@ export interface RealmActorDeps {
   snapshots: SnapshotStore;
   ctx: CommandContext;
   snapshotPolicy: SnapshotPolicy;
-  /** Delivers client events (after durability, in command order). */
-  dispatch(realmId: number, events: readonly RealmEvent[]): void;
+  /**
+   * Delivers client events after durability, in command order. `commandSeq` is the command's
+   * sequence number in the realm (see `RealmHandle.commandSeq`).
+   */
+  dispatch(realmId: number, commandSeq: number, events: readonly RealmEvent[]): void;
   /** Called once when the actor can no longer guarantee durability. */
   onFatal(realmId: number, error: unknown): void;
 }
@@ -61,6 +64,8 @@ interface ActorContext {
   deps: RealmActorDeps;
   /** Resolves when every record appended so far is durable. */
   durable: Promise<unknown>;
+  /** Commands processed so far; the current command's sequence number once incremented. */
+  commandSeq: number;
   /** Bodies appended but not yet durable, readable before LMDB has them. */
   pendingBodies: Map<number, MessageBody>;
   recordsSinceSnapshot: number;
@@ -70,6 +75,7 @@ interface ActorContext {
 
 function process(self: { send(input: ActorInput): void }, c: ActorContext, input: Extract<ActorInput, { type: 'COMMAND' }>): void {
   const { command, resolve, reject } = input;
+  const seq = ++c.commandSeq;
   let decision;
   try {
     decision = decide(c.state, command, c.deps.ctx);
@@ -83,7 +89,7 @@ function process(self: { send(input: ActorInput): void }, c: ActorContext, input
     const events = decision.ok ? decision.value.events : [];
     c.durable.then(() => {
       resolve(result);
-      if (events.length) c.deps.dispatch(c.state.id, events);
+      if (events.length) c.deps.dispatch(c.state.id, seq, events);
     }, reject);
     return;
   }
@@ -102,7 +108,7 @@ function process(self: { send(input: ActorInput): void }, c: ActorContext, input
     () => {
       for (const [id] of bodies) c.pendingBodies.delete(id);
       resolve(ok(reply));
-      if (events.length) c.deps.dispatch(c.state.id, events);
+      if (events.length) c.deps.dispatch(c.state.id, seq, events);
     },
     (error) => {
       self.send({ type: 'FAILED', error });
@@ -188,23 +194,31 @@ const realmMachine = setup({
 /** A running realm: the `RealmHandle` the API layer uses, backed by the xstate actor. */
 export class RealmActor implements RealmHandle {
   private readonly actor;
-  private readonly context: ActorContext;
 
   constructor(
     state: RealmState,
     private readonly deps: RealmActorDeps,
   ) {
-    this.context = {
+    const input: ActorContext = {
       state,
       deps,
       durable: Promise.resolve(),
+      commandSeq: 0,
       pendingBodies: new Map(),
       recordsSinceSnapshot: 0,
       lastSnapshotAt: Date.now(),
       snapshotting: null,
     };
-    this.actor = createActor(realmMachine, { input: this.context });
+    this.actor = createActor(realmMachine, { input });
     this.actor.start();
+  }
+
+  /**
+   * The machine's live context. xstate copies the input object, so the one passed in is NOT the
+   * one the actions mutate; the machine never `assign`s, so this object stays the same for life.
+   */
+  private get context(): ActorContext {
+    return this.actor.getSnapshot().context;
   }
 
   get id(): number {
@@ -221,6 +235,17 @@ export class RealmActor implements RealmHandle {
 
   get state(): RealmState {
     return this.context.state;
+  }
+
+  get commandSeq(): number {
+    return this.context.commandSeq;
+  }
+
+  whenDurable(): Promise<void> {
+    return this.context.durable.then(
+      () => undefined,
+      () => undefined,
+    );
   }
 
   execute<C extends Command>(command: C): Promise<Result<CommandReply<C>>> {

@@ -21,6 +21,13 @@ export interface RealmHandle {
    * flushed to disk), with the handler's reply or its error value. Rejects only on a storage
    * failure or shutdown (the API layer answers 500/503).
    */
+  /**
+   * Number of commands the actor has processed. Read synchronously together with `state`, it says
+   * which commands' effects the state includes: their events carry sequence numbers ≤ this.
+   */
+  readonly commandSeq: number;
+  /** Resolves once every command processed so far is durable (never rejects). */
+  whenDurable(): Promise<void>;
   /** A message's raw Markdown and rendered HTML, or undefined when no such message exists. */
   messageBody(messageId: number): MessageBody | undefined;
   execute<C extends Command>(command: C): Promise<Result<CommandReply<C>>>;

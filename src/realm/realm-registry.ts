@@ -86,7 +86,7 @@ export class RealmRegistry {
       snapshots: this.snapshots,
       ctx: this.options.ctx ?? systemContext,
       snapshotPolicy: this.options.snapshotPolicy ?? DEFAULT_SNAPSHOT_POLICY,
-      dispatch: (realmId, events) => this.events.publish(realmId, events),
+      dispatch: (realmId, seq, events) => this.events.publish(realmId, seq, events),
       onFatal:
         this.options.onFatal ??
         ((realmId, error) => {

@@ -8,6 +8,7 @@ import { createRealm } from './realm.js';
 import { createUser } from './users.js';
 import { createStream, subscribe } from './streams.js';
 import { sendMessage } from './messages.js';
+import { typing } from './typing.js';
 
 type HandlerTable = { [T in Command['type']]: Handler<Extract<Command, { type: T }>, CommandReplies[T]> };
 
@@ -17,4 +18,5 @@ export const handlers: HandlerTable = {
   create_stream: createStream,
   subscribe,
   send_message: sendMessage,
+  typing,
 };

@@ -4,10 +4,14 @@
  * Check order follows Zulip: `to` parsing, topic, content, channel lookup, permission, access.
  */
 import { ok, fail, Errors, type Result, type ZulipError } from '../../errors.js';
-import type { RealmState, Stream, User } from '../../domain/realm-state.js';
+import type { RealmState, Recipient, Stream, User } from '../../domain/realm-state.js';
 import { Role } from '../../domain/realm-state.js';
 import type { MessageSent } from '../../domain/records.js';
+import { Flag, flagNames } from '../../domain/message-index.js';
+import type { MessageEventExtras, RealmEvent } from '../../events/realm-event.js';
 import {
+  buildMessageWire,
+  type MessageFields,
   NO_TOPIC,
   defaultReadBySender,
   invalidCharPosition,
@@ -198,8 +202,34 @@ export const sendMessage: Handler<SendMessage, CommandReplies['send_message']> =
     readBySender: cmd.readBySender ?? defaultReadBySender(cmd.client),
   };
   if (newDirectUserIds !== undefined) record.newDirectUserIds = newDirectUserIds;
-  const payload: Record<string, unknown> = { type: 'message', message_id: id };
-  if (cmd.queueId !== undefined) payload.sender_queue_id = cmd.queueId;
-  if (cmd.localId !== undefined) payload.local_message_id = cmd.localId;
-  return ok({ records: [record], events: [{ userIds: receivers, payload }], reply: { id } });
+  return ok({ records: [record], events: [messageEvent(state, record, receivers, cmd)], reply: { id } });
 };
+
+/**
+ * The `message` event (zulip-behavior.md §10.4): the message object with rendered content, plus
+ * what each queue needs to finalize it (raw content, per-user flags, the sender's local id).
+ */
+function messageEvent(state: RealmState, r: MessageSent, receivers: readonly number[], cmd?: SendMessage): RealmEvent {
+  const recipient: Recipient = r.newDirectUserIds !== undefined ? { type: 'direct', userIds: r.newDirectUserIds } : state.recipients.get(r.recipientId)!;
+  const fields: MessageFields = {
+    id: r.id, senderId: r.senderId, recipientId: r.recipientId, recipient, topic: r.topic,
+    timestamp: r.timestamp, client: r.client, isMeMessage: r.isMeMessage,
+  };
+  const sender = state.users.get(r.senderId)!;
+  const message = buildMessageWire(state, fields, r.rendered, 'text/html', { clientGravatar: false, allowEmptyTopicName: true });
+  const flags: Record<number, readonly string[]> = {};
+  for (const userId of receivers) {
+    let bits = r.userFlags?.[userId] ?? 0;
+    if (userId === r.senderId && r.readBySender) bits |= Flag.read;
+    flags[userId] = flagNames(bits);
+  }
+  const extras: MessageEventExtras = { raw: r.content, senderEmailPublic: sender.emailAddressVisibility === 1, flags };
+  if (cmd?.queueId !== undefined) extras.senderQueueId = cmd.queueId;
+  if (cmd?.localId !== undefined) extras.localId = cmd.localId;
+  if (recipient.type === 'stream') {
+    const stream = state.streams.get(recipient.streamId)!;
+    if (!stream.inviteOnly) extras.publicStreamId = stream.id;
+    if (r.topic === '') extras.emptyTopicDisplayName = state.settings.emptyTopicDisplayName;
+  }
+  return { userIds: receivers, payload: { type: 'message', message }, message: extras };
+}

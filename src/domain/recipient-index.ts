@@ -1,0 +1,226 @@
+/**
+ * Secondary indexes over a realm's message columns, for `GET /messages` narrows (DESIGN.md §3b,
+ * zulip-behavior.md §2.8): message ids per recipient (a channel or one direct conversation), per
+ * sender and per topic id, plus topic ids by lower-cased name (Zulip matches topics
+ * case-insensitively).
+ *
+ * Pure data, derived from `state.messages` and `state.topics`; nothing here is persisted. The
+ * index is built lazily on first use and then kept in sync by appending: message ids only grow,
+ * so `sync` indexes every id above its high-water mark. Lists are candidate sets only: a reader
+ * must re-check each id against the columns (a message may since have been deleted, or moved to
+ * another recipient/topic, which leaves a stale entry until `rebuild`).
+ *
+ * Memory: one int32 per message per index (12 bytes per message in all) plus one small typed
+ * array per recipient, sender and topic.
+ */
+import type { RealmState } from './realm-state.js';
+import type { MessageIndex } from './message-index.js';
+import type { Interner } from './interner.js';
+import { MessageBit } from './message-index.js';
+
+/** A random-access ascending sequence of message ids. */
+export interface IdSequence {
+  readonly length: number;
+  /** The id at position `i` (0 ≤ i < length). */
+  get(i: number): number;
+}
+
+/** A growable ascending list of message ids in one typed array (doubling capacity). */
+export class IdList implements IdSequence {
+  private data: Int32Array;
+  length = 0;
+
+  constructor(capacity = 4) {
+    this.data = new Int32Array(capacity);
+  }
+
+  get(i: number): number {
+    return this.data[i]!;
+  }
+
+  /** Appends `id`, which must exceed every id already present. */
+  push(id: number): void {
+    if (this.length === this.data.length) {
+      const bigger = new Int32Array(this.data.length * 2);
+      bigger.set(this.data);
+      this.data = bigger;
+    }
+    this.data[this.length++] = id;
+  }
+
+  /** Highest id, or 0 when empty. */
+  last(): number {
+    return this.length === 0 ? 0 : this.data[this.length - 1]!;
+  }
+
+  /** A copy of the ids as a plain typed array (for merging). */
+  toArray(): Int32Array {
+    return this.data.slice(0, this.length);
+  }
+}
+
+/** An `IdSequence` over a plain typed array. */
+export class ArraySequence implements IdSequence {
+  constructor(private readonly data: Int32Array) {}
+  get length(): number {
+    return this.data.length;
+  }
+  get(i: number): number {
+    return this.data[i]!;
+  }
+}
+
+/** All ids `1..maxId` (every message of the realm, deleted ones included). */
+export class DenseSequence implements IdSequence {
+  constructor(readonly length: number) {}
+  get(i: number): number {
+    return i + 1;
+  }
+}
+
+/** The empty sequence. */
+export const EMPTY_SEQUENCE: IdSequence = new ArraySequence(new Int32Array(0));
+
+/** First position `i` with `seq.get(i) >= id` (`seq.length` when none). Binary search. */
+export function lowerBound(seq: IdSequence, id: number): number {
+  let lo = 0;
+  let hi = seq.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (seq.get(mid) < id) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** First position `i` with `seq.get(i) > id` (`seq.length` when none). */
+export function upperBound(seq: IdSequence, id: number): number {
+  let lo = 0;
+  let hi = seq.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (seq.get(mid) <= id) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** Ascending union of several ascending lists (duplicates kept once). */
+export function mergeSequences(lists: readonly IdList[]): IdSequence {
+  if (lists.length === 0) return EMPTY_SEQUENCE;
+  if (lists.length === 1) return lists[0]!;
+  let total = 0;
+  for (const l of lists) total += l.length;
+  const out = new Int32Array(total);
+  const pos = new Array<number>(lists.length).fill(0);
+  let n = 0;
+  for (;;) {
+    let best = -1;
+    let bestId = 0;
+    for (let k = 0; k < lists.length; k++) {
+      const l = lists[k]!;
+      if (pos[k]! < l.length) {
+        const v = l.get(pos[k]!);
+        if (best < 0 || v < bestId) {
+          best = k;
+          bestId = v;
+        }
+      }
+    }
+    if (best < 0) break;
+    pos[best]!++;
+    if (n === 0 || out[n - 1] !== bestId) out[n++] = bestId;
+  }
+  return new ArraySequence(out.subarray(0, n));
+}
+
+function listFor(map: Map<number, IdList>, key: number): IdList {
+  let list = map.get(key);
+  if (list === undefined) {
+    list = new IdList();
+    map.set(key, list);
+  }
+  return list;
+}
+
+/**
+ * Message ids by recipient, sender and topic, and topic ids by lower-cased name. Get one with
+ * `messageLookupIndex(state)`, which syncs it first.
+ */
+export class MessageLookupIndex {
+  /** recipient id → ids of its messages, ascending. */
+  readonly byRecipient = new Map<number, IdList>();
+  /** sender user id → ids of their messages, ascending. */
+  readonly bySender = new Map<number, IdList>();
+  /** interned topic id → ids of messages with exactly that topic (any channel), ascending. */
+  readonly byTopic = new Map<number, IdList>();
+  /** `topic.toLowerCase()` → interned topic ids with that lower-cased form. */
+  private readonly topicIdsByLower = new Map<string, number[]>();
+  /** Highest message id indexed so far. */
+  private highWater = 0;
+  /** Number of interned topics already entered into `topicIdsByLower`. */
+  private topicsSeen = 0;
+
+  constructor(
+    readonly messages: MessageIndex,
+    readonly topics: Interner,
+  ) {}
+
+  /** Indexes every message id above the high-water mark, and every new interned topic. */
+  sync(): void {
+    const m = this.messages;
+    const end = m.bits.length; // ids are dense: the highest written id + 1
+    for (let id = this.highWater + 1; id < end; id++) {
+      if ((m.bits.get(id) & MessageBit.exists) === 0) continue;
+      listFor(this.byRecipient, m.recipient.get(id)).push(id);
+      listFor(this.bySender, m.sender.get(id)).push(id);
+      listFor(this.byTopic, m.topic.get(id)).push(id);
+    }
+    if (end - 1 > this.highWater) this.highWater = end - 1;
+    const names = this.topics.toArray();
+    for (let tid = this.topicsSeen; tid < names.length; tid++) {
+      const lower = names[tid]!.toLowerCase();
+      const ids = this.topicIdsByLower.get(lower);
+      if (ids === undefined) this.topicIdsByLower.set(lower, [tid]);
+      else ids.push(tid);
+    }
+    this.topicsSeen = names.length;
+  }
+
+  /** Drops everything; the next `sync` re-indexes from the columns (after moves or edits). */
+  rebuild(): void {
+    this.byRecipient.clear();
+    this.bySender.clear();
+    this.byTopic.clear();
+    this.topicIdsByLower.clear();
+    this.highWater = 0;
+    this.topicsSeen = 0;
+    this.sync();
+  }
+
+  /** Interned topic ids whose name equals `name` case-insensitively (possibly none). */
+  topicIdsMatching(name: string): readonly number[] {
+    return this.topicIdsByLower.get(name.toLowerCase()) ?? [];
+  }
+
+  /** Number of ids indexed under a recipient (0 when none). */
+  recipientCount(recipientId: number): number {
+    return this.byRecipient.get(recipientId)?.length ?? 0;
+  }
+}
+
+const indexes = new WeakMap<MessageIndex, MessageLookupIndex>();
+
+/**
+ * The realm's lookup index, created on first use and synced with the message columns (cost:
+ * proportional to the messages sent since the last call; the first call indexes them all).
+ */
+export function messageLookupIndex(state: RealmState): MessageLookupIndex {
+  let index = indexes.get(state.messages);
+  if (index === undefined || index.topics !== state.topics) {
+    index = new MessageLookupIndex(state.messages, state.topics);
+    indexes.set(state.messages, index);
+  }
+  index.sync();
+  return index;
+}

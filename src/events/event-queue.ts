@@ -1,0 +1,126 @@
+/**
+ * One client's event queue (zulip-behavior.md §10, seed §6): events get increasing ids from 0,
+ * are kept until acknowledged (`last_event_id` prunes), and are handed to at most one waiting
+ * consumer at a time — a long-poll (`GET /events`) or a WebSocket subscription.
+ *
+ * Queues live in memory only, as in Zulip: after a restart clients get BAD_EVENT_QUEUE_ID and
+ * re-register.
+ */
+
+/** A client event as delivered: the payload plus its queue-local `id`. */
+export type QueuedEvent = Record<string, unknown> & { id: number };
+
+/** What the client asked for at `POST /register` (only what delivery needs). */
+export interface QueueSettings {
+  /** Event types to deliver; null = all. `heartbeat` is always delivered. */
+  eventTypes: ReadonlySet<string> | null;
+  applyMarkdown: boolean;
+  clientGravatar: boolean;
+  slimPresence: boolean;
+  allPublicStreams: boolean;
+  /** Message-event filter from the register `narrow`; null = every message. */
+  narrow: ((message: Record<string, unknown>) => boolean) | null;
+  clientCapabilities: Readonly<Record<string, boolean>>;
+}
+
+/**
+ * A consumer waiting for events: called at most once per wake-up with events after
+ * `lastEventId`. A long-poll detaches itself after one delivery; a socket stays attached.
+ */
+export interface QueueConsumer {
+  deliver(events: readonly QueuedEvent[]): void;
+  /** Replaced by another consumer, or the queue was deleted/expired (deleted = true). */
+  evicted(deleted: boolean): void;
+}
+
+/** Largest backlog kept for a queue nobody drains; past it the queue is dropped (client re-registers). */
+export const MAX_QUEUE_EVENTS = 50_000;
+
+export class EventQueue {
+  private events: QueuedEvent[] = [];
+  private nextEventId = 0;
+  private consumer: QueueConsumer | null = null;
+  /** Last time a client polled, acknowledged, or was attached (ms since epoch). */
+  lastActivity: number;
+  /** Set when the queue is gone; further pushes are ignored. */
+  closed = false;
+
+  /**
+   * @param id queue id sent to the client
+   * @param minCommandSeq events of realm commands below this sequence number were already part
+   *   of the register state and are not delivered (see `EventQueueManager.publish`)
+   */
+  constructor(
+    readonly id: string,
+    readonly realmId: number,
+    readonly userId: number,
+    readonly settings: QueueSettings,
+    readonly minCommandSeq: number,
+    now: number,
+  ) {
+    this.lastActivity = now;
+  }
+
+  /** Id the next event will get; `last_event_id` right after register is this minus one. */
+  get lastEventId(): number {
+    return this.nextEventId - 1;
+  }
+
+  /** Number of events held (not yet acknowledged). */
+  get size(): number {
+    return this.events.length;
+  }
+
+  /** Whether a client is attached (a long-poll in flight or an open socket). */
+  get attached(): boolean {
+    return this.consumer !== null;
+  }
+
+  /** Appends an event (assigning its id) and wakes the consumer. Returns false when the backlog overflowed. */
+  push(payload: Record<string, unknown>): boolean {
+    if (this.closed) return true;
+    const event = { ...payload, id: this.nextEventId++ } as QueuedEvent;
+    this.events.push(event);
+    if (this.events.length > MAX_QUEUE_EVENTS) return false;
+    if (this.consumer !== null) this.consumer.deliver([event]);
+    return true;
+  }
+
+  /** Drops events with id ≤ `lastEventId` (Zulip's acknowledgement). */
+  acknowledge(lastEventId: number, now: number): void {
+    this.lastActivity = now;
+    let i = 0;
+    while (i < this.events.length && this.events[i]!.id <= lastEventId) i++;
+    if (i > 0) this.events.splice(0, i);
+  }
+
+  /** Events with id > `lastEventId`, in order. */
+  eventsAfter(lastEventId: number): QueuedEvent[] {
+    return this.events.filter((e) => e.id > lastEventId);
+  }
+
+  /** Attaches a consumer, evicting the previous one (Zulip: a newer poll replaces an older one). */
+  attach(consumer: QueueConsumer, now: number): void {
+    const previous = this.consumer;
+    this.consumer = consumer;
+    this.lastActivity = now;
+    previous?.evicted(false);
+  }
+
+  /** Detaches `consumer` if it is the current one. */
+  detach(consumer: QueueConsumer, now: number): void {
+    if (this.consumer === consumer) {
+      this.consumer = null;
+      this.lastActivity = now;
+    }
+  }
+
+  /** Closes the queue: the consumer is told, events are dropped. */
+  close(): void {
+    this.closed = true;
+    this.events = [];
+    const consumer = this.consumer;
+    this.consumer = null;
+    consumer?.evicted(true);
+  }
+}

@@ -1,0 +1,173 @@
+/**
+ * All event queues of the server (zulip-behavior.md §10): creation at `POST /register`, lookup by
+ * `queue_id`, routing of realm events to the queues of the users allowed to see them, long-polls
+ * with heartbeats, and garbage collection of idle queues (600 s, as Zulip).
+ *
+ * Consistency with `/register`: a queue is created with the realm's current command sequence
+ * number; event batches of commands at or below it are skipped, because their effects are already
+ * in the state the register response was built from.
+ */
+import { randomBytes } from 'node:crypto';
+import { EventQueue, type QueueConsumer, type QueueSettings, type QueuedEvent } from './event-queue.js';
+import { finalizeMessageEvent } from './message-event.js';
+import type { RealmEvent } from './realm-event.js';
+
+/** Timing knobs (seconds); tests shorten them. */
+export interface EventQueueTiming {
+  /** Idle time after which a queue with no attached client is deleted (Zulip: 600). */
+  idleTimeoutSeconds: number;
+  /** A long-poll with no events gets a heartbeat after this long (Zulip: 45, with jitter below). */
+  heartbeatSeconds: number;
+  /** Up to this many extra seconds of random jitter on each heartbeat. */
+  heartbeatJitterSeconds: number;
+  /** How often idle queues are looked for. */
+  gcIntervalSeconds: number;
+}
+
+export const DEFAULT_TIMING: EventQueueTiming = {
+  idleTimeoutSeconds: 600,
+  heartbeatSeconds: 45,
+  heartbeatJitterSeconds: 10,
+  gcIntervalSeconds: 60,
+};
+
+/** The outcome of a long-poll: events (possibly only a heartbeat), or null when the queue is gone. */
+export type PollResult = QueuedEvent[] | null;
+
+export class EventQueueManager {
+  private readonly queues = new Map<string, EventQueue>();
+  /** realm id → user id → that user's queues. */
+  private readonly byUser = new Map<number, Map<number, Set<EventQueue>>>();
+  /** realm id → queues registered with all_public_streams. */
+  private readonly publicStreamQueues = new Map<number, Set<EventQueue>>();
+  private readonly gcTimer: NodeJS.Timeout;
+  private readonly prefix = randomBytes(4).toString('hex');
+  private counter = 0;
+  private stopped = false;
+
+  constructor(
+    readonly timing: EventQueueTiming = DEFAULT_TIMING,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.gcTimer = setInterval(() => this.collectIdle(), timing.gcIntervalSeconds * 1000);
+    this.gcTimer.unref();
+  }
+
+  /** Number of live queues. */
+  get size(): number {
+    return this.queues.size;
+  }
+
+  /** Creates a queue for `userId` in `realmId`. `commandSeq`: the realm's sequence at register time. */
+  register(realmId: number, userId: number, settings: QueueSettings, commandSeq: number): EventQueue {
+    const id = `${this.prefix}:${++this.counter}`;
+    const queue = new EventQueue(id, realmId, userId, settings, commandSeq + 1, this.now());
+    this.queues.set(id, queue);
+    let users = this.byUser.get(realmId);
+    if (users === undefined) this.byUser.set(realmId, (users = new Map()));
+    let mine = users.get(userId);
+    if (mine === undefined) users.set(userId, (mine = new Set()));
+    mine.add(queue);
+    if (settings.allPublicStreams) {
+      let set = this.publicStreamQueues.get(realmId);
+      if (set === undefined) this.publicStreamQueues.set(realmId, (set = new Set()));
+      set.add(queue);
+    }
+    return queue;
+  }
+
+  /** The queue with this id if it belongs to `userId` of `realmId` (else undefined: no oracle). */
+  get(queueId: string, realmId: number, userId: number): EventQueue | undefined {
+    const queue = this.queues.get(queueId);
+    return queue !== undefined && queue.realmId === realmId && queue.userId === userId ? queue : undefined;
+  }
+
+  /** Deletes a queue; an attached client is told. */
+  delete(queue: EventQueue): void {
+    if (!this.queues.delete(queue.id)) return;
+    this.byUser.get(queue.realmId)?.get(queue.userId)?.delete(queue);
+    this.publicStreamQueues.get(queue.realmId)?.delete(queue);
+    queue.close();
+  }
+
+  /**
+   * Routes one command's events to queues. `commandSeq` is the command's sequence number in its
+   * realm; queues created after it was decided skip it.
+   */
+  publish(realmId: number, commandSeq: number, events: readonly RealmEvent[]): void {
+    const users = this.byUser.get(realmId);
+    if (users === undefined) return;
+    for (const event of events) {
+      const delivered = new Set<EventQueue>();
+      for (const userId of event.userIds) {
+        const queues = users.get(userId);
+        if (queues !== undefined) for (const q of queues) this.deliver(q, commandSeq, event, delivered);
+      }
+      if (event.message?.publicStreamId !== undefined) {
+        for (const q of this.publicStreamQueues.get(realmId) ?? []) this.deliver(q, commandSeq, event, delivered);
+      }
+    }
+  }
+
+  private deliver(queue: EventQueue, commandSeq: number, event: RealmEvent, delivered: Set<EventQueue>): void {
+    if (delivered.has(queue) || commandSeq < queue.minCommandSeq) return;
+    delivered.add(queue);
+    const type = event.payload.type as string;
+    if (queue.settings.eventTypes !== null && !queue.settings.eventTypes.has(type)) return;
+    const payload = type === 'message' ? finalizeMessageEvent(queue, event) : event.payload;
+    if (payload === null) return;
+    if (!queue.push(payload)) {
+      console.error(`event queue ${queue.id} dropped: more than its backlog limit of unacknowledged events`);
+      this.delete(queue);
+    }
+  }
+
+  /**
+   * Zulip's `GET /events` on a queue: acknowledges `lastEventId`, then returns the events after it
+   * at once if there are any (or if `dontBlock`), else waits for the next event or a heartbeat.
+   * `onAbort` registers a callback for a client that goes away mid-poll (nothing is kept then).
+   */
+  poll(queue: EventQueue, lastEventId: number, dontBlock: boolean, onAbort: (cb: () => void) => void): Promise<PollResult> {
+    queue.acknowledge(lastEventId, this.now());
+    const ready = queue.eventsAfter(lastEventId);
+    if (ready.length > 0 || dontBlock || this.stopped) return Promise.resolve(ready);
+    return new Promise((resolve) => {
+      let done = false;
+      const finish = (result: PollResult) => {
+        if (done) return;
+        done = true;
+        clearTimeout(timer);
+        queue.detach(consumer, this.now());
+        resolve(result);
+      };
+      const consumer: QueueConsumer = {
+        deliver: (events) => finish([...events]),
+        evicted: (deleted) => finish(deleted ? null : []),
+      };
+      const jitter = Math.random() * this.timing.heartbeatJitterSeconds;
+      const timer = setTimeout(() => queue.push({ type: 'heartbeat' }), (this.timing.heartbeatSeconds + jitter) * 1000);
+      queue.attach(consumer, this.now());
+      onAbort(() => finish([]));
+    });
+  }
+
+  /** Deletes queues idle (no client attached) for longer than the idle timeout. */
+  collectIdle(): number {
+    const cutoff = this.now() - this.timing.idleTimeoutSeconds * 1000;
+    let removed = 0;
+    for (const queue of this.queues.values()) {
+      if (!queue.attached && queue.lastActivity < cutoff) {
+        this.delete(queue);
+        removed++;
+      }
+    }
+    return removed;
+  }
+
+  /** Answers every waiting long-poll (so HTTP shutdown is not held up) and stops the GC timer. */
+  shutdown(): void {
+    this.stopped = true;
+    clearInterval(this.gcTimer);
+    for (const queue of this.queues.values()) if (queue.attached) queue.push({ type: 'heartbeat' });
+  }
+}

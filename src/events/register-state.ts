@@ -1,0 +1,204 @@
+/**
+ * The initial state of `POST /register` (zulip-behavior.md §10.1; Zulip's
+ * `fetch_initial_state_data` + `post_process_state` in `zerver/lib/events.py`, at feature level
+ * 417). The register endpoint (`api/events.ts`) calls `buildRegisterState` and adds `queue_id`
+ * and `last_event_id`.
+ *
+ * The response holds exactly the keys Zulip returns for each requested *fetch type* (the
+ * register's `fetch_event_types`, or its `event_types` when that is absent; `null` = every
+ * type). `REGISTER_FETCH_TYPES` lists them; per-type builders live in `./register/*.ts`.
+ * `zulip_version`, `zulip_feature_level` and `zulip_merge_base` are always present.
+ *
+ * Cost: this runs on every client start, synchronously on the realm's state. Everything is
+ * O(users + channels + groups) except the message-derived keys, which read the requesting
+ * user's own UserMessage columns once (`register/messages.ts`), never the realm's messages.
+ *
+ * Features parley does not have yet are present with Zulip's empty value (`[]`, `{}`, `false`,
+ * `-1`) and the exact key name, so clients never miss a key; the features' issues fill them in.
+ */
+import type { RealmState, User } from '../domain/realm-state.js';
+import { ZULIP_FEATURE_LEVEL, ZULIP_MERGE_BASE, ZULIP_VERSION } from '../version.js';
+import { CUSTOM_PROFILE_FIELD_TYPES } from './register/constants.js';
+import { maxMessageId, scanUserMessages } from './register/messages.js';
+import { formatPresences } from './register/presence.js';
+import { realmSection } from './register/realm.js';
+import { defaultStreamIds, streamSection, subscriptionSection } from './register/streams.js';
+import { realmUserGroups } from './register/user-groups.js';
+import {
+  legacyDisplaySettings,
+  legacyNotificationSettings,
+  realmUserSettingsDefaults,
+  userSettingsSection,
+} from './register/user-settings.js';
+import { realmBots, realmUserSection } from './register/users.js';
+import { Role } from '../domain/realm-state.js';
+
+/** What the client asked for at `POST /register` (the parts the initial state depends on). */
+export interface RegisterStateOptions {
+  /** Fetch types to include; null = all (Zulip's `event_types=None`). */
+  fetchEventTypes: ReadonlySet<string> | null;
+  /** Does not change the initial state (only message events); accepted for symmetry. */
+  applyMarkdown: boolean;
+  /** `avatar_url: null` in `realm_users` for gravatar users whose email is public. */
+  clientGravatar: boolean;
+  /** `presences` keyed by user id (modern format) instead of by email. */
+  slimPresence: boolean;
+  /** `subscribers` lists in `subscriptions` / `never_subscribed`. */
+  includeSubscribers: boolean;
+  /** Only affects which events the queue receives, not the initial state. */
+  allPublicStreams: boolean;
+  /** Only filters events, not the initial state (Zulip ignores it in `fetch_initial_state_data`). */
+  narrow: ReadonlyArray<{ operator: string; operand: unknown; negated?: boolean }>;
+  /**
+   * `client_capabilities`. Read here: `notification_settings_null`, `user_settings_object`,
+   * `linkifier_url_template`, `include_deactivated_groups`, `archived_channels`, `empty_topic_name`.
+   */
+  clientCapabilities: Readonly<Record<string, boolean>>;
+  /** The realm's URL as the client reached it, e.g. `http://127.0.0.1:9991` (no trailing slash). */
+  realmUrl: string;
+  /** UNIX seconds (fractional) for `server_timestamp`; default: now. */
+  now?: number;
+  /** Upload limit to report as `max_file_upload_size_mib`; default 5 (parley's default body limit). */
+  maxFileUploadSizeMib?: number;
+}
+
+/** Every fetch type `POST /register` understands at FL 417, in Zulip's order. */
+export const REGISTER_FETCH_TYPES = [
+  'alert_words',
+  'custom_profile_fields',
+  'onboarding_steps',
+  'message',
+  'saved_snippets',
+  'navigation_views',
+  'drafts',
+  'scheduled_messages',
+  'reminders',
+  'muted_topics',
+  'muted_users',
+  'presence',
+  'realm_user_groups',
+  'realm',
+  'realm_user_settings_defaults',
+  'realm_domains',
+  'realm_emoji',
+  'realm_linkifiers',
+  'realm_filters',
+  'realm_playgrounds',
+  'realm_billing',
+  'realm_user',
+  'realm_bot',
+  'realm_embedded_bots',
+  'realm_incoming_webhook_bots',
+  'recent_private_conversations',
+  'subscription',
+  'channel_folders',
+  'update_message_flags',
+  'starred_messages',
+  'stream',
+  'default_streams',
+  'default_stream_groups',
+  'stop_words',
+  'update_display_settings',
+  'update_global_notifications',
+  'user_settings',
+  'user_status',
+  'user_topic',
+  'video_calls',
+  'giphy',
+  'push_device',
+] as const;
+export type RegisterFetchType = (typeof REGISTER_FETCH_TYPES)[number];
+
+/** Builds the initial state for `user` (an active account of `state`). */
+export function buildRegisterState(state: RealmState, user: User, opts: RegisterStateOptions): Record<string, unknown> {
+  const types = opts.fetchEventTypes;
+  const want = (type: RegisterFetchType): boolean => types === null || types.has(type);
+  const caps = opts.clientCapabilities;
+  const out: Record<string, unknown> = {
+    zulip_version: ZULIP_VERSION,
+    zulip_feature_level: ZULIP_FEATURE_LEVEL,
+    zulip_merge_base: ZULIP_MERGE_BASE,
+  };
+
+  if (want('alert_words')) out.alert_words = [];
+  if (want('custom_profile_fields')) {
+    out.custom_profile_fields = [];
+    out.custom_profile_field_types = structuredClone(CUSTOM_PROFILE_FIELD_TYPES);
+  }
+  if (want('onboarding_steps')) {
+    // The web app's one-time notices; parley has no onboarding tour (null = video disabled).
+    out.onboarding_steps = [];
+    out.navigation_tour_video_url = null;
+  }
+  if (want('message')) out.max_message_id = maxMessageId(state, user);
+  if (want('saved_snippets')) out.saved_snippets = [];
+  if (want('navigation_views')) out.navigation_views = [];
+  if (want('drafts')) out.drafts = [];
+  if (want('scheduled_messages')) out.scheduled_messages = [];
+  if (want('reminders')) out.reminders = [];
+  // FL 134: clients that ask for `user_topic` explicitly do not get the legacy list.
+  if (want('muted_topics') && (types === null || !types.has('user_topic'))) out.muted_topics = [];
+  if (want('muted_users')) out.muted_users = [];
+  if (want('presence')) {
+    out.presences = formatPresences([], opts.slimPresence);
+    out.presence_last_update_id = -1;
+    out.server_timestamp = opts.now ?? Date.now() / 1000;
+  }
+  if (want('realm_user_groups')) out.realm_user_groups = realmUserGroups(state, caps.include_deactivated_groups === true);
+  if (want('realm')) {
+    const realmOpts = { realmUrl: opts.realmUrl, ...(opts.maxFileUploadSizeMib === undefined ? {} : { maxFileUploadSizeMib: opts.maxFileUploadSizeMib }) };
+    Object.assign(out, realmSection(state, realmOpts));
+  }
+  if (want('realm_user_settings_defaults')) out.realm_user_settings_defaults = realmUserSettingsDefaults();
+  if (want('realm_domains')) out.realm_domains = [];
+  if (want('realm_emoji')) out.realm_emoji = {};
+  // FL 176: linkifiers only for clients declaring `linkifier_url_template` (none exist yet anyway);
+  // the legacy `realm_filters` is always [].
+  if (want('realm_linkifiers')) out.realm_linkifiers = [];
+  if (want('realm_filters')) out.realm_filters = [];
+  if (want('realm_playgrounds')) out.realm_playgrounds = [];
+  if (want('realm_billing')) out.realm_billing = { has_pending_sponsorship_request: false };
+  if (want('realm_user')) Object.assign(out, realmUserSection(state, user, opts.clientGravatar));
+  if (want('realm_bot')) out.realm_bots = realmBots(state, user);
+  if (want('realm_embedded_bots')) out.realm_embedded_bots = [];
+  if (want('realm_incoming_webhook_bots')) out.realm_incoming_webhook_bots = [];
+
+  const unread = want('update_message_flags') && want('message');
+  const starred = want('starred_messages');
+  const recent = want('recent_private_conversations');
+  const scan =
+    unread || starred || recent
+      ? scanUserMessages(state, user, {
+          unread,
+          starred,
+          recentConversations: recent,
+          allowEmptyTopicName: caps.empty_topic_name === true,
+        })
+      : {};
+  if (recent) out.recent_private_conversations = scan.recent_private_conversations;
+  const streamOpts = {
+    includeSubscribers: opts.includeSubscribers,
+    archivedChannels: caps.archived_channels === true,
+    notificationSettingsNull: caps.notification_settings_null === true,
+  };
+  if (want('subscription')) Object.assign(out, subscriptionSection(state, user, streamOpts));
+  if (want('channel_folders')) out.channel_folders = [];
+  if (unread) out.unread_msgs = scan.unread_msgs;
+  if (starred) out.starred_messages = scan.starred_messages;
+  if (want('stream')) out.streams = streamSection(state, user, streamOpts.archivedChannels);
+  const isGuest = user.role === Role.guest;
+  if (want('default_streams')) out.realm_default_streams = defaultStreamIds(state, user, isGuest);
+  if (want('default_stream_groups')) out.realm_default_stream_groups = [];
+  // parley's search ignores no words.
+  if (want('stop_words')) out.stop_words = [];
+  const settingsObject = caps.user_settings_object === true;
+  if (want('update_display_settings') && !settingsObject) Object.assign(out, legacyDisplaySettings(user));
+  if (want('update_global_notifications') && !settingsObject) Object.assign(out, legacyNotificationSettings());
+  if (want('user_settings')) out.user_settings = userSettingsSection(user);
+  if (want('user_status')) out.user_status = {};
+  if (want('user_topic')) out.user_topics = [];
+  if (want('video_calls')) out.has_zoom_token = false;
+  if (want('giphy')) out.giphy_api_key = '';
+  if (want('push_device')) out.push_devices = {};
+  return out;
+}

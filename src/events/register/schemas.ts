@@ -1,0 +1,480 @@
+/**
+ * typebox schemas of the top-level keys of the `POST /register` response, one per key, as the
+ * OpenAPI description types them (`/shared/reference/zulip-openapi-fl247.yaml`, operation
+ * `register-queue`, updated to feature level 417: group-setting values, `realm_topics_policy`,
+ * `presence_last_update_id`, channel folders, navigation views…). Objects are strict
+ * (`additionalProperties: false`), like Zulip's own event-schema checker, so an extra or
+ * misspelled key is an error. Used through `checkRegisterState` in `events/schemas.ts`.
+ */
+import Type, { type TSchema } from 'typebox';
+import { DISPLAY_SETTINGS_LEGACY, NOTIFICATION_SETTINGS_LEGACY, USER_SETTING_DEFAULTS } from './constants.js';
+
+const strict = { additionalProperties: false } as const;
+const Int = () => Type.Integer();
+const Str = () => Type.String();
+const Bool = () => Type.Boolean();
+const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
+const IntList = () => Type.Array(Type.Integer());
+
+/** A group-setting value: a group id or an anonymous group (seed §2.11). */
+export const GroupSettingValueSchema = Type.Union([
+  Type.Integer(),
+  Type.Object({ direct_members: IntList(), direct_subgroups: IntList() }, strict),
+]);
+
+const GroupPermissionSettingSchema = Type.Object(
+  {
+    require_system_group: Bool(),
+    allow_internet_group: Bool(),
+    allow_nobody_group: Bool(),
+    allow_everyone_group: Bool(),
+    default_group_name: Str(),
+    default_for_system_groups: Nullable(Str()),
+    allowed_system_groups: Type.Array(Str()),
+  },
+  strict,
+);
+
+const TopicsPolicy = Type.Union(['inherit', 'allow_empty_topic', 'disable_empty_topic', 'empty_topic_only'].map((v) => Type.Literal(v)));
+
+/** Channel permission settings of a stream object. */
+const STREAM_GROUP_KEYS = [
+  'can_add_subscribers_group',
+  'can_administer_channel_group',
+  'can_delete_any_message_group',
+  'can_delete_own_message_group',
+  'can_move_messages_out_of_channel_group',
+  'can_move_messages_within_channel_group',
+  'can_remove_subscribers_group',
+  'can_resolve_topics_group',
+  'can_send_message_group',
+  'can_subscribe_group',
+];
+
+const streamProperties = {
+  stream_id: Int(),
+  name: Str(),
+  description: Str(),
+  rendered_description: Str(),
+  date_created: Int(),
+  creator_id: Nullable(Int()),
+  invite_only: Bool(),
+  is_web_public: Bool(),
+  history_public_to_subscribers: Bool(),
+  first_message_id: Nullable(Int()),
+  folder_id: Nullable(Int()),
+  is_archived: Bool(),
+  is_recently_active: Bool(),
+  message_retention_days: Nullable(Int()),
+  stream_post_policy: Int(),
+  is_announcement_only: Bool(),
+  stream_weekly_traffic: Nullable(Int()),
+  topics_policy: TopicsPolicy,
+  subscriber_count: Int(),
+  is_default: Type.Optional(Bool()),
+  ...Object.fromEntries(STREAM_GROUP_KEYS.map((k) => [k, GroupSettingValueSchema])),
+};
+
+/** A stream object (`streams`, and `never_subscribed` entries with optional `subscribers`). */
+export const StreamSchema = Type.Object(
+  { ...streamProperties, subscribers: Type.Optional(IntList()), partial_subscribers: Type.Optional(IntList()) },
+  strict,
+);
+
+/** A subscription object: the stream plus the user's settings. */
+export const SubscriptionSchema = Type.Object(
+  {
+    ...streamProperties,
+    color: Str(),
+    is_muted: Bool(),
+    in_home_view: Bool(),
+    pin_to_top: Bool(),
+    desktop_notifications: Nullable(Bool()),
+    audible_notifications: Nullable(Bool()),
+    push_notifications: Nullable(Bool()),
+    email_notifications: Nullable(Bool()),
+    wildcard_mentions_notify: Nullable(Bool()),
+    subscribers: Type.Optional(IntList()),
+    partial_subscribers: Type.Optional(IntList()),
+  },
+  strict,
+);
+
+/** A user object in `realm_users` / `realm_non_active_users` / `cross_realm_bots` (no `is_active`). */
+export const RegisterUserSchema = Type.Object(
+  {
+    email: Str(),
+    user_id: Int(),
+    avatar_version: Int(),
+    is_admin: Bool(),
+    is_owner: Bool(),
+    is_guest: Bool(),
+    role: Type.Union([100, 200, 300, 400, 600].map((r) => Type.Literal(r))),
+    is_bot: Bool(),
+    full_name: Str(),
+    timezone: Str(),
+    date_joined: Str(),
+    delivery_email: Nullable(Str()),
+    avatar_url: Type.Optional(Nullable(Str())),
+    profile_data: Type.Optional(
+      Type.Record(Str(), Type.Object({ value: Str(), rendered_value: Type.Optional(Nullable(Str())) }, strict)),
+    ),
+    bot_type: Type.Optional(Nullable(Int())),
+    bot_owner_id: Type.Optional(Nullable(Int())),
+    is_system_bot: Type.Optional(Bool()),
+  },
+  strict,
+);
+
+const UserGroupSchema = Type.Object(
+  {
+    id: Int(),
+    name: Str(),
+    creator_id: Nullable(Int()),
+    date_created: Nullable(Int()),
+    description: Str(),
+    members: IntList(),
+    direct_subgroup_ids: IntList(),
+    is_system_group: Bool(),
+    can_add_members_group: GroupSettingValueSchema,
+    can_join_group: GroupSettingValueSchema,
+    can_leave_group: GroupSettingValueSchema,
+    can_manage_group: GroupSettingValueSchema,
+    can_mention_group: GroupSettingValueSchema,
+    can_remove_members_group: GroupSettingValueSchema,
+    deactivated: Bool(),
+  },
+  strict,
+);
+
+const BotSchema = Type.Object(
+  {
+    email: Str(),
+    user_id: Int(),
+    full_name: Str(),
+    bot_type: Nullable(Int()),
+    is_active: Bool(),
+    api_key: Str(),
+    default_sending_stream: Nullable(Str()),
+    default_events_register_stream: Nullable(Str()),
+    default_all_public_streams: Bool(),
+    owner_id: Nullable(Int()),
+    avatar_url: Str(),
+    services: Type.Array(Type.Record(Str(), Type.Unknown())),
+  },
+  strict,
+);
+
+const UnreadSchema = Type.Object(
+  {
+    pms: Type.Array(Type.Object({ other_user_id: Int(), sender_id: Int(), unread_message_ids: IntList() }, strict)),
+    streams: Type.Array(Type.Object({ stream_id: Int(), topic: Str(), unread_message_ids: IntList() }, strict)),
+    huddles: Type.Array(Type.Object({ user_ids_string: Str(), unread_message_ids: IntList() }, strict)),
+    mentions: IntList(),
+    count: Int(),
+    old_unreads_missing: Bool(),
+  },
+  strict,
+);
+
+const LegacyPresence = Type.Object(
+  {
+    aggregated: Type.Object({ client: Str(), status: Type.Union([Type.Literal('active'), Type.Literal('idle')]), timestamp: Int() }, strict),
+  },
+  { additionalProperties: Type.Object({ client: Str(), status: Str(), timestamp: Int(), pushable: Bool() }, strict) },
+);
+const SlimPresence = Type.Object({ active_timestamp: Int(), idle_timestamp: Int() }, strict);
+
+const NameId = Type.Object({ name: Str(), id: Int() }, strict);
+
+/** Schema of a personal setting from the type of its default value. */
+function settingSchema(value: unknown): TSchema {
+  if (typeof value === 'boolean') return Bool();
+  if (typeof value === 'number') return Int();
+  return Str();
+}
+const settingSchemas = (settings: Readonly<Record<string, unknown>>) =>
+  Object.fromEntries(Object.entries(settings).map(([k, v]) => [k, settingSchema(v)]));
+const settingProperties = settingSchemas(USER_SETTING_DEFAULTS);
+const EmojisetChoices = Type.Array(Type.Object({ key: Str(), text: Str() }, strict));
+
+/** `realm_*` and server keys of the `realm` fetch type. */
+const REALM_BOOLEANS = [
+  'realm_allow_message_editing', 'realm_avatar_changes_disabled', 'realm_digest_emails_enabled',
+  'realm_disallow_disposable_email_addresses', 'realm_email_changes_disabled', 'realm_emails_restricted_to_domains',
+  'realm_enable_guest_user_dm_warning', 'realm_enable_guest_user_indicator', 'realm_enable_read_receipts',
+  'realm_enable_spectator_access', 'realm_inline_image_preview', 'realm_inline_url_embed_preview', 'realm_invite_required',
+  'realm_message_content_allowed_in_email_notifications', 'realm_name_changes_disabled', 'realm_push_notifications_enabled',
+  'realm_require_e2ee_push_notifications', 'realm_require_unique_names', 'realm_send_welcome_emails',
+  'realm_want_advertise_in_communities_directory', 'realm_presence_disabled', 'settings_send_digest_emails',
+  'realm_email_auth_enabled', 'realm_password_auth_enabled', 'realm_is_zephyr_mirror_realm', 'development_environment',
+  'zulip_plan_is_not_limited', 'server_inline_image_preview', 'server_inline_url_embed_preview',
+  'server_avatar_changes_disabled', 'server_name_changes_disabled', 'server_web_public_streams_enabled',
+  'server_needs_upgrade', 'server_can_summarize_topics', 'realm_allow_edit_history', 'realm_mandatory_topics',
+];
+const REALM_INTEGERS = [
+  'realm_digest_weekday', 'realm_giphy_rating', 'realm_message_retention_days', 'realm_video_chat_provider',
+  'realm_waiting_period_threshold', 'realm_create_public_stream_policy', 'realm_create_private_stream_policy',
+  'realm_create_web_public_stream_policy', 'realm_wildcard_mention_policy', 'max_avatar_file_size_mib',
+  'max_file_upload_size_mib', 'max_icon_file_size_mib', 'max_logo_file_size_mib', 'server_generation', 'realm_org_type',
+  'realm_plan_type', 'password_min_length', 'password_max_length', 'password_min_guesses',
+  'event_queue_longpoll_timeout_seconds', 'realm_moderation_request_channel_id', 'realm_new_stream_announcements_stream_id',
+  'realm_signup_announcements_stream_id', 'realm_zulip_update_announcements_stream_id', 'max_stream_name_length',
+  'max_stream_description_length', 'max_bulk_new_subscription_messages', 'max_topic_length', 'max_message_length',
+  'max_channel_folder_name_length', 'max_channel_folder_description_length', 'max_reminder_note_length',
+  'realm_date_created', 'server_presence_ping_interval_seconds', 'server_presence_offline_threshold_seconds',
+  'server_typing_started_expiry_period_milliseconds', 'server_typing_stopped_wait_period_milliseconds',
+  'server_typing_started_wait_period_milliseconds', 'demo_organization_scheduled_deletion_date',
+];
+const REALM_NULLABLE_INTEGERS = [
+  'realm_message_content_edit_limit_seconds', 'realm_message_content_delete_limit_seconds',
+  'realm_move_messages_between_streams_limit_seconds', 'realm_move_messages_within_stream_limit_seconds',
+  'realm_upload_quota_mib', 'realm_push_notifications_enabled_end_timestamp',
+  'server_min_deactivated_realm_deletion_days', 'server_max_deactivated_realm_deletion_days',
+];
+const REALM_STRINGS = [
+  'realm_default_code_block_language', 'realm_default_language', 'realm_description', 'realm_name',
+  'realm_welcome_message_custom_text', 'realm_icon_url', 'realm_icon_source', 'realm_logo_url', 'realm_logo_source',
+  'realm_night_logo_url', 'realm_night_logo_source', 'realm_url', 'realm_uri', 'realm_bot_domain',
+  'upgrade_text_for_wide_organization_logo', 'server_emoji_data_url', 'realm_empty_topic_display_name',
+];
+const REALM_NULLABLE_STRINGS = ['realm_jitsi_server_url', 'server_jitsi_server_url', 'jitsi_server_url'];
+const REALM_GROUP_SETTINGS = [
+  'create_multiuse_invite_group', 'can_access_all_users_group', 'can_add_subscribers_group', 'can_add_custom_emoji_group',
+  'can_create_bots_group', 'can_create_groups', 'can_create_public_channel_group', 'can_create_private_channel_group',
+  'can_create_web_public_channel_group', 'can_create_write_only_bots_group', 'can_delete_any_message_group',
+  'can_delete_own_message_group', 'can_invite_users_group', 'can_manage_all_groups', 'can_manage_billing_group',
+  'can_mention_many_users_group', 'can_move_messages_between_channels_group', 'can_move_messages_between_topics_group',
+  'can_resolve_topics_group', 'can_set_delete_message_policy_group', 'can_set_topics_policy_group',
+  'can_summarize_topics_group', 'direct_message_initiator_group', 'direct_message_permission_group',
+].map((k) => `realm_${k}`);
+
+/** Every top-level key parley may put in a register response, with its schema. */
+export const REGISTER_KEY_SCHEMAS: Readonly<Record<string, TSchema>> = {
+  queue_id: Nullable(Str()),
+  last_event_id: Int(),
+  zulip_version: Str(),
+  zulip_feature_level: Int(),
+  zulip_merge_base: Str(),
+  alert_words: Type.Array(Str()),
+  custom_profile_fields: Type.Array(
+    Type.Object(
+      {
+        id: Int(),
+        type: Int(),
+        order: Int(),
+        name: Str(),
+        hint: Str(),
+        field_data: Str(),
+        display_in_profile_summary: Type.Optional(Bool()),
+        required: Bool(),
+        editable_by_user: Bool(),
+      },
+      strict,
+    ),
+  ),
+  custom_profile_field_types: Type.Record(Str(), NameId),
+  onboarding_steps: Type.Array(Type.Object({ type: Str(), name: Str() }, strict)),
+  navigation_tour_video_url: Nullable(Str()),
+  max_message_id: Int(),
+  saved_snippets: Type.Array(Type.Object({ id: Int(), title: Str(), content: Str(), date_created: Int() }, strict)),
+  navigation_views: Type.Array(Type.Object({ fragment: Str(), is_pinned: Bool(), name: Nullable(Str()) }, strict)),
+  drafts: Type.Array(
+    Type.Object(
+      {
+        id: Int(),
+        type: Type.Union([Type.Literal(''), Type.Literal('stream'), Type.Literal('private')]),
+        to: IntList(),
+        topic: Str(),
+        content: Str(),
+        timestamp: Int(),
+      },
+      strict,
+    ),
+  ),
+  scheduled_messages: Type.Array(
+    Type.Object(
+      {
+        scheduled_message_id: Int(),
+        type: Type.Union([Type.Literal('stream'), Type.Literal('private')]),
+        to: Type.Union([Int(), IntList()]),
+        topic: Type.Optional(Str()),
+        content: Str(),
+        rendered_content: Str(),
+        scheduled_delivery_timestamp: Int(),
+        failed: Bool(),
+      },
+      strict,
+    ),
+  ),
+  reminders: Type.Array(
+    Type.Object(
+      {
+        reminder_id: Int(),
+        type: Type.Literal('private'),
+        to: IntList(),
+        content: Str(),
+        rendered_content: Str(),
+        scheduled_delivery_timestamp: Int(),
+        failed: Bool(),
+        reminder_target_message_id: Int(),
+      },
+      strict,
+    ),
+  ),
+  muted_topics: Type.Array(Type.Tuple([Str(), Str(), Int()])),
+  muted_users: Type.Array(Type.Object({ id: Int(), timestamp: Int() }, strict)),
+  presences: Type.Union([Type.Record(Str(), LegacyPresence), Type.Record(Type.String({ pattern: '^[0-9]+$' }), SlimPresence)]),
+  presence_last_update_id: Int(),
+  server_timestamp: Type.Number(),
+  realm_user_groups: Type.Array(UserGroupSchema),
+  ...Object.fromEntries(REALM_BOOLEANS.map((k) => [k, Bool()])),
+  ...Object.fromEntries(REALM_INTEGERS.map((k) => [k, Int()])),
+  ...Object.fromEntries(REALM_NULLABLE_INTEGERS.map((k) => [k, Nullable(Int())])),
+  ...Object.fromEntries(REALM_STRINGS.map((k) => [k, Str()])),
+  ...Object.fromEntries(REALM_NULLABLE_STRINGS.map((k) => [k, Nullable(Str())])),
+  ...Object.fromEntries(REALM_GROUP_SETTINGS.map((k) => [k, GroupSettingValueSchema])),
+  realm_message_edit_history_visibility_policy: Type.Union(['all', 'moves', 'none'].map((v) => Type.Literal(v))),
+  realm_topics_policy: Type.Union([Type.Literal('allow_empty_topic'), Type.Literal('disable_empty_topic')]),
+  realm_authentication_methods: Type.Record(
+    Str(),
+    Type.Object({ enabled: Bool(), available: Bool(), unavailable_reason: Type.Optional(Str()) }, strict),
+  ),
+  realm_available_video_chat_providers: Type.Record(Str(), NameId),
+  server_thumbnail_formats: Type.Array(
+    Type.Object({ name: Str(), max_width: Int(), max_height: Int(), format: Str(), animated: Bool() }, strict),
+  ),
+  giphy_rating_options: Type.Record(Str(), NameId),
+  realm_default_external_accounts: Type.Record(
+    Str(),
+    Type.Object({ text: Str(), url_pattern: Str(), name: Str(), hint: Str() }, strict),
+  ),
+  server_supported_permission_settings: Type.Object(
+    {
+      realm: Type.Record(Str(), GroupPermissionSettingSchema),
+      stream: Type.Record(Str(), GroupPermissionSettingSchema),
+      group: Type.Record(Str(), GroupPermissionSettingSchema),
+    },
+    strict,
+  ),
+  realm_user_settings_defaults: Type.Object(
+    { ...settingProperties, emojiset_choices: EmojisetChoices, available_notification_sounds: Type.Array(Str()) },
+    strict,
+  ),
+  realm_domains: Type.Array(Type.Object({ domain: Str(), allow_subdomains: Bool() }, strict)),
+  realm_emoji: Type.Record(
+    Str(),
+    Type.Object(
+      {
+        id: Str(),
+        name: Str(),
+        source_url: Str(),
+        still_url: Type.Optional(Nullable(Str())),
+        deactivated: Bool(),
+        author_id: Nullable(Int()),
+      },
+      strict,
+    ),
+  ),
+  realm_linkifiers: Type.Array(Type.Object({ pattern: Str(), url_template: Str(), id: Int() }, strict)),
+  realm_filters: Type.Array(Type.Tuple([Str(), Str(), Int()])),
+  realm_playgrounds: Type.Array(
+    Type.Object({ id: Int(), name: Str(), pygments_language: Str(), url_template: Str() }, strict),
+  ),
+  realm_billing: Type.Object({ has_pending_sponsorship_request: Bool() }, strict),
+  realm_users: Type.Array(RegisterUserSchema),
+  realm_non_active_users: Type.Array(RegisterUserSchema),
+  cross_realm_bots: Type.Array(RegisterUserSchema),
+  avatar_source: Type.Union([Type.Literal('G'), Type.Literal('U')]),
+  avatar_url_medium: Str(),
+  avatar_url: Str(),
+  can_create_private_streams: Bool(),
+  can_create_public_streams: Bool(),
+  can_create_web_public_streams: Bool(),
+  can_create_streams: Bool(),
+  can_invite_others_to_realm: Bool(),
+  is_admin: Bool(),
+  is_owner: Bool(),
+  is_moderator: Bool(),
+  is_guest: Bool(),
+  user_id: Int(),
+  email: Str(),
+  delivery_email: Str(),
+  full_name: Str(),
+  realm_bots: Type.Array(BotSchema),
+  realm_embedded_bots: Type.Array(Type.Object({ name: Str(), config: Type.Record(Str(), Str()) }, strict)),
+  realm_incoming_webhook_bots: Type.Array(
+    Type.Object(
+      {
+        name: Str(),
+        display_name: Str(),
+        all_event_types: Nullable(Type.Array(Str())),
+        config_options: Type.Optional(Type.Array(Type.Object({ key: Str(), label: Str(), validator: Str() }, strict))),
+        url_options: Type.Optional(Type.Array(Type.Object({ key: Str(), label: Str(), validator: Str() }, strict))),
+      },
+      strict,
+    ),
+  ),
+  recent_private_conversations: Type.Array(Type.Object({ max_message_id: Int(), user_ids: IntList() }, strict)),
+  subscriptions: Type.Array(SubscriptionSchema),
+  unsubscribed: Type.Array(SubscriptionSchema),
+  never_subscribed: Type.Array(StreamSchema),
+  channel_folders: Type.Array(
+    Type.Object(
+      {
+        id: Int(),
+        name: Str(),
+        description: Str(),
+        rendered_description: Str(),
+        creator_id: Nullable(Int()),
+        date_created: Int(),
+        is_archived: Bool(),
+        order: Int(),
+      },
+      strict,
+    ),
+  ),
+  unread_msgs: UnreadSchema,
+  starred_messages: IntList(),
+  streams: Type.Array(StreamSchema),
+  realm_default_streams: IntList(),
+  realm_default_stream_groups: Type.Array(
+    Type.Object({ name: Str(), id: Int(), description: Str(), streams: IntList() }, strict),
+  ),
+  stop_words: Type.Array(Str()),
+  // Legacy top-level settings (update_display_settings / update_global_notifications).
+  ...settingSchemas(DISPLAY_SETTINGS_LEGACY),
+  ...settingSchemas(NOTIFICATION_SETTINGS_LEGACY),
+  emojiset_choices: EmojisetChoices,
+  timezone: Str(),
+  available_notification_sounds: Type.Array(Str()),
+  user_settings: Type.Object(
+    {
+      ...settingProperties,
+      emojiset_choices: EmojisetChoices,
+      timezone: Str(),
+      available_notification_sounds: Type.Array(Str()),
+    },
+    strict,
+  ),
+  user_status: Type.Record(
+    Str(),
+    Type.Object(
+      {
+        away: Type.Optional(Bool()),
+        status_text: Type.Optional(Str()),
+        emoji_name: Type.Optional(Str()),
+        emoji_code: Type.Optional(Str()),
+        reaction_type: Type.Optional(Str()),
+        scheduled_end_time: Type.Optional(Nullable(Int())),
+      },
+      strict,
+    ),
+  ),
+  user_topics: Type.Array(
+    Type.Object({ stream_id: Int(), topic_name: Str(), last_updated: Int(), visibility_policy: Int() }, strict),
+  ),
+  has_zoom_token: Bool(),
+  giphy_api_key: Str(),
+  push_devices: Type.Record(Str(), Type.Object({ status: Str(), error_code: Nullable(Str()) }, strict)),
+};

@@ -1,0 +1,81 @@
+/**
+ * People in `POST /register`: the `realm_user` fetch type (`realm_users`, `realm_non_active_users`,
+ * `cross_realm_bots` and the current user's own keys) and `realm_bot` (`realm_bots`).
+ *
+ * Zulip builds the user list with `get_users_for_api` (custom profile fields included for
+ * logged-in users) and then, in `post_process_state`, splits it by `is_active` and drops the
+ * `is_active` key; lists are sorted by user id. The current user's `avatar_url` is always
+ * computed (client_gravatar forced off, Zulip #8253).
+ */
+import { Role, type RealmState, type User } from '../../domain/realm-state.js';
+import { apiEmail, gravatarUrl, userToWire } from '../../domain/users.js';
+import { hasGroupPermission } from '../../domain/groups.js';
+import { realmGroupSetting } from './user-groups.js';
+
+/** `realm_users`, `realm_non_active_users`, `cross_realm_bots` and the own-user keys. */
+export function realmUserSection(state: RealmState, me: User, clientGravatar: boolean): Record<string, unknown> {
+  const active: Record<string, unknown>[] = [];
+  const inactive: Record<string, unknown>[] = [];
+  const view = { clientGravatar, includeCustomProfileFields: true };
+  const users = [...state.users.values()].sort((a, b) => a.id - b.id);
+  for (const target of users) {
+    const wire = userToWire(state, me, target, view);
+    delete wire.is_active;
+    (target.isActive ? active : inactive).push(wire);
+  }
+  const can = (name: string) => hasGroupPermission(state, me.id, realmGroupSetting(state, name));
+  const canCreatePrivate = can('can_create_private_channel_group');
+  const canCreatePublic = can('can_create_public_channel_group');
+  const canCreateWebPublic = can('can_create_web_public_channel_group');
+  const avatar = gravatarUrl(me.email, me.avatarVersion);
+  return {
+    realm_users: active,
+    realm_non_active_users: inactive,
+    // System bots (Notification Bot, Welcome Bot…) live in Zulip's internal realm; parley has none.
+    cross_realm_bots: [],
+    avatar_source: 'G',
+    avatar_url_medium: `${avatar}&s=500`,
+    avatar_url: avatar,
+    can_create_private_streams: canCreatePrivate,
+    can_create_public_streams: canCreatePublic,
+    can_create_web_public_streams: canCreateWebPublic,
+    can_create_streams: canCreatePrivate || canCreatePublic || canCreateWebPublic,
+    can_invite_others_to_realm: can('can_invite_users_group'),
+    is_admin: me.role <= Role.admin,
+    is_owner: me.role === Role.owner,
+    // Since FL 380: moderators and above.
+    is_moderator: me.role <= Role.moderator,
+    is_guest: me.role === Role.guest,
+    user_id: me.id,
+    email: apiEmail(me, state.host),
+    delivery_email: me.email,
+    full_name: me.fullName,
+  };
+}
+
+/**
+ * `realm_bots` (`get_owned_bot_dicts`): all bots of the realm for administrators, else the bots
+ * the user owns; deactivated bots included (`is_active` false). Shape at FL 417:
+ * `{email, user_id, full_name, bot_type, is_active, api_key, default_sending_stream,
+ * default_events_register_stream, default_all_public_streams, owner_id, avatar_url, services}`.
+ */
+export function realmBots(state: RealmState, me: User): Record<string, unknown>[] {
+  const isAdmin = me.role <= Role.admin;
+  return [...state.users.values()]
+    .filter((u) => u.isBot && (isAdmin || u.botOwnerId === me.id))
+    .sort((a, b) => a.id - b.id)
+    .map((bot) => ({
+      email: apiEmail(bot, state.host),
+      user_id: bot.id,
+      full_name: bot.fullName,
+      bot_type: bot.botType,
+      is_active: bot.isActive,
+      api_key: bot.apiKey,
+      default_sending_stream: null,
+      default_events_register_stream: null,
+      default_all_public_streams: false,
+      owner_id: bot.botOwnerId,
+      avatar_url: gravatarUrl(bot.email, bot.avatarVersion),
+      services: [],
+    }));
+}

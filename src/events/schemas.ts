@@ -1,0 +1,220 @@
+/**
+ * typebox schemas of the client events parley emits and of the `POST /register` response, with
+ * checkers returning readable error lists (Zulip's `zerver/lib/event_schema.py` idea: every
+ * feature's tests check each event it produces). Objects are strict: an unexpected key is an
+ * error, so a schema and its producer cannot drift apart silently.
+ *
+ * Events (each as delivered by `GET /events`, i.e. with its queue `id`):
+ * - `message`: `{id, type: "message", message: <message object>, flags: string[], local_message_id?}`
+ *   (zulip-behavior.md §10.4; `message` as in seed §2.2, without `flags`);
+ * - `heartbeat`: `{id, type: "heartbeat"}`;
+ * - `typing`: `{id, type: "typing", op: "start"|"stop", message_type: "direct", sender: {user_id,
+ *   email}, recipients: [{user_id, email}]}` or `{…, message_type: "stream", sender, stream_id,
+ *   topic}` (FL 215 renamed `private` to `direct`; stream typing since FL 58).
+ *
+ * Compiled validators are built on first use and cached.
+ */
+import Type, { type TSchema } from 'typebox';
+import { Compile, type Validator } from 'typebox/compile';
+import { REGISTER_KEY_SCHEMAS } from './register/schemas.js';
+
+export {
+  REGISTER_KEY_SCHEMAS,
+  GroupSettingValueSchema,
+  RegisterUserSchema,
+  StreamSchema,
+  SubscriptionSchema,
+} from './register/schemas.js';
+
+const strict = { additionalProperties: false } as const;
+const Int = () => Type.Integer();
+const Str = () => Type.String();
+const Bool = () => Type.Boolean();
+const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
+
+const DisplayRecipientUser = Type.Object(
+  { id: Int(), email: Str(), full_name: Str(), is_mirror_dummy: Bool() },
+  strict,
+);
+
+const EditHistoryEntry = Type.Object(
+  {
+    user_id: Nullable(Int()),
+    timestamp: Int(),
+    prev_content: Type.Optional(Str()),
+    prev_rendered_content: Type.Optional(Str()),
+    prev_rendered_content_version: Type.Optional(Int()),
+    prev_stream: Type.Optional(Int()),
+    stream: Type.Optional(Int()),
+    prev_topic: Type.Optional(Str()),
+    topic: Type.Optional(Str()),
+  },
+  strict,
+);
+
+/** Zulip's message object (seed §2.2). `flags` only where the message is fetched, not in events. */
+export const MessageSchema = Type.Object(
+  {
+    id: Int(),
+    sender_id: Int(),
+    content: Str(),
+    content_type: Type.Union([Type.Literal('text/html'), Type.Literal('text/x-markdown')]),
+    recipient_id: Int(),
+    timestamp: Int(),
+    client: Str(),
+    subject: Str(),
+    topic_links: Type.Array(Type.Object({ text: Str(), url: Str() }, strict)),
+    is_me_message: Bool(),
+    reactions: Type.Array(
+      Type.Object({ emoji_name: Str(), emoji_code: Str(), reaction_type: Str(), user_id: Int() }, strict),
+    ),
+    submessages: Type.Array(
+      Type.Object({ msg_type: Str(), content: Str(), message_id: Int(), sender_id: Int(), id: Int() }, strict),
+    ),
+    sender_full_name: Str(),
+    sender_email: Str(),
+    sender_realm_str: Str(),
+    avatar_url: Nullable(Str()),
+    display_recipient: Type.Union([Str(), Type.Array(DisplayRecipientUser)]),
+    type: Type.Union([Type.Literal('stream'), Type.Literal('private')]),
+    stream_id: Type.Optional(Int()),
+    last_edit_timestamp: Type.Optional(Int()),
+    last_moved_timestamp: Type.Optional(Int()),
+    edit_history: Type.Optional(Type.Array(EditHistoryEntry)),
+    flags: Type.Optional(Type.Array(Str())),
+  },
+  strict,
+);
+
+/** Message flags Zulip reports (UserMessage flags plus the deprecated `wildcard_mentioned`). */
+export const MESSAGE_FLAGS = new Set([
+  'read',
+  'starred',
+  'collapsed',
+  'mentioned',
+  'stream_wildcard_mentioned',
+  'topic_wildcard_mentioned',
+  'wildcard_mentioned',
+  'group_mentioned',
+  'has_alert_word',
+  'historical',
+]);
+
+export const MessageEventSchema = Type.Object(
+  {
+    id: Int(),
+    type: Type.Literal('message'),
+    message: MessageSchema,
+    flags: Type.Array(Str()),
+    local_message_id: Type.Optional(Str()),
+  },
+  strict,
+);
+
+export const HeartbeatEventSchema = Type.Object({ id: Int(), type: Type.Literal('heartbeat') }, strict);
+
+const TypingUser = Type.Object({ user_id: Int(), email: Str() }, strict);
+const TypingOp = Type.Union([Type.Literal('start'), Type.Literal('stop')]);
+
+export const TypingEventSchema = Type.Union([
+  Type.Object(
+    {
+      id: Int(),
+      type: Type.Literal('typing'),
+      op: TypingOp,
+      message_type: Type.Literal('direct'),
+      sender: TypingUser,
+      recipients: Type.Array(TypingUser),
+    },
+    strict,
+  ),
+  Type.Object(
+    {
+      id: Int(),
+      type: Type.Literal('typing'),
+      op: TypingOp,
+      message_type: Type.Literal('stream'),
+      sender: TypingUser,
+      stream_id: Int(),
+      topic: Str(),
+    },
+    strict,
+  ),
+]);
+
+/** Event schema by event `type`. */
+export const EVENT_SCHEMAS: Readonly<Record<string, TSchema>> = {
+  message: MessageEventSchema,
+  heartbeat: HeartbeatEventSchema,
+  typing: TypingEventSchema,
+};
+
+const validators = new Map<TSchema, Validator>();
+
+/** The compiled validator of `schema` (compiled once). */
+function validator(schema: TSchema): Validator {
+  let v = validators.get(schema);
+  if (v === undefined) {
+    v = Compile(schema);
+    validators.set(schema, v);
+  }
+  return v;
+}
+
+/** `path: message` lines for `value` against `schema`; [] when valid. */
+export function checkSchema(schema: TSchema, value: unknown, path = ''): string[] {
+  const v = validator(schema);
+  if (v.Check(value)) return [];
+  return v.Errors(value).map((e) => `${path}${e.instancePath || '/'}: ${e.message}`);
+}
+
+/** Checks that go beyond the schema: `stream_id` and `display_recipient` agree with `type`. */
+function checkMessageObject(message: Record<string, unknown>, path: string): string[] {
+  const errors: string[] = [];
+  if (message.type === 'stream') {
+    if (typeof message.stream_id !== 'number') errors.push(`${path}/stream_id: required for a channel message`);
+    if (typeof message.display_recipient !== 'string') errors.push(`${path}/display_recipient: must be the channel name`);
+  } else if (message.type === 'private') {
+    if ('stream_id' in message) errors.push(`${path}/stream_id: not allowed for a direct message`);
+    if (!Array.isArray(message.display_recipient)) errors.push(`${path}/display_recipient: must list the users`);
+    if (message.subject !== '') errors.push(`${path}/subject: must be empty for a direct message`);
+  }
+  return errors;
+}
+
+/**
+ * Schema errors of one client event, as `"/path: message"` strings; [] when it is valid.
+ * An event type without a schema is itself an error (add its schema with the feature).
+ */
+export function checkEvent(event: unknown): string[] {
+  if (typeof event !== 'object' || event === null || Array.isArray(event)) return ['/: event must be an object'];
+  const type = (event as { type?: unknown }).type;
+  const schema = typeof type === 'string' ? EVENT_SCHEMAS[type] : undefined;
+  if (schema === undefined) return [`/type: no schema for event type ${JSON.stringify(type)}`];
+  const errors = checkSchema(schema, event);
+  if (type === 'message' && errors.length === 0) {
+    const e = event as { message: Record<string, unknown>; flags: string[] };
+    errors.push(...checkMessageObject(e.message, '/message'));
+    for (const flag of e.flags) if (!MESSAGE_FLAGS.has(flag)) errors.push(`/flags: unknown flag ${JSON.stringify(flag)}`);
+  }
+  return errors;
+}
+
+/**
+ * Schema errors of a `POST /register` response body (or of `buildRegisterState`'s result):
+ * every top-level key must be known and valid. `result`, `msg` and
+ * `ignored_parameters_unsupported` (the response envelope) are accepted.
+ */
+export function checkRegisterState(state: Record<string, unknown>): string[] {
+  const errors: string[] = [];
+  for (const [key, value] of Object.entries(state)) {
+    if (key === 'result' || key === 'msg' || key === 'ignored_parameters_unsupported') continue;
+    const schema = REGISTER_KEY_SCHEMAS[key];
+    if (schema === undefined) {
+      errors.push(`/${key}: unexpected key`);
+      continue;
+    }
+    errors.push(...checkSchema(schema, value, `/${key}`));
+  }
+  return errors;
+}

@@ -1,0 +1,145 @@
+/** EventQueueManager: routing, long-poll, heartbeats, acknowledgement, GC, limits (zulip-behavior.md §10). */
+import t from 'tap';
+import { EventQueueManager } from '../../src/events/event-queues.js';
+import { MAX_QUEUE_EVENTS, type QueueSettings } from '../../src/events/event-queue.js';
+import type { RealmEvent } from '../../src/events/realm-event.js';
+
+const settings = (over: Partial<QueueSettings> = {}): QueueSettings => ({
+  eventTypes: null, applyMarkdown: true, clientGravatar: false, slimPresence: false, allPublicStreams: false,
+  narrow: null, clientCapabilities: {}, ...over,
+});
+const fast = { idleTimeoutSeconds: 600, heartbeatSeconds: 0.05, heartbeatJitterSeconds: 0, gcIntervalSeconds: 3600 };
+const noAbort = () => {};
+const typingEvent = (userIds: number[]): RealmEvent => ({ userIds, payload: { type: 'typing', op: 'start' } });
+const messageEvent = (userIds: number[], over: Partial<NonNullable<RealmEvent['message']>> = {}): RealmEvent => ({
+  userIds,
+  payload: { type: 'message', message: { id: 9, content: '<p>hi</p>', content_type: 'text/html', avatar_url: 'https://x', subject: '', type: 'stream', display_recipient: 'Verona' } },
+  message: { raw: 'hi', senderEmailPublic: true, flags: { 1: ['read'], 2: [] }, ...over },
+});
+
+t.test('ids, routing to users, acknowledgement', async (t) => {
+  const m = new EventQueueManager(fast);
+  t.teardown(() => m.shutdown());
+  const q1 = m.register(1, 1, settings(), 0);
+  const q2 = m.register(1, 2, settings(), 0);
+  const other = m.register(2, 1, settings(), 0);
+  t.equal(q1.lastEventId, -1);
+  m.publish(1, 1, [typingEvent([1])]);
+  m.publish(1, 2, [typingEvent([1, 2])]);
+  t.same((await m.poll(q1, -1, true, noAbort))!.map((e) => e.id), [0, 1]);
+  t.same((await m.poll(q2, -1, true, noAbort))!.map((e) => e.id), [0]);
+  t.same(await m.poll(other, -1, true, noAbort), [], 'other realm untouched');
+  t.same((await m.poll(q1, 0, true, noAbort))!.map((e) => e.id), [1], 'last_event_id acknowledges');
+  t.equal(q1.size, 1, 'acknowledged events are pruned');
+  t.equal(m.get(q1.id, 1, 2), undefined, 'another user cannot use the queue');
+  t.equal(m.get(q1.id, 2, 1), undefined, 'nor another realm');
+});
+
+t.test('events of commands already in the register state are skipped', async (t) => {
+  const m = new EventQueueManager(fast);
+  t.teardown(() => m.shutdown());
+  const q = m.register(1, 1, settings(), 5);
+  m.publish(1, 5, [typingEvent([1])]);
+  m.publish(1, 6, [typingEvent([1])]);
+  t.equal(q.size, 1);
+});
+
+t.test('long-poll waits, wakes on an event, or returns a heartbeat', async (t) => {
+  const m = new EventQueueManager({ ...fast, heartbeatSeconds: 3600 });
+  t.teardown(() => m.shutdown());
+  const q = m.register(1, 1, settings(), 0);
+  const waiting = m.poll(q, -1, false, noAbort);
+  t.ok(q.attached);
+  m.publish(1, 1, [typingEvent([1])]);
+  t.same((await waiting)!.map((e) => e.type), ['typing']);
+  t.notOk(q.attached, 'a finished poll detaches');
+
+  const hb = new EventQueueManager(fast);
+  t.teardown(() => hb.shutdown());
+  const q2 = hb.register(1, 1, settings(), 0);
+  const started = Date.now();
+  const result = await hb.poll(q2, -1, false, noAbort);
+  t.same(result, [{ type: 'heartbeat', id: 0 }]);
+  t.ok(Date.now() - started >= 40, 'after the heartbeat interval');
+});
+
+t.test('a newer poll finishes the older one; abort and delete', async (t) => {
+  const m = new EventQueueManager({ ...fast, heartbeatSeconds: 3600 });
+  t.teardown(() => m.shutdown());
+  const q = m.register(1, 1, settings(), 0);
+  const first = m.poll(q, -1, false, noAbort);
+  const second = m.poll(q, -1, false, noAbort);
+  t.same(await first, [], 'replaced poll answers with no events');
+  t.equal(await Promise.race([second, new Promise((r) => setTimeout(() => r('pending'), 20))]), 'pending');
+  let abort = () => {};
+  const third = m.poll(q, -1, false, (cb) => (abort = cb));
+  t.same(await second, []);
+  abort();
+  t.same(await third, [], 'an aborted poll lets go');
+  t.notOk(q.attached, 'nothing is left attached after an abort');
+  const fourth = m.poll(q, -1, false, noAbort);
+  m.delete(q);
+  t.equal(await fourth, null, 'a deleted queue answers null (BAD_EVENT_QUEUE_ID)');
+  t.equal(m.get(q.id, 1, 1), undefined);
+  t.equal(m.size, 0);
+});
+
+t.test('event_types, narrow, apply_markdown, client_gravatar, local_message_id, all_public_streams', async (t) => {
+  const m = new EventQueueManager(fast);
+  t.teardown(() => m.shutdown());
+  const onlyMessages = m.register(1, 1, settings({ eventTypes: new Set(['message']) }), 0);
+  const raw = m.register(1, 1, settings({ applyMarkdown: false, clientGravatar: true }), 0);
+  const narrowed = m.register(1, 2, settings({ narrow: (msg) => msg.display_recipient === 'Denmark' }), 0);
+  const watcher = m.register(1, 3, settings({ allPublicStreams: true }), 0);
+  m.publish(1, 1, [typingEvent([1]), messageEvent([1, 2], { senderQueueId: onlyMessages.id, localId: '42.01', publicStreamId: 7 })]);
+  const [a] = (await m.poll(onlyMessages, -1, true, noAbort))!;
+  t.match(a, { type: 'message', flags: ['read'], local_message_id: '42.01' });
+  t.equal((a!.message as { content: string }).content, '<p>hi</p>');
+  const events = (await m.poll(raw, -1, true, noAbort))!;
+  t.same(events.map((e) => e.type), ['typing', 'message']);
+  t.match(events[1]!.message, { content: 'hi', content_type: 'text/x-markdown', avatar_url: null });
+  t.notOk('local_message_id' in events[1]!, 'only the sending queue gets the local id');
+  t.equal(narrowed.size, 0, 'narrow excluded the message');
+  t.match((await m.poll(watcher, -1, true, noAbort))!, [{ type: 'message', flags: [] }], 'all_public_streams queue gets public messages');
+});
+
+t.test('empty topic shown as the display name to clients without the capability', async (t) => {
+  const m = new EventQueueManager(fast);
+  t.teardown(() => m.shutdown());
+  const old = m.register(1, 1, settings(), 0);
+  const modern = m.register(1, 1, settings({ clientCapabilities: { empty_topic_name: true } }), 0);
+  m.publish(1, 1, [messageEvent([1], { emptyTopicDisplayName: 'general chat' })]);
+  t.equal(((await m.poll(old, -1, true, noAbort))![0]!.message as { subject: string }).subject, 'general chat');
+  t.equal(((await m.poll(modern, -1, true, noAbort))![0]!.message as { subject: string }).subject, '');
+});
+
+t.test('idle queues are collected; attached ones are not', async (t) => {
+  let now = 1_000_000;
+  const m = new EventQueueManager({ ...fast, heartbeatSeconds: 3600 }, () => now);
+  t.teardown(() => m.shutdown());
+  const idle = m.register(1, 1, settings(), 0);
+  const busy = m.register(1, 1, settings(), 0);
+  const polling = m.poll(busy, -1, false, noAbort);
+  now += 601_000;
+  t.equal(m.collectIdle(), 1);
+  t.equal(m.get(idle.id, 1, 1), undefined);
+  t.ok(m.get(busy.id, 1, 1));
+  m.shutdown();
+  t.same(await polling, [{ type: 'heartbeat', id: 0 }], 'shutdown answers waiting polls');
+});
+
+t.test('a queue nobody drains is dropped past its backlog limit', async (t) => {
+  const m = new EventQueueManager(fast);
+  t.teardown(() => m.shutdown());
+  const q = m.register(1, 1, settings(), 0);
+  const errors: unknown[] = [];
+  const original = console.error;
+  console.error = (...args: unknown[]) => errors.push(args);
+  try {
+    for (let i = 0; i <= MAX_QUEUE_EVENTS; i++) m.publish(1, 1, [typingEvent([1])]);
+  } finally {
+    console.error = original;
+  }
+  t.equal(m.get(q.id, 1, 1), undefined);
+  t.equal(errors.length, 1);
+});

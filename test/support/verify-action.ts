@@ -1,0 +1,256 @@
+/**
+ * Zulip's `verify_action` (zerver/tests/test_events.py) for parley: every feature test that
+ * changes state proves that its events are correct by
+ *
+ * 1. registering an event queue (`POST /register`) and keeping the initial state,
+ * 2. performing the action,
+ * 3. polling `GET /events?dont_block=true` for the events it caused,
+ * 4. checking each event against its typebox schema (`checkEvent`),
+ * 5. folding the events into the initial state with `applyEvent` (a client-side model of
+ *    Zulip's `apply_events`), and
+ * 6. registering again and asserting that the folded state equals the fresh one, ignoring the
+ *    keys that legitimately differ (`queue_id`, `last_event_id`, `server_timestamp`).
+ *
+ * A new event type needs a schema in `src/events/schemas.ts` and a case in `applyEvent` here;
+ * an event without either fails the test, which is the point.
+ */
+import type { Caller, TestServer } from './test-server.js';
+import { checkEvent, checkRegisterState } from '../../src/events/schemas.js';
+
+type Json = Record<string, any>;
+
+/** The assertions `verifyAction` needs (a tap `Test` has them). */
+export interface Asserts {
+  same(found: unknown, wanted: unknown, ...message: any[]): boolean;
+  notSame(found: unknown, wanted: unknown, ...message: any[]): boolean;
+  equal(found: unknown, wanted: unknown, ...message: any[]): boolean;
+  fail(...message: any[]): boolean;
+}
+
+export interface VerifyActionOptions<R> {
+  /** The register's `event_types`; omitted = every type. */
+  eventTypes?: string[];
+  /** The register's `fetch_event_types`; omitted = the event types. Events of other types are not folded. */
+  fetchEventTypes?: string[];
+  /** Other register parameters: `apply_markdown`, `client_gravatar`, `slim_presence`, `include_subscribers`, `client_capabilities`, `narrow`, `all_public_streams`. */
+  registerParams?: Record<string, unknown>;
+  /** The action under test (usually calls as another user). */
+  action: () => Promise<R>;
+  /** Exactly this many events must arrive; omitted = collect until the queue stays quiet. */
+  numEvents?: number;
+  /** Assert that the state did (true) or did not (false) change; omitted = not checked. */
+  stateChangeExpected?: boolean;
+}
+
+export interface VerifyActionResult<R> {
+  /** The events received, in order, with their queue ids. */
+  events: Json[];
+  /** What `action` returned. */
+  actionResult: R;
+  /** Initial state, folded state (= the fresh one when the test passed). */
+  before: Json;
+  after: Json;
+}
+
+/** Keys that differ between two registrations without any state change. */
+const VOLATILE_KEYS = ['queue_id', 'last_event_id', 'server_timestamp', 'result', 'msg'];
+
+function withoutVolatile(state: Json): Json {
+  const copy: Json = structuredClone(state);
+  for (const key of VOLATILE_KEYS) delete copy[key];
+  return copy;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Register parameters as the HTTP helper sends them (non-strings JSON-encoded). */
+function registerParams<R>(opts: VerifyActionOptions<R>): Record<string, unknown> {
+  const params: Record<string, unknown> = { ...opts.registerParams };
+  if (opts.eventTypes !== undefined) params.event_types = opts.eventTypes;
+  if (opts.fetchEventTypes !== undefined) params.fetch_event_types = opts.fetchEventTypes;
+  return params;
+}
+
+async function registerQueue(t: Asserts, caller: Caller, params: Record<string, unknown>, label: string): Promise<Json> {
+  const reply = await caller.call('POST', '/register', params);
+  if (reply.status !== 200) {
+    t.fail(`${label}: POST /register answered ${reply.status} ${JSON.stringify(reply.body)}`);
+    throw new Error('register failed');
+  }
+  t.same(checkRegisterState(reply.body), [], `${label}: register response matches its schema`);
+  return reply.body;
+}
+
+/**
+ * Polls the queue with `dont_block=true` until `numEvents` arrived (then one more poll to catch
+ * extras), or, without `numEvents`, until two polls in a row 30 ms apart bring nothing.
+ */
+async function collectEvents(caller: Caller, queueId: string, lastEventId: number, numEvents?: number): Promise<Json[]> {
+  const events: Json[] = [];
+  let last = lastEventId;
+  let quiet = 0;
+  const deadline = Date.now() + 3000;
+  while (Date.now() < deadline) {
+    const reply = await caller.call('GET', '/events', { queue_id: queueId, last_event_id: last, dont_block: true });
+    if (reply.status !== 200) throw new Error(`GET /events answered ${reply.status} ${JSON.stringify(reply.body)}`);
+    const batch: Json[] = reply.body.events;
+    for (const event of batch) {
+      events.push(event);
+      last = Math.max(last, event.id);
+    }
+    if (batch.length > 0) quiet = 0;
+    else quiet++;
+    if (numEvents !== undefined ? events.length >= numEvents && quiet >= 1 : quiet >= 2) break;
+    await sleep(30);
+  }
+  return events;
+}
+
+/** Runs the verify-action protocol (see the module comment) for `caller`'s queue. */
+export async function verifyAction<R>(
+  t: Asserts,
+  server: TestServer,
+  caller: Caller,
+  opts: VerifyActionOptions<R>,
+): Promise<VerifyActionResult<R>> {
+  void server;
+  const params = registerParams(opts);
+  const initial = await registerQueue(t, caller, params, 'initial');
+  const actionResult = await opts.action();
+  const events = await collectEvents(caller, initial.queue_id, initial.last_event_id, opts.numEvents);
+  if (opts.numEvents !== undefined) {
+    t.equal(events.length, opts.numEvents, `number of events (${events.map((e) => e.type).join(', ') || 'none'})`);
+  }
+  for (const event of events) t.same(checkEvent(event), [], `event ${event.id} (${event.type}) matches its schema`);
+
+  const before = withoutVolatile(initial);
+  const folded = structuredClone(before);
+  const fetchTypes = opts.fetchEventTypes ?? opts.eventTypes;
+  const user = { id: caller.userId };
+  for (const event of events) {
+    // As Zulip's apply_events: events of types outside fetch_event_types are not folded.
+    if (fetchTypes !== undefined && !fetchTypes.includes(event.type)) continue;
+    applyEvent(folded, event, user);
+  }
+  const fresh = await registerQueue(t, caller, params, 'fresh');
+  const after = withoutVolatile(fresh);
+  t.same(folded, after, 'initial state + events = fresh state');
+  if (opts.stateChangeExpected === true) t.notSame(before, after, 'the action changed the state');
+  if (opts.stateChangeExpected === false) t.same(before, after, 'the action did not change the state');
+
+  await caller.call('DELETE', '/events', { queue_id: initial.queue_id });
+  await caller.call('DELETE', '/events', { queue_id: fresh.queue_id });
+  return { events, actionResult, before, after: folded };
+}
+
+/** Python-style string order (by code point), as Zulip sorts topic buckets. */
+function compareCodePoints(a: string, b: string): number {
+  const x = [...a].map((c) => c.codePointAt(0)!);
+  const y = [...b].map((c) => c.codePointAt(0)!);
+  for (let i = 0; i < Math.min(x.length, y.length); i++) if (x[i] !== y[i]) return x[i]! - y[i]!;
+  return x.length - y.length;
+}
+
+const ascending = (a: number, b: number) => a - b;
+
+/** Whether the user muted the channel, as far as the state shows (no subscriptions fetched = no). */
+function isStreamMuted(state: Json, streamId: number): boolean {
+  const sub = (state.subscriptions as Json[] | undefined)?.find((s) => s.stream_id === streamId);
+  return sub?.is_muted === true;
+}
+
+/** Adds a new unread message to an aggregated `unread_msgs` (Zulip's `apply_unread_message_event`). */
+function applyUnreadMessage(unread: Json, state: Json, message: Json, flags: string[], user: { id: number }): void {
+  const id: number = message.id;
+  let counted = true;
+  let wildcardCounts = true;
+  if (message.type === 'stream') {
+    const topic: string = message.subject;
+    const lower = topic.toLowerCase();
+    const buckets: Json[] = unread.streams;
+    let bucket = buckets.find((b) => b.stream_id === message.stream_id && b.topic.toLowerCase() === lower);
+    if (bucket === undefined) {
+      bucket = { stream_id: message.stream_id, topic, unread_message_ids: [] };
+      buckets.push(bucket);
+      buckets.sort((a, b) => a.stream_id - b.stream_id || compareCodePoints(a.topic.toLowerCase(), b.topic.toLowerCase()));
+    }
+    bucket.unread_message_ids.push(id);
+    bucket.unread_message_ids.sort(ascending);
+    counted = !isStreamMuted(state, message.stream_id);
+    wildcardCounts = counted;
+  } else {
+    const recipients: Json[] = message.display_recipient;
+    const others = recipients.filter((r) => r.id !== user.id);
+    if (others.length <= 1) {
+      const other = others.length === 1 ? others[0]!.id : user.id;
+      let bucket = (unread.pms as Json[]).find((b) => b.other_user_id === other);
+      if (bucket === undefined) {
+        bucket = { other_user_id: other, sender_id: other, unread_message_ids: [] };
+        unread.pms.push(bucket);
+        unread.pms.sort((a: Json, b: Json) => a.other_user_id - b.other_user_id);
+      }
+      bucket.unread_message_ids.push(id);
+      bucket.unread_message_ids.sort(ascending);
+    } else {
+      const key = recipients.map((r) => r.id as number).sort(ascending).join(',');
+      let bucket = (unread.huddles as Json[]).find((b) => b.user_ids_string === key);
+      if (bucket === undefined) {
+        bucket = { user_ids_string: key, unread_message_ids: [] };
+        unread.huddles.push(bucket);
+        unread.huddles.sort((a: Json, b: Json) => compareCodePoints(a.user_ids_string, b.user_ids_string));
+      }
+      bucket.unread_message_ids.push(id);
+      bucket.unread_message_ids.sort(ascending);
+    }
+  }
+  if (counted) unread.count += 1;
+  const wildcard = flags.includes('stream_wildcard_mentioned') || flags.includes('topic_wildcard_mentioned');
+  if (flags.includes('mentioned') || (wildcard && wildcardCounts)) {
+    if (!unread.mentions.includes(id)) {
+      unread.mentions.push(id);
+      unread.mentions.sort(ascending);
+    }
+  }
+}
+
+/**
+ * Folds one event into a register state, as a Zulip client (and Zulip's `apply_event`) would.
+ * Throws on an event type it does not know: add the fold together with the event.
+ */
+export function applyEvent(state: Json, event: Json, user: { id: number }): void {
+  switch (event.type) {
+    case 'message': {
+      const message: Json = event.message;
+      const flags: string[] = event.flags;
+      if ('max_message_id' in state) state.max_message_id = Math.max(state.max_message_id, message.id);
+      if (state.unread_msgs !== undefined && !flags.includes('read')) {
+        applyUnreadMessage(state.unread_msgs, state, message, flags, user);
+      }
+      if (message.type === 'private') {
+        const conversations = state.recent_private_conversations as Json[] | undefined;
+        if (conversations !== undefined) {
+          const userIds = (message.display_recipient as Json[]).map((r) => r.id as number).filter((id) => id !== user.id).sort(ascending);
+          const key = userIds.join(',');
+          let conversation = conversations.find((c) => (c.user_ids as number[]).join(',') === key);
+          if (conversation === undefined) conversations.push((conversation = { user_ids: userIds, max_message_id: message.id }));
+          conversation.max_message_id = Math.max(conversation.max_message_id, message.id);
+          conversations.sort((a, b) => b.max_message_id - a.max_message_id);
+        }
+        return;
+      }
+      // first_message_id of the channel wherever the state lists it.
+      for (const key of ['subscriptions', 'unsubscribed', 'never_subscribed', 'streams']) {
+        for (const stream of (state[key] as Json[] | undefined) ?? []) {
+          if (stream.stream_id === message.stream_id && stream.first_message_id === null) stream.first_message_id = message.id;
+        }
+      }
+      return;
+    }
+    case 'typing':
+    case 'heartbeat':
+      // No state.
+      return;
+    default:
+      throw new Error(`applyEvent: no fold for event type ${JSON.stringify(event.type)} (add one with the event)`);
+  }
+}
