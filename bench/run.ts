@@ -18,6 +18,7 @@ import { parseArgs } from 'node:util';
 import { api, basicAuth, fetchApiKey, processMemory, REPO_ROOT, startServer, type ProcessMemory, type ServerProcess } from '../test/support/server-process.js';
 import { runLoad, stopCurrentLoad, type LoadRequest, type LoadResult } from './load.js';
 import { formatTable, type Row } from './report.js';
+import { runFanout, type FanoutReport } from './fanout.js';
 
 const USAGE = `usage: npm run bench -- [--duration S] [--connections N] [--warmup S]
                        [--preload N] [--preload-time-limit S] [--preload-connections N]
@@ -27,14 +28,21 @@ const USAGE = `usage: npm run bench -- [--duration S] [--connections N] [--warmu
   --preload N              load N messages, then re-measure send and fetch (default 0 = skip)
   --preload-time-limit S   stop preloading after S seconds whatever was loaded (default 300)
   --preload-connections N  connections used for preloading (default 200)
-  --only a,b               run only these scenarios of ceiling,send,fetch (the ceiling is always run)`;
+  --fanout N               fan-out scenario: N long-polling queues in Verona, one sender (default 1000; 0 = skip)
+  --fanout-messages K      messages sent in the fan-out scenario (default 50)
+  --only a,b               run only these scenarios of ceiling,send,fetch,fanout (the ceiling is always run)`;
 
 /** Targets printed next to the results. */
 const TARGETS = {
   sendRatio: 0.15,
   fetchRatio: 0.5,
   p99Ms: 10,
+  /** A message reaches every one of 1,000 long-polling queues within this (p99). */
+  fanoutP99Ms: 50,
 };
+
+/** Demo users subscribed to Verona whose queues receive the fan-out messages. */
+const FANOUT_RECEIVERS = ['hamlet', 'othello', 'cordelia', 'prospero', 'aaron', 'desdemona', 'shiva', 'polonius'].map((n) => `${n}@zulip.com`);
 
 const PASSWORD = 'bench-password';
 const EMAIL = 'hamlet@zulip.com';
@@ -56,6 +64,8 @@ function parseOptions(argv: string[]) {
       'preload-time-limit': { type: 'string' },
       'preload-connections': { type: 'string' },
       only: { type: 'string' },
+      fanout: { type: 'string' },
+      'fanout-messages': { type: 'string' },
       help: { type: 'boolean' },
     },
     strict: true,
@@ -64,8 +74,8 @@ function parseOptions(argv: string[]) {
     console.log(USAGE);
     process.exit(0);
   }
-  const only = new Set((values.only ?? 'ceiling,send,fetch').split(',').map((s) => s.trim()));
-  for (const name of only) if (!['ceiling', 'send', 'fetch'].includes(name)) throw new Error(`unknown scenario '${name}'`);
+  const only = new Set((values.only ?? 'ceiling,send,fetch,fanout').split(',').map((s) => s.trim()));
+  for (const name of only) if (!['ceiling', 'send', 'fetch', 'fanout'].includes(name)) throw new Error(`unknown scenario '${name}'`);
   only.add('ceiling');
   return {
     duration: intOption(values.duration, 'duration', 10, 1),
@@ -74,6 +84,8 @@ function parseOptions(argv: string[]) {
     preload: intOption(values.preload, 'preload', 0),
     preloadTimeLimit: intOption(values['preload-time-limit'], 'preload-time-limit', 300, 1),
     preloadConnections: intOption(values['preload-connections'], 'preload-connections', 200, 1),
+    fanout: intOption(values.fanout, 'fanout', 1000),
+    fanoutMessages: intOption(values['fanout-messages'], 'fanout-messages', 50, 1),
     only,
   };
 }
@@ -267,6 +279,20 @@ async function main(): Promise<number> {
     if (!interrupted && opts.only.has('send')) reports.push(await measure(server, opts, 'send', 'empty', requests.send));
     if (!interrupted && opts.only.has('fetch')) reports.push(await measure(server, opts, 'fetch', 'empty', requests.fetch()));
 
+    let fanout: FanoutReport | undefined;
+    if (!interrupted && opts.only.has('fanout') && opts.fanout > 0) {
+      process.stderr.write(`  fanout: ${opts.fanout} long-polling queues, ${opts.fanoutMessages} messages… `);
+      const receivers = [];
+      for (const email of FANOUT_RECEIVERS) receivers.push({ email, key: (await fetchApiKey(server.url, email, PASSWORD)).api_key });
+      fanout = await runFanout(server.url, receivers, { email: 'iago@zulip.com', key: (await fetchApiKey(server.url, 'iago@zulip.com', PASSWORD)).api_key }, {
+        queues: opts.fanout,
+        messages: opts.fanoutMessages,
+        timeoutMs: 5000,
+        timeLimitSec: 120,
+      });
+      process.stderr.write(`p99 ${fanout.latencyMs.p99.toFixed(1)} ms\n`);
+    }
+
     let preloadReport: Awaited<ReturnType<typeof preload>> | undefined;
     if (!interrupted && opts.preload > 0) {
       preloadReport = await preload(server, opts, requests.send);
@@ -281,6 +307,7 @@ async function main(): Promise<number> {
     }
     for (const r of reports) judge(r, ceiling.result.reqPerSec);
 
+    const missedExtra: string[] = [];
     const rows: Row[] = reports.map((r) => ({
       scenario: `${r.name} (${r.phase})`,
       request: `${r.method} ${r.path}`,
@@ -309,9 +336,19 @@ async function main(): Promise<number> {
           `${preloadReport.non2xx + preloadReport.errors + preloadReport.timeouts > 0 ? `, FLAGGED: ${preloadReport.non2xx} non-2xx, ${preloadReport.errors} errors, ${preloadReport.timeouts} timeouts` : ''}`,
       );
     }
+    if (fanout) {
+      const met = fanout.incomplete === 0 && fanout.latencyMs.p99 < TARGETS.fanoutP99Ms;
+      console.log(
+        `fanout: ${fanout.queues} long-polling queues, ${fanout.messagesSent} messages: send → last delivery ` +
+          `p50 ${fanout.latencyMs.p50.toFixed(1)} ms, p99 ${fanout.latencyMs.p99.toFixed(1)} ms, max ${fanout.latencyMs.max.toFixed(1)} ms; ` +
+          `${Math.round(fanout.eventsPerSec)} events/s delivered; ${fanout.incomplete} incomplete ` +
+          `— ${met ? 'OK  ' : 'MISS'} p99 < ${TARGETS.fanoutP99Ms} ms`,
+      );
+      if (!met) missedExtra.push(`fanout p99 < ${TARGETS.fanoutP99Ms} ms`);
+    }
     const flagged = reports.filter((r) => r.flagged);
     for (const r of flagged) console.log(`FLAGGED ${r.name} (${r.phase}): ${r.flagged}; sample reply: ${r.sampleErrorReply}`);
-    const missed = reports.flatMap((r) => r.targets.filter((x) => !x.met).map((x) => `${r.name} (${r.phase}) ${x.description}`));
+    const missed = [...reports.flatMap((r) => r.targets.filter((x) => !x.met).map((x) => `${r.name} (${r.phase}) ${x.description}`)), ...missedExtra];
     if (interrupted) console.log('INTERRUPTED: the last scenario was cut short and later ones skipped');
     console.log(missed.length === 0 ? 'all targets met' : `targets missed: ${missed.join('; ')}`);
 
@@ -330,6 +367,7 @@ async function main(): Promise<number> {
           server: { url: server.url, pid: server.pid, memoryStart },
           scenarios: reports,
           preload: preloadReport ?? null,
+          fanout: fanout ?? null,
           interrupted,
         },
         null,

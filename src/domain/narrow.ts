@@ -14,7 +14,7 @@
  * (`unknown channel <x>`): no existence oracle (DESIGN.md §6). Zulip would return an empty list.
  */
 import { Errors, ZulipError } from '../errors.js';
-import { Flag, MessageBit } from './message-index.js';
+import { Flag } from './message-index.js';
 import type { MessageBody } from './records.js';
 import { Role, type RealmState, type Stream, type User } from './realm-state.js';
 import { canAccessMessage, canSeeStream, isSubscribed } from './access.js';
@@ -509,9 +509,4 @@ export function compileNarrow(
     channelRecipientId,
     search,
   };
-}
-
-/** Whether message `id` exists (not deleted). */
-export function messageExists(state: RealmState, id: number): boolean {
-  return id > 0 && id <= MAX_POSSIBLE_MESSAGE_ID && (state.messages.bits.get(id) & MessageBit.exists) !== 0;
 }

@@ -146,8 +146,7 @@ export function buildRegisterState(state: RealmState, user: User, opts: Register
   }
   if (want('realm_user_groups')) out.realm_user_groups = realmUserGroups(state, caps.include_deactivated_groups === true);
   if (want('realm')) {
-    const realmOpts = { realmUrl: opts.realmUrl, ...(opts.maxFileUploadSizeMib === undefined ? {} : { maxFileUploadSizeMib: opts.maxFileUploadSizeMib }) };
-    Object.assign(out, realmSection(state, realmOpts));
+    Object.assign(out, realmSection(state, { realmUrl: opts.realmUrl, maxFileUploadSizeMib: opts.maxFileUploadSizeMib }));
   }
   if (want('realm_user_settings_defaults')) out.realm_user_settings_defaults = realmUserSettingsDefaults();
   if (want('realm_domains')) out.realm_domains = [];

@@ -82,8 +82,9 @@ async function registerQueue(t: Asserts, caller: Caller, params: Record<string, 
 }
 
 /**
- * Polls the queue with `dont_block=true` until `numEvents` arrived (then one more poll to catch
- * extras), or, without `numEvents`, until two polls in a row 30 ms apart bring nothing.
+ * Polls the queue with `dont_block=true` until `numEvents` (> 0) arrived (then one more poll to
+ * catch extras), or otherwise until two polls in a row 30 ms apart bring nothing. Gives up after
+ * 3 s. Events are acknowledged as they are read (`last_event_id`).
  */
 async function collectEvents(caller: Caller, queueId: string, lastEventId: number, numEvents?: number): Promise<Json[]> {
   const events: Json[] = [];
@@ -100,7 +101,9 @@ async function collectEvents(caller: Caller, queueId: string, lastEventId: numbe
     }
     if (batch.length > 0) quiet = 0;
     else quiet++;
-    if (numEvents !== undefined ? events.length >= numEvents && quiet >= 1 : quiet >= 2) break;
+    // Expected events all in and one quiet poll after them; expecting none (or an unknown
+    // number) takes two quiet polls, so a late event still gets caught.
+    if (numEvents !== undefined && numEvents > 0 ? events.length >= numEvents && quiet >= 1 : quiet >= 2) break;
     await sleep(30);
   }
   return events;
