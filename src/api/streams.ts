@@ -6,7 +6,7 @@ import { Errors } from '../errors.js';
 import { defineEndpoint } from './define-endpoint.js';
 import { P } from './params.js';
 import { Role, type Stream } from '../domain/realm-state.js';
-import { streamToWire, subscriptionToWire } from '../domain/streams.js';
+import { findStreamByName, streamToWire, subscriptionToWire } from '../domain/streams.js';
 import { canSeeStream, isSubscribed } from '../domain/access.js';
 import { createHash } from 'node:crypto';
 
@@ -26,6 +26,18 @@ export function streamEmailAddress(realmId: number, stream: Stream, host: string
 }
 
 export const streamEndpoints = [
+  defineEndpoint({
+    method: 'GET',
+    path: '/get_stream_id',
+    auth: 'user',
+    params: { stream: P.string({ required: true }) },
+    handler: ({ realm, user, params }) => {
+      // zulip-behavior.md §3.9: unknown and inaccessible are the same error.
+      const stream = findStreamByName(realm!.state, params.stream);
+      if (stream === undefined || !canSeeStream(realm!.state, user!, stream)) return Errors.invalidStreamName(params.stream);
+      return { stream_id: stream.id };
+    },
+  }),
   defineEndpoint({
     method: 'GET',
     path: '/streams/{stream_id}/email_address',

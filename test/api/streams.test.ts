@@ -33,3 +33,14 @@ t.test('subscriptions', async (t) => {
   t.equal(withSubs.body.subscriptions[3].subscribers.length, 3, 'core team has three members');
   t.equal(withSubs.body.subscriptions[0].subscribers.length, 9, 'Denmark has every human');
 });
+
+t.test('get_stream_id', async (t) => {
+  const s = await startTestServer(t);
+  const othello = await s.as('othello@zulip.com');
+  t.same((await othello.call('GET', '/get_stream_id', { stream: 'verona' })).body, { result: 'success', msg: '', stream_id: 1 });
+  t.same((await othello.call('GET', '/get_stream_id', { stream: 'core team' })).body, { result: 'error', msg: "Invalid channel name 'core team'", code: 'BAD_REQUEST' });
+  t.same((await othello.call('GET', '/get_stream_id', { stream: 'nope' })).body, { result: 'error', msg: "Invalid channel name 'nope'", code: 'BAD_REQUEST' });
+  t.equal((await othello.call('GET', '/get_stream_id', {})).body.code, 'REQUEST_VARIABLE_MISSING');
+  const hamlet = await s.as('hamlet@zulip.com');
+  t.equal((await hamlet.call('GET', '/get_stream_id', { stream: 'core team' })).body.stream_id, 6, 'subscribers see it');
+});
