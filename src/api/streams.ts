@@ -5,7 +5,8 @@
 import { Errors } from '../errors.js';
 import { defineEndpoint } from './define-endpoint.js';
 import { P } from './params.js';
-import { Role, type Stream } from '../domain/realm-state.js';
+import { Role, type RealmState, type Stream } from '../domain/realm-state.js';
+import { messageLookupIndex } from '../domain/recipient-index.js';
 import { findStreamByName, streamToWire, subscriptionToWire } from '../domain/streams.js';
 import { canSeeStream, isSubscribed } from '../domain/access.js';
 import { createHash } from 'node:crypto';
@@ -25,7 +26,44 @@ export function streamEmailAddress(realmId: number, stream: Stream, host: string
   return `${name}.${token}@${host}`;
 }
 
+/**
+ * A channel's topics for `viewer` (zulip-behavior.md §3.14): grouped case-insensitively, named
+ * by their most recent message, sorted by `max_id` descending; with protected history only the
+ * topics of messages the viewer received. Cost: one pass over the channel's message ids.
+ */
+export function streamTopics(state: RealmState, viewerId: number, stream: Stream, allowEmptyTopicName: boolean): Array<{ name: string; max_id: number }> {
+  const ids = messageLookupIndex(state).byRecipient.get(stream.recipientId);
+  if (ids === undefined) return [];
+  const restricted = stream.inviteOnly && !stream.historyPublicToSubscribers;
+  const seen = new Set<string>();
+  const topics: Array<{ name: string; max_id: number }> = [];
+  for (let i = ids.length - 1; i >= 0; i--) {
+    const id = ids.get(i);
+    if (!state.messages.exists(id) || state.messages.recipient.get(id) !== stream.recipientId) continue;
+    if (restricted && state.messages.userFlags(viewerId, id) === undefined) continue;
+    const name = state.topics.value(state.messages.topic.get(id));
+    const key = name.toLowerCase();
+    if (seen.has(key)) continue;
+    seen.add(key);
+    topics.push({ name: name === '' && !allowEmptyTopicName ? state.settings.emptyTopicDisplayName : name, max_id: id });
+  }
+  return topics;
+}
+
 export const streamEndpoints = [
+  defineEndpoint({
+    method: 'GET',
+    path: '/users/me/{stream_id}/topics',
+    auth: 'user',
+    params: { allow_empty_topic_name: P.bool({ default: false }) },
+    handler: ({ realm, user, path, params }) => {
+      const state = realm!.state;
+      const stream = state.streams.get(path.stream_id!);
+      if (stream === undefined || !canSeeStream(state, user!, stream)) return Errors.invalidStreamId();
+      if (stream.inviteOnly && !isSubscribed(state, user!.id, stream.id)) return Errors.invalidStreamId();
+      return { topics: streamTopics(state, user!.id, stream, params.allow_empty_topic_name) };
+    },
+  }),
   defineEndpoint({
     method: 'GET',
     path: '/get_stream_id',

@@ -44,3 +44,25 @@ t.test('get_stream_id', async (t) => {
   const hamlet = await s.as('hamlet@zulip.com');
   t.equal((await hamlet.call('GET', '/get_stream_id', { stream: 'core team' })).body.stream_id, 6, 'subscribers see it');
 });
+
+t.test('topics of a channel', async (t) => {
+  const s = await startTestServer(t);
+  const hamlet = await s.as('hamlet@zulip.com');
+  const othello = await s.as('othello@zulip.com');
+  const a = await hamlet.call('POST', '/messages', { type: 'stream', to: 'Scotland', topic: 'Moors', content: 'x' });
+  const b = await hamlet.call('POST', '/messages', { type: 'stream', to: 'Scotland', topic: 'lochs', content: 'x' });
+  const c = await othello.call('POST', '/messages', { type: 'stream', to: 'Scotland', topic: 'moors', content: 'y' });
+  const d = await othello.call('POST', '/messages', { type: 'stream', to: 'Scotland', topic: '', content: 'z' });
+  const r = await hamlet.call('GET', '/users/me/3/topics');
+  t.same(r.body.topics, [
+    { name: 'general chat', max_id: d.body.id },
+    { name: 'moors', max_id: c.body.id },
+    { name: 'lochs', max_id: b.body.id },
+  ], 'grouped case-insensitively, latest spelling, newest first');
+  t.ok(a.body.id < c.body.id);
+  const withEmpty = await hamlet.call('GET', '/users/me/3/topics', { allow_empty_topic_name: true });
+  t.equal(withEmpty.body.topics[0].name, '');
+  const denied = await othello.call('GET', '/users/me/6/topics');
+  t.same(denied.body, { result: 'error', msg: 'Invalid channel ID', code: 'BAD_REQUEST' });
+  t.same((await hamlet.call('GET', '/users/me/6/topics')).body.topics, [], 'private channel without messages');
+});
