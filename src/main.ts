@@ -61,14 +61,22 @@ export async function startServer(
     authenticate: (realm, email, apiKey) => registry.authenticate(realm as never, email, apiKey),
   };
   const dispatch = createDispatcher(buildEndpoints({ queues }), services);
-  const http = await startHttpServer({
-    host: config.host,
-    port: config.port,
-    dispatch,
-    maxBodyBytes: config.maxBodyBytes,
-    benchCeiling: config.bench,
-    socket: { services, queues },
-  });
+  let http;
+  try {
+    http = await startHttpServer({
+      host: config.host,
+      port: config.port,
+      dispatch,
+      maxBodyBytes: config.maxBodyBytes,
+      benchCeiling: config.bench,
+      socket: { services, queues },
+    });
+  } catch (error) {
+    queues.shutdown();
+    await registry.close();
+    lock.release();
+    throw new Error(`cannot listen on ${config.host}:${config.port} (is another server using that port?)`, { cause: error });
+  }
   const url = `http://${config.host}:${http.port}`;
   if (demoPassword !== undefined) {
     log(`created the demo organization "${demoName}" at ${url} — accounts (password: ${demoPassword}):`);

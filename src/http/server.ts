@@ -5,7 +5,14 @@
  * (bounded), parse it, call `dispatch`, write the reply corked — unless the client went away.
  * Paths outside `/api/v1/` are a JSON 404 without dispatching.
  */
-import { App, us_listen_socket_close, us_socket_local_port, type HttpResponse, type HttpRequest } from 'uWebSockets.js';
+import {
+  App,
+  us_listen_socket_close,
+  us_socket_local_port,
+  type HttpResponse,
+  type HttpRequest,
+  type us_listen_socket,
+} from 'uWebSockets.js';
 import { Errors, ZulipError } from '../errors.js';
 import { API_PREFIX, errorResponse, type ApiRequest, type ApiResponse } from '../api/registry.js';
 import {
@@ -126,7 +133,18 @@ export function startHttpServer(opts: HttpServerOptions): Promise<HttpServer> {
   app.any('/*', handle);
 
   return new Promise((resolve, reject) => {
-    app.listen(opts.host, opts.port, (listenSocket) => {
+    // uWS's ListenOptions.LIBUS_LISTEN_EXCLUSIVE_PORT (the enum is declared but not exported).
+    const LIBUS_LISTEN_EXCLUSIVE_PORT = 1;
+    // Exclusive: uWS's default listen sets SO_REUSEPORT, so a second server on a busy port would
+    // "succeed" and the kernel would split connections between two processes and two stores.
+    // The (host, port, options, cb) form exists at runtime but is missing from the typings.
+    const listen = app.listen as unknown as (
+      host: string,
+      port: number,
+      options: number,
+      cb: (listenSocket: us_listen_socket | false) => void,
+    ) => void;
+    listen.call(app, opts.host, opts.port, LIBUS_LISTEN_EXCLUSIVE_PORT, (listenSocket) => {
       if (listenSocket === false) {
         app.close();
         reject(new Error(`cannot listen on ${opts.host}:${opts.port}`));
