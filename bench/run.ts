@@ -19,6 +19,7 @@ import { api, basicAuth, fetchApiKey, processMemory, REPO_ROOT, startServer, typ
 import { runLoad, stopCurrentLoad, type LoadRequest, type LoadResult } from './load.js';
 import { formatTable, type Row } from './report.js';
 import { runFanout, type FanoutReport } from './fanout.js';
+import { runServerFanout, type ServerFanoutReport } from './fanout-server.js';
 
 const USAGE = `usage: npm run bench -- [--duration S] [--connections N] [--warmup S]
                        [--preload N] [--preload-time-limit S] [--preload-connections N]
@@ -280,6 +281,7 @@ async function main(): Promise<number> {
     if (!interrupted && opts.only.has('fetch')) reports.push(await measure(server, opts, 'fetch', 'empty', requests.fetch()));
 
     let fanout: FanoutReport | undefined;
+    let serverFanout: ServerFanoutReport | undefined;
     if (!interrupted && opts.only.has('fanout') && opts.fanout > 0) {
       process.stderr.write(`  fanout: ${opts.fanout} long-polling queues, ${opts.fanoutMessages} messages… `);
       const receivers = [];
@@ -287,10 +289,14 @@ async function main(): Promise<number> {
       fanout = await runFanout(server.url, receivers, { email: 'iago@zulip.com', key: (await fetchApiKey(server.url, 'iago@zulip.com', PASSWORD)).api_key }, {
         queues: opts.fanout,
         messages: opts.fanoutMessages,
+        warmupMessages: 5,
         timeoutMs: 5000,
         timeLimitSec: 120,
       });
       process.stderr.write(`p99 ${fanout.latencyMs.p99.toFixed(1)} ms\n`);
+      process.stderr.write(`  fanout (server side, in-process): … `);
+      serverFanout = await runServerFanout(opts.fanout, opts.fanoutMessages);
+      process.stderr.write(`p99 ${serverFanout.latencyMs.p99.toFixed(1)} ms\n`);
     }
 
     let preloadReport: Awaited<ReturnType<typeof preload>> | undefined;
@@ -346,6 +352,12 @@ async function main(): Promise<number> {
       );
       if (!met) missedExtra.push(`fanout p99 < ${TARGETS.fanoutP99Ms} ms`);
     }
+    if (serverFanout) {
+      console.log(
+        `fanout, server side only (in-process dispatcher, no HTTP clients): send → ${serverFanout.queues}th reply serialized ` +
+          `p50 ${serverFanout.latencyMs.p50.toFixed(1)} ms, p99 ${serverFanout.latencyMs.p99.toFixed(1)} ms, max ${serverFanout.latencyMs.max.toFixed(1)} ms`,
+      );
+    }
     const flagged = reports.filter((r) => r.flagged);
     for (const r of flagged) console.log(`FLAGGED ${r.name} (${r.phase}): ${r.flagged}; sample reply: ${r.sampleErrorReply}`);
     const missed = [...reports.flatMap((r) => r.targets.filter((x) => !x.met).map((x) => `${r.name} (${r.phase}) ${x.description}`)), ...missedExtra];
@@ -368,6 +380,7 @@ async function main(): Promise<number> {
           scenarios: reports,
           preload: preloadReport ?? null,
           fanout: fanout ?? null,
+          serverFanout: serverFanout ?? null,
           interrupted,
         },
         null,

@@ -16,6 +16,9 @@ import { compileEventNarrow } from '../events/narrow-filter.js';
 import { buildRegisterState } from '../events/register-state.js';
 import { realmUrl } from './server-settings.js';
 
+/** Longest idle lifetime a client may ask for with `queue_lifespan_secs` (7 days). */
+const MAX_QUEUE_LIFESPAN_SECONDS = 7 * 24 * 3600;
+
 const eventTypeList = Type.Union([Type.Array(Type.String()), Type.Null()]);
 
 /** The event endpoints, bound to the server's queue manager. */
@@ -70,6 +73,8 @@ export function eventEndpoints(queues: EventQueueManager) {
             allPublicStreams: params.all_public_streams,
             narrow,
             clientCapabilities: capabilities,
+            // zulip-behavior.md §10.1: 0 = the default (600 s); capped at 7 days.
+            ...(params.queue_lifespan_secs > 0 && { idleTimeoutSeconds: Math.min(params.queue_lifespan_secs, MAX_QUEUE_LIFESPAN_SECONDS) }),
           },
           commandSeq,
         );

@@ -21,6 +21,8 @@ export interface QueueSettings {
   /** Message-event filter from the register `narrow`; null = every message. */
   narrow: ((message: Record<string, unknown>) => boolean) | null;
   clientCapabilities: Readonly<Record<string, boolean>>;
+  /** Idle time after which the queue is deleted (seconds); undefined = the server default (600). */
+  idleTimeoutSeconds?: number;
 }
 
 /**

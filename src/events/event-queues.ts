@@ -151,12 +151,13 @@ export class EventQueueManager {
     });
   }
 
-  /** Deletes queues idle (no client attached) for longer than the idle timeout. */
+  /** Deletes queues idle (no client attached) for longer than their idle timeout. */
   collectIdle(): number {
-    const cutoff = this.now() - this.timing.idleTimeoutSeconds * 1000;
+    const now = this.now();
     let removed = 0;
     for (const queue of this.queues.values()) {
-      if (!queue.attached && queue.lastActivity < cutoff) {
+      const lifespan = queue.settings.idleTimeoutSeconds ?? this.timing.idleTimeoutSeconds;
+      if (!queue.attached && queue.lastActivity < now - lifespan * 1000) {
         this.delete(queue);
         removed++;
       }

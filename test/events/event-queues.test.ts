@@ -119,11 +119,15 @@ t.test('idle queues are collected; attached ones are not', async (t) => {
   t.teardown(() => m.shutdown());
   const idle = m.register(1, 1, settings(), 0);
   const busy = m.register(1, 1, settings(), 0);
+  const longLived = m.register(1, 1, settings({ idleTimeoutSeconds: 3600 }), 0);
   const polling = m.poll(busy, -1, false, noAbort);
   now += 601_000;
   t.equal(m.collectIdle(), 1);
   t.equal(m.get(idle.id, 1, 1), undefined);
   t.ok(m.get(busy.id, 1, 1));
+  t.ok(m.get(longLived.id, 1, 1), 'queue_lifespan_secs extends the idle timeout');
+  now += 3000_000;
+  t.equal(m.collectIdle(), 1, 'until it too has expired');
   m.shutdown();
   t.same(await polling, [{ type: 'heartbeat', id: 0 }], 'shutdown answers waiting polls');
 });
