@@ -5,12 +5,7 @@
  */
 import Type, { type TSchema } from 'typebox';
 
-const strict = { additionalProperties: false } as const;
-const Int = () => Type.Integer();
-const Str = () => Type.String();
-const Bool = () => Type.Boolean();
-const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
-const IntList = () => Type.Array(Type.Integer());
+import { Bool, Int, IntList, Nullable, Str, strict } from './schema-helpers.js';
 const NameId = Type.Object({ name: Str(), id: Int() }, strict);
 
 /** A group-setting value: a group id or an anonymous group (seed §2.11). */

@@ -9,31 +9,16 @@
 import Type, { type TSchema } from 'typebox';
 import { DISPLAY_SETTINGS_LEGACY, NOTIFICATION_SETTINGS_LEGACY, USER_SETTING_DEFAULTS } from './constants.js';
 import { GroupSettingValueSchema, REALM_KEY_SCHEMAS } from './realm-schemas.js';
+import { STREAM_GROUP_SETTINGS } from '../../domain/realm-state.js';
 
-const strict = { additionalProperties: false } as const;
-const Int = () => Type.Integer();
-const Str = () => Type.String();
-const Bool = () => Type.Boolean();
-const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
-const IntList = () => Type.Array(Type.Integer());
+import { Bool, Int, IntList, Nullable, Str, strict } from './schema-helpers.js';
 
 export { GroupSettingValueSchema };
 
 const TopicsPolicy = Type.Union(['inherit', 'allow_empty_topic', 'disable_empty_topic', 'empty_topic_only'].map((v) => Type.Literal(v)));
 
 /** Channel permission settings of a stream object. */
-const STREAM_GROUP_KEYS = [
-  'can_add_subscribers_group',
-  'can_administer_channel_group',
-  'can_delete_any_message_group',
-  'can_delete_own_message_group',
-  'can_move_messages_out_of_channel_group',
-  'can_move_messages_within_channel_group',
-  'can_remove_subscribers_group',
-  'can_resolve_topics_group',
-  'can_send_message_group',
-  'can_subscribe_group',
-];
+const STREAM_GROUP_KEYS = STREAM_GROUP_SETTINGS;
 
 const streamProperties = {
   stream_id: Int(),
