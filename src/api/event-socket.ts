@@ -39,7 +39,7 @@
  * plus about one threshold of socket buffer — never an unbounded send buffer.
  */
 import { Errors, ZulipError } from '../errors.js';
-import { parseBasicAuth } from '../http/auth.js';
+import { parseBasicAuth } from '../auth/basic-auth.js';
 import type { EventQueue, QueueConsumer, QueuedEvent } from '../events/event-queue.js';
 import type { EventQueueManager } from '../events/event-queues.js';
 import { decodeParams, P, type ParamPairs } from './params.js';

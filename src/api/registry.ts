@@ -13,7 +13,7 @@ import type { RealmHandle } from '../realm/realm-handle.js';
 import type { User } from '../domain/realm-state.js';
 import type { Endpoint, EndpointOutcome, RequestContext } from './define-endpoint.js';
 import { decodeParams, lastValue, type ParamPairs } from './params.js';
-import { parseBasicAuth } from '../http/auth.js';
+import { parseBasicAuth } from '../auth/basic-auth.js';
 
 /**
  * One request as `http/` hands it over: everything copied out of uWS, body already parsed.

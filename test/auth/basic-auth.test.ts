@@ -2,7 +2,7 @@
  * Authorization header parsing (zulip-behavior.md §0.4): exact error bodies and statuses.
  */
 import t from 'tap';
-import { parseBasicAuth } from '../../src/http/auth.js';
+import { parseBasicAuth } from '../../src/auth/basic-auth.js';
 import { ZulipError } from '../../src/errors.js';
 
 const b64 = (s: string) => Buffer.from(s, 'utf8').toString('base64');
