@@ -9,7 +9,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { EventQueue, type QueueConsumer, type QueueSettings, type QueuedEvent } from './event-queue.js';
-import { finalizeMessageEvent } from './message-event.js';
+import { finalizeMessageEvent, type MessageVariants } from './message-event.js';
 import type { RealmEvent } from './realm-event.js';
 
 /** Timing knobs (seconds); tests shorten them. */
@@ -99,22 +99,31 @@ export class EventQueueManager {
     if (users === undefined) return;
     for (const event of events) {
       const delivered = new Set<EventQueue>();
+      const variants: MessageVariants = new Map();
       for (const userId of event.userIds) {
         const queues = users.get(userId);
-        if (queues !== undefined) for (const q of queues) this.deliver(q, commandSeq, event, delivered);
+        if (queues !== undefined) for (const q of queues) this.deliver(q, commandSeq, event, delivered, variants);
       }
       if (event.message?.publicStreamId !== undefined) {
-        for (const q of this.publicStreamQueues.get(realmId) ?? []) this.deliver(q, commandSeq, event, delivered);
+        for (const q of this.publicStreamQueues.get(realmId) ?? []) this.deliver(q, commandSeq, event, delivered, variants);
       }
     }
   }
 
-  private deliver(queue: EventQueue, commandSeq: number, event: RealmEvent, delivered: Set<EventQueue>): void {
+  private deliver(
+    queue: EventQueue,
+    commandSeq: number,
+    event: RealmEvent,
+    delivered: Set<EventQueue>,
+    variants: MessageVariants,
+  ): void {
     if (delivered.has(queue) || commandSeq < queue.minCommandSeq) return;
     delivered.add(queue);
     const type = event.payload.type as string;
     if (queue.settings.eventTypes !== null && !queue.settings.eventTypes.has(type)) return;
-    const payload = type === 'message' ? finalizeMessageEvent(queue, event) : event.payload;
+    // Zulip's `accepts_event`: clients that asked for `user_topic` do not get the legacy `muted_topics`.
+    if (type === 'muted_topics' && queue.settings.eventTypes?.has('user_topic')) return;
+    const payload = type === 'message' ? finalizeMessageEvent(queue, event, variants) : event.payload;
     if (payload === null) return;
     if (!queue.push(payload)) {
       console.error(`event queue ${queue.id} dropped: more than its backlog limit of unacknowledged events`);

@@ -147,3 +147,20 @@ t.test('a queue nobody drains is dropped past its backlog limit', async (t) => {
   t.equal(m.get(q.id, 1, 1), undefined);
   t.equal(errors.length, 1);
 });
+
+t.test('queues with the same settings share one message object; others get their own variant', async (t) => {
+  const m = new EventQueueManager(fast);
+  t.teardown(() => m.shutdown());
+  const a = m.register(1, 1, settings(), 0);
+  const b = m.register(1, 2, settings(), 0);
+  const raw = m.register(1, 2, settings({ applyMarkdown: false }), 0);
+  m.publish(1, 1, [messageEvent([1, 2])]);
+  const [ea] = (await m.poll(a, -1, true, noAbort))!;
+  const [eb] = (await m.poll(b, -1, true, noAbort))!;
+  const [er] = (await m.poll(raw, -1, true, noAbort))!;
+  t.equal(ea!.message, eb!.message, 'same object');
+  t.not(ea!.message, er!.message);
+  t.equal((ea!.message as { content: string }).content, '<p>hi</p>');
+  t.equal((er!.message as { content: string }).content, 'hi');
+  t.same([ea!.flags, eb!.flags], [['read'], []], 'flags stay per user');
+});
