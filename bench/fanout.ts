@@ -6,7 +6,7 @@
  * delivered per second over the whole run. Bounded: every message waits at most `timeoutMs`, the
  * whole scenario at most `timeLimitSec`; queues are deleted at the end.
  */
-import { Pool } from 'undici';
+import { Worker } from 'node:worker_threads';
 import { performance } from 'node:perf_hooks';
 import { basicAuth } from '../test/support/server-process.js';
 
@@ -15,6 +15,8 @@ export interface FanoutOptions {
   messages: number;
   /** Messages sent first and not measured (JIT warm-up of both processes). */
   warmupMessages: number;
+  /** Worker threads sharing the long-polls. */
+  workers: number;
   /** Per-message wait for all deliveries (ms). */
   timeoutMs: number;
   timeLimitSec: number;
@@ -63,88 +65,73 @@ export async function runFanout(url: string, receivers: Account[], sender: Accou
     queues.push({ account, id: reg.queue_id as string, last: -1 });
   }
 
-  // Arrival bookkeeping for the message in flight.
-  let current: { id: number | null; remaining: number; lastArrival: number; done: () => void } | null = null;
-  const early = new Map<number, number>(); // message id → deliveries seen before the send reply
-  let stopping = false;
+  // The long-polls run in worker threads (`fanout-poller.mjs`): one client thread re-issuing 1,000
+  // HTTP requests per message would measure itself rather than the server.
+  const arrivals = new Map<number, { count: number; last: number }>();
+  let waiting: { mid: number; done: () => void } | null = null;
+  let failure: string | null = null;
   let delivered = 0;
-
-  // undici's Pool.request with one keep-alive connection per queue: WHATWG fetch and node:http
-  // cost several times more client CPU per request, and with 1,000 polls per message the client,
-  // not the server, would be measured.
-  const pool = new Pool(url, { connections: opts.queues + 8, pipelining: 1, keepAliveTimeout: 120_000 });
-  const get = async (path: string, auth: string) => {
-    const res = await pool.request({ method: 'GET', path, headers: { authorization: auth } });
-    const arrived = performance.now();
-    return { arrived, text: await res.body.text() };
-  };
-  const pollLoop = async (q: (typeof queues)[number]) => {
-    const auth = basicAuth(q.account.email, q.account.key);
-    while (!stopping) {
-      let reply: { arrived: number; text: string };
-      try {
-        reply = await get(`/api/v1/events?queue_id=${encodeURIComponent(q.id)}&last_event_id=${q.last}`, auth);
-      } catch {
-        if (stopping) return;
-        throw new Error('long-poll failed');
-      }
-      const arrived = reply.arrived;
-      const body = JSON.parse(reply.text) as { result: string; events?: Array<{ id: number; type: string; message?: { id: number } }> };
-      if (body.result !== 'success') {
-        if (stopping) return;
-        throw new Error(`poll failed: ${JSON.stringify(body)}`);
-      }
-      for (const e of body.events ?? []) {
-        q.last = Math.max(q.last, e.id);
-        if (e.type !== 'message') continue;
-        delivered++;
-        const mid = e.message!.id;
-        if (current !== null && current.id === mid) {
-          current.lastArrival = arrived;
-          if (--current.remaining === 0) current.done();
-        } else if (current !== null && current.id === null) {
-          early.set(mid, (early.get(mid) ?? 0) + 1);
-          current.lastArrival = Math.max(current.lastArrival, arrived);
-        }
-      }
-    }
-  };
-  const loops = queues.map((q) => pollLoop(q).catch((error: unknown) => error));
+  const workers: Worker[] = [];
+  const ready: Array<Promise<void>> = [];
+  for (let w = 0; w < opts.workers; w++) {
+    const slice = queues.filter((_, i) => i % opts.workers === w).map((q) => ({ auth: basicAuth(q.account.email, q.account.key), id: q.id }));
+    const worker = new Worker(new URL('./fanout-poller.mjs', import.meta.url), { workerData: { url, queues: slice } });
+    workers.push(worker);
+    ready.push(
+      new Promise<void>((resolve) => {
+        worker.on('message', (msg: { type: string; arrivals?: Array<{ mid: number; at: number }>; error?: string }) => {
+          if (msg.type === 'ready') resolve();
+          else if (msg.type === 'error') failure ??= msg.error!;
+          else if (msg.type === 'arrivals') {
+            for (const { mid, at } of msg.arrivals!) {
+              delivered++;
+              const a = arrivals.get(mid) ?? { count: 0, last: 0 };
+              a.count++;
+              a.last = Math.max(a.last, at);
+              arrivals.set(mid, a);
+              if (waiting !== null && waiting.mid === mid && a.count === queues.length) waiting.done();
+            }
+          }
+        });
+      }),
+    );
+  }
+  await Promise.all(ready);
   await new Promise((r) => setTimeout(r, 500)); // let every long-poll reach the server
+  const clock = () => performance.timeOrigin + performance.now();
 
   const latencies: number[] = [];
   let incomplete = 0;
   let started = performance.now();
-  for (let i = 0; i < opts.warmupMessages + opts.messages && Date.now() < deadline; i++) {
+  for (let i = 0; i < opts.warmupMessages + opts.messages && Date.now() < deadline && failure === null; i++) {
     if (i === opts.warmupMessages) {
       latencies.length = 0;
       incomplete = 0;
       delivered = 0;
       started = performance.now();
     }
-    const t0 = performance.now();
-    let finish!: () => void;
-    const allDelivered = new Promise<void>((resolve) => (finish = resolve));
-    current = { id: null, remaining: queues.length, lastArrival: 0, done: finish };
+    const t0 = clock();
     const sent = await form(url, sender, 'POST', 'messages', { type: 'stream', to: 'Verona', topic: 'fanout', content: `fan-out ${i}` });
     if (sent.result !== 'success') throw new Error(`send failed: ${JSON.stringify(sent)}`);
-    current.id = sent.id as number;
-    current.remaining -= early.get(current.id) ?? 0;
-    early.clear();
-    if (current.remaining <= 0) finish();
-    const timedOut = await Promise.race([
-      allDelivered.then(() => false),
-      new Promise<boolean>((r) => setTimeout(() => r(true), opts.timeoutMs)),
-    ]);
+    const mid = sent.id as number;
+    const complete = () => (arrivals.get(mid)?.count ?? 0) >= queues.length;
+    const timedOut = complete()
+      ? false
+      : await Promise.race([
+          new Promise<boolean>((resolve) => (waiting = { mid, done: () => resolve(false) })),
+          new Promise<boolean>((r) => setTimeout(() => r(true), opts.timeoutMs)),
+        ]);
+    waiting = null;
     if (timedOut) incomplete++;
-    else latencies.push(current.lastArrival - t0);
-    current = null;
+    else latencies.push(arrivals.get(mid)!.last - t0);
+    arrivals.delete(mid);
   }
+  if (failure !== null) throw new Error(`a long-poll failed: ${failure}`);
   const elapsedSec = (performance.now() - started) / 1000;
-  stopping = true;
+  for (const worker of workers) worker.postMessage('stop');
+  await Promise.race([Promise.all(workers.map((w) => new Promise((r) => w.once('exit', r)))), new Promise((r) => setTimeout(r, 5000))]);
+  for (const worker of workers) await worker.terminate();
   for (const q of queues) await form(url, q.account, 'DELETE', 'events', { queue_id: q.id }).catch(() => undefined);
-  await Promise.race([Promise.all(loops), new Promise((r) => setTimeout(r, 5000))]);
-  await pool.destroy();
 
   const sorted = [...latencies].sort((a, b) => a - b);
   return {

@@ -290,6 +290,7 @@ async function main(): Promise<number> {
         queues: opts.fanout,
         messages: opts.fanoutMessages,
         warmupMessages: 5,
+        workers: 2,
         timeoutMs: 5000,
         timeLimitSec: 120,
       });

@@ -9,6 +9,10 @@ import { userEndpoints } from './users.js';
 import { streamEndpoints } from './streams.js';
 import { eventEndpoints } from './events.js';
 import { typingEndpoints } from './typing.js';
+import { subscriptionEndpoints } from './subscriptions.js';
+import { userTopicEndpoints } from './user-topics.js';
+import { userGroupEndpoints } from './user-groups.js';
+import { channelEndpoints } from './channels.js';
 
 /** Server-wide services some endpoints are bound to. */
 export interface EndpointServices {
@@ -26,5 +30,9 @@ export function buildEndpoints(services: EndpointServices): Endpoint<any>[] {
     ...streamEndpoints,
     ...eventEndpoints(services.queues),
     ...typingEndpoints,
+    ...subscriptionEndpoints,
+    ...userTopicEndpoints,
+    ...userGroupEndpoints,
+    ...channelEndpoints,
   ];
 }

@@ -8,6 +8,10 @@ import type { RealmState, Stream, Subscription, UserGroup } from './realm-state.
 import type { MessageSent, RealmCreated, RealmRecord, StreamCreated, SubscriptionsAdded, UserCreated } from './records.js';
 import { Flag, MessageBit } from './message-index.js';
 import { directKey } from './recipients.js';
+import { userTopicSet } from './user-topics.js';
+import { userGroupCreated, userGroupMembershipChanged, userGroupUpdated } from './user-groups.js';
+import { streamUpdated } from './evolve-channels.js';
+import { subscriptionsRemoved, subscriptionPropertyChanged } from './subscriptions.js';
 
 /** Applies one record to the state, in place. */
 export function evolve(state: RealmState, record: RealmRecord): void {
@@ -20,8 +24,22 @@ export function evolve(state: RealmState, record: RealmRecord): void {
       return streamCreated(state, record);
     case 'subscriptions_added':
       return subscriptionsAdded(state, record);
+    case 'subscriptions_removed':
+      return subscriptionsRemoved(state, record);
+    case 'subscription_property_changed':
+      return subscriptionPropertyChanged(state, record);
     case 'message_sent':
       return messageSent(state, record);
+    case 'user_topic_set':
+      return userTopicSet(state, record);
+    case 'user_group_created':
+      return userGroupCreated(state, record);
+    case 'user_group_membership_changed':
+      return userGroupMembershipChanged(state, record);
+    case 'user_group_updated':
+      return userGroupUpdated(state, record);
+    case 'stream_updated':
+      return streamUpdated(state, record);
     default:
       throw new Error(`unknown record ${JSON.stringify((record as { type: unknown }).type)}`);
   }

@@ -11,6 +11,7 @@ import { Column } from './column.js';
 import { Interner } from './interner.js';
 import { MessageIndex, UserMessages } from './message-index.js';
 import { emptyRealmState, type RealmState, type UserGroup } from './realm-state.js';
+import { userTopicsFromCore, userTopicsToCore, type UserTopicsCore } from './user-topics.js';
 
 export const CORE_VERSION = 1;
 
@@ -35,6 +36,8 @@ export interface RealmCore {
   nextIds: RealmState['nextIds'];
   /** User ids that have UserMessage columns. */
   userMessageOwners: number[];
+  /** Topic visibility rows (absent in snapshots written before user topics: none). */
+  userTopics?: UserTopicsCore;
 }
 
 const umIds = (userId: number) => `um:ids:${userId}`;
@@ -65,6 +68,7 @@ export function toSnapshot(state: RealmState): { core: RealmCore; columns: Recor
     clients: state.clients.toArray(),
     nextIds: state.nextIds,
     userMessageOwners: [...state.messages.users.keys()],
+    userTopics: userTopicsToCore(state),
   };
   return { core, columns };
 }
@@ -105,6 +109,7 @@ export function fromSnapshot(id: number, coreObject: object, columns: Record<str
   state.clients = Interner.fromArray(core.clients);
   state.nextIds = core.nextIds;
   state.messages = restoreMessages(columns, core.userMessageOwners);
+  userTopicsFromCore(state, core.userTopics);
   return state;
 }
 

@@ -8,6 +8,7 @@
  */
 import { MessageIndex } from './message-index.js';
 import { Interner } from './interner.js';
+import type { UserTopic } from './user-topics.js';
 
 /** Role codes (seed §2.1). */
 export const Role = { owner: 100, admin: 200, moderator: 300, member: 400, guest: 600 } as const;
@@ -54,6 +55,8 @@ export interface UserGroup {
   dateCreated: number;
   creatorId: number | null;
   deactivated: boolean;
+  /** User-defined groups: their own permission settings by wire name (absent = Zulip's defaults). */
+  settings?: Record<string, GroupSettingValue>;
 }
 
 /** Channel permission settings that take group-setting values (seed §2.11). */
@@ -178,6 +181,8 @@ export interface RealmState {
   topics: Interner;
   clients: Interner;
   messages: MessageIndex;
+  /** user id → (channel/topic key → visibility row); see `user-topics.ts`. */
+  userTopics: Map<number, Map<string, UserTopic>>;
   nextIds: IdCounters;
 }
 
@@ -217,6 +222,7 @@ export function emptyRealmState(id: number): RealmState {
     topics: new Interner(),
     clients: new Interner(),
     messages: new MessageIndex(),
+    userTopics: new Map(),
     nextIds: { user: 1, stream: 1, group: 1, recipient: 1, message: 1 },
   };
 }

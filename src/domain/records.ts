@@ -74,6 +74,29 @@ export interface SubscriptionsAdded {
   subscriptions: Array<{ userId: number; color: string }>;
 }
 
+/** Users were unsubscribed from a channel (zulip-behavior.md §3.3). Their UserMessage rows stay. */
+export interface SubscriptionsRemoved {
+  type: 'subscriptions_removed';
+  v: 1;
+  streamId: number;
+  userIds: number[];
+}
+
+/**
+ * A user changed one of their subscription settings (zulip-behavior.md §3.6). `property` is the
+ * stored wire name (`color`, `is_muted`, `pin_to_top`, `desktop_notifications`,
+ * `audible_notifications`, `push_notifications`, `email_notifications`, `wildcard_mentions_notify`);
+ * `value` a hex color string for `color`, else a boolean.
+ */
+export interface SubscriptionPropertyChanged {
+  type: 'subscription_property_changed';
+  v: 1;
+  streamId: number;
+  userId: number;
+  property: string;
+  value: string | boolean;
+}
+
 /**
  * A message was sent. Content and rendered HTML are in the record (replay never re-renders);
  * the actor also writes them to the bodies table in the same transaction.
@@ -100,10 +123,85 @@ export interface MessageSent {
   userFlags?: Record<number, number>;
 }
 
-export type RealmRecord = RealmCreated | UserCreated | StreamCreated | SubscriptionsAdded | MessageSent;
+export type RealmRecord = RealmCreated | UserCreated | StreamCreated | SubscriptionsAdded | SubscriptionsRemoved | SubscriptionPropertyChanged | MessageSent | UserTopicSet | StreamUpdated | UserGroupCreated | UserGroupMembershipChanged | UserGroupUpdated;
+
+/**
+ * A user's visibility policy for a (channel, topic) was set (zulip-behavior.md §3.15);
+ * `visibilityPolicy` 0 (inherit) deletes the row. `lastUpdated`: UNIX seconds (integer).
+ */
+export interface UserTopicSet {
+  type: 'user_topic_set';
+  v: 1;
+  userId: number;
+  streamId: number;
+  topic: string;
+  visibilityPolicy: number;
+  lastUpdated: number;
+}
+
+/** A user-defined group was created (zulip-behavior.md / OpenAPI `POST /user_groups/create`). */
+export interface UserGroupCreated {
+  type: 'user_group_created';
+  v: 1;
+  id: number;
+  name: string;
+  description: string;
+  members: number[];
+  subgroups: number[];
+  creatorId: number | null;
+  /** UNIX seconds (integer). */
+  dateCreated: number;
+  /** The group's own permission settings (`can_manage_group`, …) by wire name. */
+  settings: Record<string, GroupSettingValue>;
+}
+
+/** Direct members and/or direct subgroups of a user-defined group changed. */
+export interface UserGroupMembershipChanged {
+  type: 'user_group_membership_changed';
+  v: 1;
+  groupId: number;
+  addMembers: number[];
+  removeMembers: number[];
+  addSubgroups: number[];
+  removeSubgroups: number[];
+}
+
+/** A user-defined group's name and/or description changed. */
+export interface UserGroupUpdated {
+  type: 'user_group_updated';
+  v: 1;
+  groupId: number;
+  name?: string;
+  description?: string;
+}
 
 /** Body row of the LMDB bodies table, keyed by message id. */
 export interface MessageBody {
   content: string;
   rendered: string;
+}
+
+/** Properties of a channel changed by one update (only the keys present changed). */
+export interface StreamChanges {
+  name?: string;
+  description?: string;
+  renderedDescription?: string;
+  inviteOnly?: boolean;
+  isWebPublic?: boolean;
+  historyPublicToSubscribers?: boolean;
+  isDefault?: boolean;
+  /** null = realm default, -1 = unlimited, N days. */
+  messageRetentionDays?: number | null;
+  isArchived?: boolean;
+  folderId?: number | null;
+  topicsPolicy?: TopicsPolicy;
+  groups?: Partial<Record<StreamGroupSetting, GroupSettingValue>>;
+}
+
+/** A channel's settings changed (PATCH /streams/{id}, archiving: seed §4.2, zulip-behavior.md §3.10–3.11). */
+export interface StreamUpdated {
+  type: 'stream_updated';
+  v: 1;
+  streamId: number;
+  changes: StreamChanges;
 }

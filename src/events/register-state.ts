@@ -31,6 +31,7 @@ import {
   userSettingsSection,
 } from './register/user-settings.js';
 import { realmBots, realmUserSection } from './register/users.js';
+import { mutedTopicsWire, userTopicsWire } from '../domain/user-topics.js';
 import { Role } from '../domain/realm-state.js';
 
 /** What the client asked for at `POST /register` (the parts the initial state depends on). */
@@ -137,7 +138,7 @@ export function buildRegisterState(state: RealmState, user: User, opts: Register
   if (want('scheduled_messages')) out.scheduled_messages = [];
   if (want('reminders')) out.reminders = [];
   // FL 134: clients that ask for `user_topic` explicitly do not get the legacy list.
-  if (want('muted_topics') && (types === null || !types.has('user_topic'))) out.muted_topics = [];
+  if (want('muted_topics') && (types === null || !types.has('user_topic'))) out.muted_topics = mutedTopicsWire(state, user.id);
   if (want('muted_users')) out.muted_users = [];
   if (want('presence')) {
     out.presences = formatPresences([], opts.slimPresence);
@@ -195,7 +196,7 @@ export function buildRegisterState(state: RealmState, user: User, opts: Register
   if (want('update_global_notifications') && !settingsObject) Object.assign(out, legacyNotificationSettings());
   if (want('user_settings')) out.user_settings = userSettingsSection(user);
   if (want('user_status')) out.user_status = {};
-  if (want('user_topic')) out.user_topics = [];
+  if (want('user_topic')) out.user_topics = userTopicsWire(state, user.id);
   if (want('video_calls')) out.has_zoom_token = false;
   if (want('giphy')) out.giphy_api_key = '';
   if (want('push_device')) out.push_devices = {};

@@ -17,6 +17,7 @@
 import Type, { type TSchema } from 'typebox';
 import { Compile, type Validator } from 'typebox/compile';
 import { REGISTER_KEY_SCHEMAS } from './register/schemas.js';
+import { StreamEventSchema, SubscriptionEventSchema } from './subscription-schemas.js';
 
 export {
   REGISTER_KEY_SCHEMAS,
@@ -142,11 +143,64 @@ export const TypingEventSchema = Type.Union([
   ),
 ]);
 
+/** `user_topic` (zulip-behavior.md §3.15, §10.4): the user's new policy for one topic. */
+export const UserTopicEventSchema = Type.Object(
+  {
+    id: Int(),
+    type: Type.Literal('user_topic'),
+    stream_id: Int(),
+    topic_name: Str(),
+    last_updated: Int(),
+    visibility_policy: Type.Union([Type.Literal(0), Type.Literal(1), Type.Literal(2), Type.Literal(3)]),
+  },
+  strict,
+);
+
+/** Legacy `muted_topics`: the whole list of `[stream_name, topic, last_updated]` after a change. */
+export const MutedTopicsEventSchema = Type.Object(
+  { id: Int(), type: Type.Literal('muted_topics'), muted_topics: Type.Array(Type.Tuple([Str(), Str(), Int()])) },
+  strict,
+);
+
+/** `user_group` events (OpenAPI `user_group` add/update/add_members/remove_members/add_subgroups/remove_subgroups). */
+export const UserGroupEventSchema = Type.Union([
+  Type.Object({ id: Int(), type: Type.Literal('user_group'), op: Type.Literal('add'), group: (REGISTER_KEY_SCHEMAS.realm_user_groups as unknown as { items: TSchema }).items }, strict),
+  Type.Object(
+    {
+      id: Int(),
+      type: Type.Literal('user_group'),
+      op: Type.Literal('update'),
+      group_id: Int(),
+      data: Type.Object({ name: Type.Optional(Str()), description: Type.Optional(Str()) }, strict),
+    },
+    strict,
+  ),
+  Type.Object(
+    { id: Int(), type: Type.Literal('user_group'), op: Type.Union([Type.Literal('add_members'), Type.Literal('remove_members')]), group_id: Int(), user_ids: Type.Array(Int()) },
+    strict,
+  ),
+  Type.Object(
+    {
+      id: Int(),
+      type: Type.Literal('user_group'),
+      op: Type.Union([Type.Literal('add_subgroups'), Type.Literal('remove_subgroups')]),
+      group_id: Int(),
+      direct_subgroup_ids: Type.Array(Int()),
+    },
+    strict,
+  ),
+]);
+
 /** Event schema by event `type`. */
 export const EVENT_SCHEMAS: Readonly<Record<string, TSchema>> = {
   message: MessageEventSchema,
   heartbeat: HeartbeatEventSchema,
   typing: TypingEventSchema,
+  user_topic: UserTopicEventSchema,
+  muted_topics: MutedTopicsEventSchema,
+  user_group: UserGroupEventSchema,
+  subscription: SubscriptionEventSchema,
+  stream: StreamEventSchema,
 };
 
 const validators = new Map<TSchema, Validator>();

@@ -5,7 +5,7 @@
  *
  * Each command type maps to one handler in `realm/handlers/` and one reply type below.
  */
-import type { RoleCode } from '../domain/realm-state.js';
+import type { GroupSettingValue, RoleCode } from '../domain/realm-state.js';
 
 export interface CreateRealm {
   type: 'create_realm';
@@ -47,6 +47,33 @@ export interface Subscribe {
   userIds: number[];
 }
 
+/**
+ * Subscribe and/or unsubscribe (zulip-behavior.md §3.2–3.4): `POST`, `DELETE` and `PATCH
+ * /users/me/subscriptions`. Channels in `add` that do not exist are created by `actorId`.
+ */
+export interface UpdateSubscriptions {
+  type: 'update_subscriptions';
+  actorId: number;
+  /** Validated `subscriptions` / `add` entries. */
+  add: Array<{ name: string; color?: string; description?: string }>;
+  /** Channel names to unsubscribe from. */
+  remove: string[];
+  /** Emails or user ids; undefined or empty = the actor. */
+  principals?: Array<string | number>;
+  inviteOnly: boolean;
+  isWebPublic: boolean;
+  historyPublicToSubscribers?: boolean;
+  isDefault: boolean;
+  authorizationErrorsFatal: boolean;
+}
+
+/** Changes of the actor's own subscription settings (zulip-behavior.md §3.6). */
+export interface SetSubscriptionProperties {
+  type: 'set_subscription_properties';
+  actorId: number;
+  changes: Array<{ streamId: number; property: string; value: unknown }>;
+}
+
 export interface SendMessage {
   type: 'send_message';
   senderId: number;
@@ -77,7 +104,58 @@ export interface Typing {
   topic?: string;
 }
 
-export type Command = CreateRealm | CreateUser | CreateStream | Subscribe | SendMessage | Typing;
+import type { CreateChannel, UpdateChannel, ArchiveChannel } from './channel-commands.js';
+export type { CreateChannel, UpdateChannel, ArchiveChannel };
+
+export type Command = CreateRealm | CreateUser | CreateStream | Subscribe | SendMessage | Typing | UpdateSubscriptions | SetSubscriptionProperties | CreateChannel | UpdateChannel | ArchiveChannel | SetUserTopic | CreateUserGroup | UpdateUserGroupMembership | UpdateUserGroup;
+
+/**
+ * Set a user's visibility policy for (channel, topic) (zulip-behavior.md §3.15): `POST /user_topics`
+ * and, with `legacy`, `PATCH /users/me/subscriptions/muted_topics` (seed §4.4; add = 1, remove = 0).
+ */
+export interface SetUserTopic {
+  type: 'set_user_topic';
+  userId: number;
+  /** By id, or by name (legacy endpoint only). */
+  stream: { id: number } | { name: string };
+  topic: string;
+  /** 0 inherit, 1 muted, 2 unmuted, 3 followed. */
+  visibilityPolicy: number;
+  /** The deprecated muted_topics endpoint: its error for an unknown channel on remove. */
+  legacy?: boolean;
+}
+
+/** `POST /user_groups/create`: a user-defined group (settings already defaulted by the endpoint). */
+export interface CreateUserGroup {
+  type: 'create_user_group';
+  actorId: number;
+  name: string;
+  description: string;
+  members: number[];
+  subgroups: number[];
+  /** Group-setting values given by the client, by wire name (`can_manage_group`, …). */
+  settings: Record<string, GroupSettingValue>;
+}
+
+/** `POST /user_groups/{id}/members` and `/subgroups`: add and/or delete direct members or subgroups. */
+export interface UpdateUserGroupMembership {
+  type: 'update_user_group_membership';
+  actorId: number;
+  groupId: number;
+  addMembers: number[];
+  removeMembers: number[];
+  addSubgroups: number[];
+  removeSubgroups: number[];
+}
+
+/** `PATCH /user_groups/{id}`: new name and/or description. */
+export interface UpdateUserGroup {
+  type: 'update_user_group';
+  actorId: number;
+  groupId: number;
+  name?: string;
+  description?: string;
+}
 
 /** The reply each command type yields on success. */
 export interface CommandReplies {
@@ -87,6 +165,16 @@ export interface CommandReplies {
   subscribe: Record<string, never>;
   send_message: { id: number; automatic_new_visibility_policy?: number };
   typing: Record<string, never>;
+  set_user_topic: Record<string, never>;
+  create_user_group: { groupId: number };
+  update_user_group_membership: Record<string, never>;
+  update_user_group: Record<string, never>;
+  /** `subscribed`/`already_subscribed`/`unauthorized` and/or `removed`/`not_removed`, as on the wire. */
+  update_subscriptions: Record<string, unknown>;
+  set_subscription_properties: Record<string, never>;
+  create_channel: { streamId: number };
+  update_channel: Record<string, never>;
+  archive_channel: Record<string, never>;
 }
 
 export type CommandReply<C extends Command> = CommandReplies[C['type']];

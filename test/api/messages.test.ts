@@ -7,7 +7,9 @@ t.test('send to a channel and read it back', async (t) => {
   const hamlet = await s.as('hamlet@zulip.com');
   const sent = await hamlet.call('POST', '/messages', { type: 'stream', to: 'Verona', topic: 'api test', content: 'Hello **bold**' });
   t.equal(sent.status, 200);
-  t.same(Object.keys(sent.body).sort(), ['id', 'msg', 'result']);
+  // A new topic: Zulip's default automatic follow (seed §3 last row).
+  t.same(Object.keys(sent.body).sort(), ['automatic_new_visibility_policy', 'id', 'msg', 'result']);
+  t.equal(sent.body.automatic_new_visibility_policy, 3);
   const got = await hamlet.call('GET', `/messages/${sent.body.id}`);
   t.equal(got.status, 200);
   t.equal(got.body.raw_content, 'Hello **bold**');

@@ -16,6 +16,8 @@
  */
 import type { Caller, TestServer } from './test-server.js';
 import { checkEvent, checkRegisterState } from '../../src/events/schemas.js';
+import { applySubscriptionEvent } from './subscription-folds.js';
+import { applyStreamEvent } from './stream-folds.js';
 
 type Json = Record<string, any>;
 
@@ -249,6 +251,54 @@ export function applyEvent(state: Json, event: Json, user: { id: number }): void
       }
       return;
     }
+    case 'user_topic': {
+      // Zulip's apply_event: drop the row for 0, else update it in place (matched
+      // case-insensitively, keeping its spelling) or append it.
+      const rows = state.user_topics as Json[] | undefined;
+      if (rows === undefined) return;
+      const lower = (event.topic_name as string).toLowerCase();
+      const i = rows.findIndex((r) => r.stream_id === event.stream_id && (r.topic_name as string).toLowerCase() === lower);
+      if (event.visibility_policy === 0) {
+        if (i >= 0) rows.splice(i, 1);
+      } else if (i >= 0) {
+        rows[i] = { ...rows[i], last_updated: event.last_updated, visibility_policy: event.visibility_policy };
+      } else {
+        rows.push({ stream_id: event.stream_id, topic_name: event.topic_name, last_updated: event.last_updated, visibility_policy: event.visibility_policy });
+      }
+      return;
+    }
+    case 'muted_topics':
+      if ('muted_topics' in state) state.muted_topics = event.muted_topics;
+      return;
+    case 'user_group': {
+      // Zulip's apply_event for realm_user_groups (kept sorted by id; member lists ascending).
+      const groups = state.realm_user_groups as Json[] | undefined;
+      if (groups === undefined) return;
+      if (event.op === 'add') {
+        groups.push(structuredClone(event.group));
+        groups.sort((a, b) => a.id - b.id);
+        return;
+      }
+      const group = groups.find((g) => g.id === event.group_id);
+      if (group === undefined) return;
+      const merge = (key: string, ids: number[], add: boolean) => {
+        const set = new Set<number>(group[key]);
+        for (const id of ids) (add ? set.add(id) : set.delete(id));
+        group[key] = [...set].sort(ascending);
+      };
+      if (event.op === 'update') Object.assign(group, event.data);
+      else if (event.op === 'add_members') merge('members', event.user_ids, true);
+      else if (event.op === 'remove_members') merge('members', event.user_ids, false);
+      else if (event.op === 'add_subgroups') merge('direct_subgroup_ids', event.direct_subgroup_ids, true);
+      else if (event.op === 'remove_subgroups') merge('direct_subgroup_ids', event.direct_subgroup_ids, false);
+      return;
+    }
+    case 'stream':
+      applyStreamEvent(state, event);
+      return;
+    case 'subscription':
+      applySubscriptionEvent(state, event, user);
+      return;
     case 'typing':
     case 'heartbeat':
       // No state.

@@ -168,10 +168,13 @@ function activeUsersByRole(state: RealmState): Map<number, number[]> {
 }
 
 /** A group's own permission settings on the wire (system groups: `role:nobody` for all). */
-function groupPermissionValues(state: RealmState, group: UserGroup): Record<string, GroupSettingValue> {
+export function groupPermissionValues(state: RealmState, group: UserGroup): Record<string, GroupSettingValue> {
   const out: Record<string, GroupSettingValue> = {};
   for (const [name, config] of Object.entries(GROUP_PERMISSION_SETTINGS)) {
-    if (group.isSystemGroup) {
+    const stored = group.settings?.[name];
+    if (stored !== undefined) {
+      out[name] = copyGroupSetting(stored);
+    } else if (group.isSystemGroup) {
       out[name] = systemGroup(state, config.default_for_system_groups ?? 'role:nobody');
     } else if (config.default_group_name === 'group_creator') {
       out[name] =

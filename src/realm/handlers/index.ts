@@ -9,6 +9,10 @@ import { createUser } from './users.js';
 import { createStream, subscribe } from './streams.js';
 import { sendMessage } from './messages.js';
 import { typing } from './typing.js';
+import { setUserTopic } from './user-topics.js';
+import { createUserGroup, updateUserGroup, updateUserGroupMembership } from './user-groups.js';
+import { updateSubscriptions, setSubscriptionProperties } from './subscriptions.js';
+import { createChannel, updateChannel, archiveChannel } from './channels.js';
 
 type HandlerTable = { [T in Command['type']]: Handler<Extract<Command, { type: T }>, CommandReplies[T]> };
 
@@ -19,4 +23,13 @@ export const handlers: HandlerTable = {
   subscribe,
   send_message: sendMessage,
   typing,
+  set_user_topic: setUserTopic,
+  create_user_group: createUserGroup,
+  update_user_group_membership: updateUserGroupMembership,
+  update_user_group: updateUserGroup,
+  update_subscriptions: updateSubscriptions,
+  set_subscription_properties: setSubscriptionProperties,
+  create_channel: createChannel,
+  update_channel: updateChannel,
+  archive_channel: archiveChannel,
 };

@@ -27,6 +27,7 @@ import { directMembers, findDirectRecipient } from '../../domain/recipients.js';
 import { renderMarkdown } from '../../markdown/render.js';
 import type { SendMessage, CommandReplies } from '../commands.js';
 import type { Handler } from '../decision.js';
+import { automaticVisibilityOnSend } from './user-topics.js';
 
 type StreamTarget = { kind: 'name'; name: string } | { kind: 'id'; id: number };
 
@@ -149,6 +150,7 @@ export const sendMessage: Handler<SendMessage, CommandReplies['send_message']> =
   let topic = '';
   let content: string;
   let receivers: number[];
+  let targetStream: Stream | undefined;
 
   if (cmd.messageType === 'stream') {
     const target = parseStreamTo(cmd.to);
@@ -168,6 +170,7 @@ export const sendMessage: Handler<SendMessage, CommandReplies['send_message']> =
     if (!canPostToStream(state, sender, stream.value)) return fail(Errors.notAuthorizedToSend(stream.value.name));
     recipientId = stream.value.recipientId;
     receivers = receiversOf(state, sender.id, state.subscriptions.get(stream.value.id)!.keys());
+    targetStream = stream.value;
   } else {
     const to = parseDirectTo(cmd.to);
     if (!to.ok) return to;
@@ -202,7 +205,17 @@ export const sendMessage: Handler<SendMessage, CommandReplies['send_message']> =
     readBySender: cmd.readBySender ?? defaultReadBySender(cmd.client),
   };
   if (newDirectUserIds !== undefined) record.newDirectUserIds = newDirectUserIds;
-  return ok({ records: [record], events: [messageEvent(state, record, receivers, cmd)], reply: { id } });
+  const automatic = targetStream && automaticVisibilityOnSend(state, sender, targetStream, topic, record.timestamp);
+  const message = messageEvent(state, record, receivers, cmd);
+  if (automatic) {
+    // Zulip sets the sender's visibility before delivering the message (seed §3 last row, §6.3).
+    return ok({
+      records: [automatic.record, record],
+      events: [...automatic.events, message],
+      reply: { id, automatic_new_visibility_policy: automatic.policy },
+    });
+  }
+  return ok({ records: [record], events: [message], reply: { id } });
 };
 
 /**

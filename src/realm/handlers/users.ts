@@ -6,6 +6,7 @@ import { ok, fail, Errors } from '../../errors.js';
 import { checkFullName, isValidEmail } from '../../domain/users.js';
 import type { CreateUser, CommandReplies } from '../commands.js';
 import type { Handler } from '../decision.js';
+import { defaultStreamSubscriptions } from './subscriptions.js';
 
 /** Length of API keys (zulip-behavior.md §0.4). */
 export const API_KEY_LENGTH = 32;
@@ -20,6 +21,8 @@ export const createUser: Handler<CreateUser, CommandReplies['create_user']> = (s
   const id = state.nextIds.user;
   let apiKey = ctx.randomToken(API_KEY_LENGTH);
   while (state.usersByApiKey.has(apiKey)) apiKey = ctx.randomToken(API_KEY_LENGTH);
+  // New humans join the realm's default channels (zulip-behavior.md §11.6).
+  const defaults = defaultStreamSubscriptions(state, { id, isBot: cmd.isBot });
   return ok({
     records: [
       {
@@ -37,8 +40,9 @@ export const createUser: Handler<CreateUser, CommandReplies['create_user']> = (s
         apiKey,
         passwordHash: cmd.passwordHash,
       },
+      ...defaults.records,
     ],
-    events: [],
+    events: defaults.events,
     reply: { userId: id, apiKey },
   });
 };

@@ -17,12 +17,14 @@ t.test('channel message: record, event, reply, and UserMessage rows', async (t) 
   const result = decide(state, send({ senderId: ids.member, content: '**hi**', client: 'website' }), ctx);
   if (!result.ok) throw result.error;
   const { records, events, reply } = result.value;
-  t.equal(records.length, 1);
-  const r = records[0]!;
+  // A human starting a topic follows it (Zulip's default automatic follow): user_topic_set first.
+  t.same(records.map((x) => x.type), ['user_topic_set', 'message_sent']);
+  const r = records[1]!;
   t.match(r, { type: 'message_sent', v: 1, id: 1, senderId: ids.member, topic: 'greetings', content: '**hi**', client: 'website', readBySender: true, isMeMessage: false });
   t.equal((r as { rendered: string }).rendered, '<p><strong>hi</strong></p>');
-  t.same(reply, { id: 1 });
-  t.same([...events[0]!.userIds].sort(), [ids.owner, ids.admin, ids.member, ids.other].sort());
+  t.same(reply, { id: 1, automatic_new_visibility_policy: 3 });
+  t.same(events.map((e) => e.payload.type), ['muted_topics', 'user_topic', 'message']);
+  t.same([...events[2]!.userIds].sort(), [ids.owner, ids.admin, ids.member, ids.other].sort());
   for (const record of records) evolve(state, record);
   t.equal(state.messages.userFlags(ids.member, 1), Flag.read, 'sender row read (website client)');
   t.equal(state.messages.userFlags(ids.other, 1), 0, 'subscriber row unread');
@@ -59,7 +61,7 @@ t.test('content normalization and truncation', async (t) => {
   const contentOf = (content: string) => {
     const r = decide(state, send({ senderId: ids.member, content }), ctx);
     if (!r.ok) throw r.error;
-    return (r.value.records[0] as { content: string }).content;
+    return (r.value.records.find((x) => x.type === 'message_sent') as { content: string }).content;
   };
   t.equal(contentOf('\n\n  hi  \n\t'), '  hi');
   const long = contentOf('a'.repeat(10001));

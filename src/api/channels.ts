@@ -1,0 +1,138 @@
+/**
+ * Channel administration endpoints (seed §4.2–4.3; zulip-behavior.md §3.8, §3.10–3.12):
+ * `POST /channels/create`, `PATCH /streams/{stream_id}`, `DELETE /streams/{stream_id}` (archive),
+ * `GET /streams/{stream_id}` and `GET /streams/{stream_id}/members`. Writes go through the realm
+ * actor (`realm/handlers/channels.ts`); reads use `canSeeStream` (unknown and inaccessible give the
+ * same "Invalid channel ID").
+ */
+import Type from 'typebox';
+import { Errors } from '../errors.js';
+import { defineEndpoint } from './define-endpoint.js';
+import { P } from './params.js';
+import { STREAM_GROUP_SETTINGS } from '../domain/realm-state.js';
+import { streamToWire } from '../domain/streams.js';
+import { canSeeStream } from '../domain/access.js';
+
+const groupParams = Object.fromEntries(STREAM_GROUP_SETTINGS.map((name) => [name, P.json(Type.Unknown())])) as Record<
+  (typeof STREAM_GROUP_SETTINGS)[number],
+  ReturnType<typeof P.json>
+>;
+
+/** Group-setting parameters that were given, by name. */
+function givenGroups(params: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const name of STREAM_GROUP_SETTINGS) if (params[name] !== undefined) out[name] = params[name];
+  return out;
+}
+
+export const channelEndpoints = [
+  defineEndpoint({
+    method: 'POST',
+    path: '/channels/create',
+    auth: 'user',
+    params: {
+      name: P.string({ required: true }),
+      subscribers: P.json(Type.Array(Type.Integer()), { required: true }),
+      description: P.string({ default: '' }),
+      announce: P.bool({ default: false }),
+      invite_only: P.bool({ default: false }),
+      is_web_public: P.bool({ default: false }),
+      is_default_stream: P.bool({ default: false }),
+      folder_id: P.json(Type.Union([Type.Integer(), Type.Null()])),
+      topics_policy: P.string(),
+      history_public_to_subscribers: P.bool(),
+      message_retention_days: P.jsonOrString(),
+      ...groupParams,
+    },
+    handler: async ({ realm, user, params }) => {
+      const result = await realm!.execute({
+        type: 'create_channel',
+        actorId: user!.id,
+        name: params.name,
+        subscriberIds: params.subscribers as number[],
+        description: params.description,
+        announce: params.announce,
+        inviteOnly: params.invite_only,
+        isWebPublic: params.is_web_public,
+        isDefault: params.is_default_stream,
+        folderId: (params.folder_id as number | null | undefined) ?? null,
+        ...(params.topics_policy !== undefined && { topicsPolicy: params.topics_policy }),
+        ...(params.history_public_to_subscribers !== undefined && { historyPublicToSubscribers: params.history_public_to_subscribers }),
+        ...(params.message_retention_days !== undefined && { messageRetentionDays: params.message_retention_days }),
+        groups: givenGroups(params),
+      });
+      return result.ok ? { id: result.value.streamId } : result.error;
+    },
+  }),
+  defineEndpoint({
+    method: 'PATCH',
+    path: '/streams/{stream_id}',
+    auth: 'user',
+    params: {
+      new_name: P.string(),
+      description: P.string(),
+      is_private: P.bool(),
+      is_web_public: P.bool(),
+      history_public_to_subscribers: P.bool(),
+      is_default_stream: P.bool(),
+      message_retention_days: P.jsonOrString(),
+      is_archived: P.bool(),
+      folder_id: P.json(Type.Union([Type.Integer(), Type.Null()])),
+      topics_policy: P.string(),
+      ...groupParams,
+    },
+    handler: async ({ realm, user, path, params }) => {
+      const result = await realm!.execute({
+        type: 'update_channel',
+        actorId: user!.id,
+        streamId: path.stream_id!,
+        ...(params.new_name !== undefined && { newName: params.new_name }),
+        ...(params.description !== undefined && { description: params.description }),
+        ...(params.is_private !== undefined && { isPrivate: params.is_private }),
+        ...(params.is_web_public !== undefined && { isWebPublic: params.is_web_public }),
+        ...(params.history_public_to_subscribers !== undefined && { historyPublicToSubscribers: params.history_public_to_subscribers }),
+        ...(params.is_default_stream !== undefined && { isDefault: params.is_default_stream }),
+        ...(params.message_retention_days !== undefined && { messageRetentionDays: params.message_retention_days }),
+        ...(params.is_archived !== undefined && { isArchived: params.is_archived }),
+        ...(params.folder_id !== undefined && { folderId: params.folder_id as number | null }),
+        ...(params.topics_policy !== undefined && { topicsPolicy: params.topics_policy }),
+        groups: givenGroups(params),
+      });
+      return result.ok ? {} : result.error;
+    },
+  }),
+  defineEndpoint({
+    method: 'DELETE',
+    path: '/streams/{stream_id}',
+    auth: 'user',
+    params: {},
+    handler: async ({ realm, user, path }) => {
+      const result = await realm!.execute({ type: 'archive_channel', actorId: user!.id, streamId: path.stream_id! });
+      return result.ok ? {} : result.error;
+    },
+  }),
+  defineEndpoint({
+    method: 'GET',
+    path: '/streams/{stream_id}',
+    auth: 'user',
+    params: {},
+    handler: ({ realm, user, path }) => {
+      const state = realm!.state;
+      const stream = state.streams.get(path.stream_id!);
+      if (stream === undefined || !canSeeStream(state, user!, stream)) return Errors.invalidStreamId();
+      return { stream: streamToWire(state, stream) };
+    },
+  }),
+  defineEndpoint({
+    method: 'GET',
+    path: '/streams/{stream_id}/members',
+    auth: 'user',
+    params: {},
+    handler: ({ realm, user, path }) => {
+      const state = realm!.state;
+      const stream = state.streams.get(path.stream_id!);
+      if (stream === undefined || !canSeeStream(state, user!, stream)) return Errors.invalidStreamId();
+      return { subscribers: [...(state.subscriptions.get(stream.id)?.keys() ?? [])].sort((a, b) => a - b) };
+    },
+  }),
+];

@@ -1,0 +1,176 @@
+/**
+ * Subscription endpoints (zulip-behavior.md §3.2–3.6, §3.13):
+ * - `POST /users/me/subscriptions`: subscribe self or `principals`, creating missing channels;
+ * - `DELETE /users/me/subscriptions`: unsubscribe;
+ * - `PATCH /users/me/subscriptions`: bulk `add` / `delete`;
+ * - `POST /users/me/subscriptions/properties` and `PATCH /users/me/subscriptions/{stream_id}`:
+ *   the user's own subscription settings;
+ * - `GET /users/{user_id}/subscriptions/{stream_id}`: `{is_subscribed}`.
+ * `GET /users/me/subscriptions` lives in `streams.ts`. Writes go through the realm actor as
+ * `update_subscriptions` / `set_subscription_properties` commands.
+ */
+import Type from 'typebox';
+import { Errors, ZulipError } from '../errors.js';
+import { defineEndpoint } from './define-endpoint.js';
+import { P } from './params.js';
+import { MAX_STREAM_DESCRIPTION_LENGTH } from '../domain/messages.js';
+import { canSeeStream, isSubscribed } from '../domain/access.js';
+import type { UpdateSubscriptions } from '../realm/commands.js';
+
+/** One `subscriptions` / `add` entry: `{name, color?, description?}`, no other keys. */
+const subscriptionEntry = Type.Object(
+  {
+    name: Type.String(),
+    color: Type.Optional(Type.String()),
+    description: Type.Optional(Type.String({ maxLength: MAX_STREAM_DESCRIPTION_LENGTH })),
+  },
+  { additionalProperties: false },
+);
+const subscriptionList = Type.Array(subscriptionEntry);
+const principalList = Type.Union([Type.Array(Type.String()), Type.Array(Type.Integer())]);
+const nameList = Type.Array(Type.String());
+const propertyChange = Type.Object({
+  stream_id: Type.Integer(),
+  property: Type.String(),
+  value: Type.Union([Type.String(), Type.Boolean()]),
+});
+
+const HEX_COLOR = /^#([a-fA-F0-9]{3,6})$/;
+
+type Entry = { name: string; color?: string; description?: string };
+
+/** Zulip's color check on each entry: `'<var>[i]["color"] is not a valid hex color code'`. */
+function checkColors(entries: readonly Entry[], varName: string): ZulipError | undefined {
+  for (const [i, e] of entries.entries()) {
+    if (e.color !== undefined && !HEX_COLOR.test(e.color)) {
+      return Errors.badRequest(`${varName}[${i}]["color"] is not a valid hex color code`);
+    }
+  }
+  return undefined;
+}
+
+const addOptions = {
+  principals: P.json(principalList),
+  invite_only: P.bool({ default: false }),
+  is_web_public: P.bool({ default: false }),
+  is_default_stream: P.bool({ default: false }),
+  history_public_to_subscribers: P.bool(),
+  announce: P.bool({ default: false }),
+  authorization_errors_fatal: P.bool({ default: true }),
+};
+
+type AddOptions = {
+  principals?: Array<string | number> | undefined;
+  invite_only: boolean;
+  is_web_public: boolean;
+  is_default_stream: boolean;
+  history_public_to_subscribers?: boolean | undefined;
+  authorization_errors_fatal: boolean;
+};
+
+function command(actorId: number, add: Entry[], remove: string[], p: AddOptions): UpdateSubscriptions {
+  return {
+    type: 'update_subscriptions',
+    actorId,
+    add,
+    remove,
+    ...(p.principals !== undefined && { principals: p.principals }),
+    inviteOnly: p.invite_only,
+    isWebPublic: p.is_web_public,
+    ...(p.history_public_to_subscribers !== undefined && { historyPublicToSubscribers: p.history_public_to_subscribers }),
+    isDefault: p.is_default_stream,
+    authorizationErrorsFatal: p.authorization_errors_fatal,
+  };
+}
+
+export const subscriptionEndpoints = [
+  defineEndpoint({
+    method: 'POST',
+    path: '/users/me/subscriptions',
+    auth: 'user',
+    params: { subscriptions: P.json(subscriptionList, { required: true }), ...addOptions },
+    handler: async ({ realm, user, params }) => {
+      const bad = checkColors(params.subscriptions, 'subscriptions');
+      if (bad) return bad;
+      // `announce` is accepted; parley posts no announcement message yet.
+      const result = await realm!.execute(command(user!.id, params.subscriptions, [], params));
+      return result.ok ? { ...result.value } : result.error;
+    },
+  }),
+  defineEndpoint({
+    method: 'DELETE',
+    path: '/users/me/subscriptions',
+    auth: 'user',
+    params: { subscriptions: P.json(nameList, { required: true }), principals: P.json(principalList) },
+    handler: async ({ realm, user, params }) => {
+      const result = await realm!.execute(
+        command(user!.id, [], params.subscriptions, {
+          principals: params.principals,
+          invite_only: false,
+          is_web_public: false,
+          is_default_stream: false,
+          authorization_errors_fatal: true,
+        }),
+      );
+      return result.ok ? { ...result.value } : result.error;
+    },
+  }),
+  defineEndpoint({
+    method: 'PATCH',
+    path: '/users/me/subscriptions',
+    auth: 'user',
+    params: { add: P.json(subscriptionList, { default: [] }), delete: P.json(nameList, { default: [] }), ...addOptions },
+    handler: async ({ realm, user, params }) => {
+      if (params.add.length === 0 && params.delete.length === 0) {
+        return Errors.badRequest('Nothing to do. Specify at least one of "add" or "delete".');
+      }
+      const bad = checkColors(params.add, 'add');
+      if (bad) return bad;
+      const result = await realm!.execute(command(user!.id, params.add, params.delete, params));
+      if (!result.ok) return result.error;
+      return { subscribed: {}, already_subscribed: {}, removed: [], not_removed: [], ...result.value };
+    },
+  }),
+  defineEndpoint({
+    method: 'POST',
+    path: '/users/me/subscriptions/properties',
+    auth: 'user',
+    params: { subscription_data: P.json(Type.Array(propertyChange), { required: true }) },
+    handler: async ({ realm, user, params }) => {
+      const result = await realm!.execute({
+        type: 'set_subscription_properties',
+        actorId: user!.id,
+        changes: params.subscription_data.map((c) => ({ streamId: c.stream_id, property: c.property, value: c.value })),
+      });
+      return result.ok ? {} : result.error;
+    },
+  }),
+  defineEndpoint({
+    method: 'PATCH',
+    path: '/users/me/subscriptions/{stream_id}',
+    auth: 'user',
+    params: { property: P.string({ required: true }), value: P.jsonOrString({ required: true }) },
+    handler: async ({ realm, user, params, path }) => {
+      const result = await realm!.execute({
+        type: 'set_subscription_properties',
+        actorId: user!.id,
+        changes: [{ streamId: path.stream_id!, property: params.property, value: params.value }],
+      });
+      return result.ok ? {} : result.error;
+    },
+  }),
+  defineEndpoint({
+    method: 'GET',
+    path: '/users/{user_id}/subscriptions/{stream_id}',
+    auth: 'user',
+    params: {},
+    handler: ({ realm, user, path }) => {
+      const state = realm!.state;
+      const target = state.users.get(path.user_id!);
+      if (target === undefined) return Errors.noSuchUser();
+      const stream = state.streams.get(path.stream_id!);
+      if (stream === undefined || !canSeeStream(state, user!, stream)) return Errors.invalidStreamId();
+      return { is_subscribed: isSubscribed(state, target.id, stream.id) };
+    },
+  }),
+];

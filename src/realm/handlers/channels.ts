@@ -1,0 +1,385 @@
+/**
+ * Channel creation, update and archiving (seed §2.10–2.11, §3, §4.2–4.3; zulip-behavior.md
+ * §3.2, §3.10–3.11). Pure `decide` functions: errors as values, records + events on success.
+ *
+ * Events (zulip-behavior.md §10.4):
+ * - create: `stream` op `create` `{streams: [stream]}` to everyone who can see the new channel,
+ *   `subscription` op `add` (full objects incl. `subscribers`) to the new subscribers, and
+ *   `subscription` op `peer_add` `{stream_ids, user_ids}` to the other users who can see it;
+ * - update: one `stream` op `update` `{stream_id, name, property, value}` per changed property
+ *   (`name` is the OLD name on renames; `rendered_description` with `description`;
+ *   `history_public_to_subscribers` and `is_web_public` with `invite_only`);
+ * - archive: `stream` op `delete` `{streams: [stream]}` to everyone who could see it; unarchive:
+ *   `stream` op `create`; privacy changes: `create` / `delete` to users gaining / losing access.
+ */
+import { ok, fail, Errors, ZulipError, type Result } from '../../errors.js';
+import { checkStreamName, findStreamByName, pickColor, streamToWire } from '../../domain/streams.js';
+import { defaultStreamGroups, hasGroupPermission } from '../../domain/groups.js';
+import { MAX_STREAM_DESCRIPTION_LENGTH, codePointLength } from '../../domain/messages.js';
+import {
+  Role,
+  STREAM_GROUP_SETTINGS,
+  type GroupSettingValue,
+  type RealmState,
+  type Stream,
+  type StreamGroupSetting,
+  type TopicsPolicy,
+  type User,
+} from '../../domain/realm-state.js';
+import type { RealmRecord, StreamChanges, StreamCreated, SubscriptionsAdded } from '../../domain/records.js';
+import {
+  canAdministerChannel,
+  hasContentAccess,
+  hasMetadataAccess,
+  parseGroupSettingValue,
+  parseRetentionDays,
+  parseTopicsPolicy,
+  sameGroupSetting,
+  webPublicChannelsEnabled,
+} from '../../domain/channel-settings.js';
+import { messageLookupIndex } from '../../domain/recipient-index.js';
+import { renderMarkdown } from '../../markdown/render.js';
+import type { CommandReplies } from '../commands.js';
+import type { CreateChannel, UpdateChannel, ArchiveChannel } from '../channel-commands.js';
+import type { Handler, RealmEvent } from '../decision.js';
+
+const isError = (v: unknown): v is ZulipError => v instanceof ZulipError;
+
+/** Newlines become spaces; the length limit is in code points (zulip-behavior.md §3.10). */
+function checkDescription(raw: string): string | ZulipError {
+  const description = raw.replace(/\r?\n/g, ' ');
+  if (codePointLength(description) > MAX_STREAM_DESCRIPTION_LENGTH) {
+    return Errors.badRequest(`description is too long (limit: ${MAX_STREAM_DESCRIPTION_LENGTH} characters)`);
+  }
+  return description;
+}
+
+const render = (description: string) => (description === '' ? '' : renderMarkdown(description));
+
+/** Active users who can see `stream` (with `subscriberIds` as its subscribers). */
+function viewers(state: RealmState, stream: Stream, subscriberIds: ReadonlySet<number>): number[] {
+  const out: number[] = [];
+  for (const user of state.users.values()) {
+    if (!user.isActive) continue;
+    if (stream.isWebPublic || (!stream.inviteOnly && user.role !== Role.guest) || subscriberIds.has(user.id) || user.role <= Role.admin) {
+      out.push(user.id);
+    }
+  }
+  return out;
+}
+
+/** Whether the realm-level group setting `setting` (e.g. `can_create_public_channel_group`) allows `user`. */
+function mayCreate(state: RealmState, user: User, setting: string): boolean {
+  const value = state.settings.groups[setting];
+  return value !== undefined && hasGroupPermission(state, user.id, value);
+}
+
+/** `POST /channels/create` (seed §4.3). Reply: the new channel's id. */
+export const createChannel: Handler<CreateChannel, CommandReplies['create_channel']> = (state, cmd, ctx) => {
+  const actor = state.users.get(cmd.actorId);
+  if (actor === undefined || !actor.isActive) return fail(Errors.noSuchUser());
+  if (actor.role === Role.guest) return fail(Errors.notAllowedForGuests());
+  const name = checkStreamName(cmd.name);
+  if (!name.ok) return fail(Errors.badRequest(name.msg));
+  if (findStreamByName(state, name.name)) return fail(Errors.badRequest(`Channel '${name.name}' already exists`));
+  const description = checkDescription(cmd.description);
+  if (isError(description)) return fail(description);
+
+  // Who may create what (seed §4.3, zulip-behavior.md §3.2 step 4).
+  if (cmd.inviteOnly ? !mayCreate(state, actor, 'can_create_private_channel_group') : !mayCreate(state, actor, 'can_create_public_channel_group')) {
+    return fail(Errors.insufficientPermission());
+  }
+  if (cmd.isWebPublic) {
+    if (!webPublicChannelsEnabled(state)) return fail(Errors.badRequest('Web-public channels are not enabled.'));
+    if (cmd.inviteOnly) return fail(Errors.badRequest('Invalid parameters'));
+    if (!mayCreate(state, actor, 'can_create_web_public_channel_group')) return fail(Errors.insufficientPermission());
+  }
+  if (cmd.isDefault && actor.role > Role.admin) return fail(Errors.insufficientPermission());
+  if (cmd.isDefault && cmd.inviteOnly) return fail(Errors.badRequest('A default channel cannot be private.'));
+  const history = cmd.inviteOnly ? (cmd.historyPublicToSubscribers ?? false) : true;
+  if (!cmd.inviteOnly && cmd.historyPublicToSubscribers === false) return fail(Errors.badRequest('Invalid parameters'));
+
+  let retention: number | null = null;
+  if (cmd.messageRetentionDays !== undefined) {
+    const parsed = parseRetentionDays(cmd.messageRetentionDays);
+    if (isError(parsed)) return fail(parsed);
+    if (parsed !== null && actor.role !== Role.owner) return fail(Errors.mustBeOwner());
+    retention = parsed;
+  }
+  let topicsPolicy: TopicsPolicy = 'inherit';
+  if (cmd.topicsPolicy !== undefined) {
+    const parsed = parseTopicsPolicy(cmd.topicsPolicy);
+    if (isError(parsed)) return fail(parsed);
+    topicsPolicy = parsed;
+  }
+  if (cmd.folderId !== null) return fail(Errors.badRequest('Invalid channel folder ID'));
+
+  const groups = defaultStreamGroups(state, actor.id);
+  for (const [key, raw] of Object.entries(cmd.groups)) {
+    if (!(STREAM_GROUP_SETTINGS as readonly string[]).includes(key)) return fail(Errors.badRequest(`Invalid setting ${key}`));
+    const parsed = parseGroupSettingValue(state, key, raw);
+    if (isError(parsed)) return fail(parsed);
+    groups[key as StreamGroupSetting] = parsed;
+  }
+
+  const subscriberIds = [...new Set(cmd.subscriberIds)];
+  for (const id of subscriberIds) if (!state.users.get(id)?.isActive) return fail(Errors.noSuchUser());
+  // Subscribing others needs the realm's `can_add_subscribers_group` (zulip-behavior.md §3.2 step 2).
+  if (subscriberIds.some((id) => id !== actor.id) && !mayCreate(state, actor, 'can_add_subscribers_group')) {
+    return fail(Errors.insufficientPermission());
+  }
+
+  const id = state.nextIds.stream;
+  const recipientId = state.nextIds.recipient;
+  const created: StreamCreated = {
+    type: 'stream_created',
+    v: 1,
+    id,
+    recipientId,
+    name: name.name,
+    description,
+    renderedDescription: render(description),
+    dateCreated: Math.floor(ctx.now()),
+    creatorId: actor.id,
+    inviteOnly: cmd.inviteOnly,
+    isWebPublic: cmd.isWebPublic,
+    historyPublicToSubscribers: history,
+    isDefault: cmd.isDefault,
+    messageRetentionDays: retention,
+    topicsPolicy,
+    folderId: null,
+    groups,
+  };
+  const subscriptions: SubscriptionsAdded = {
+    type: 'subscriptions_added',
+    v: 1,
+    streamId: id,
+    subscriptions: subscriberIds.map((userId) => ({ userId, color: pickColor(state, userId, recipientId) })),
+  };
+
+  // The channel as it will be, for the events (the state is not changed here).
+  const stream: Stream = {
+    id, name: created.name, description, renderedDescription: created.renderedDescription, dateCreated: created.dateCreated,
+    creatorId: actor.id, inviteOnly: cmd.inviteOnly, isWebPublic: cmd.isWebPublic, historyPublicToSubscribers: history,
+    isArchived: false, isDefault: cmd.isDefault, firstMessageId: null, messageRetentionDays: retention, topicsPolicy,
+    folderId: null, recipientId, groups,
+  };
+  const subscriberSet = new Set(subscriberIds);
+  const wire = { ...streamToWire(state, stream), subscriber_count: subscriberIds.length };
+  const sortedSubscribers = [...subscriberIds].sort((a, b) => a - b);
+  const seeing = viewers(state, stream, subscriberSet);
+  // As Zulip: the channel is announced before its subscriptions (count 0); `subscription` `add` /
+  // `peer_add` then bring the subscribers.
+  const events: RealmEvent[] = [{ userIds: seeing, payload: { type: 'stream', op: 'create', streams: [{ ...wire, subscriber_count: 0 }] } }];
+  for (const { userId, color } of subscriptions.subscriptions) {
+    events.push({
+      userIds: [userId],
+      payload: {
+        type: 'subscription',
+        op: 'add',
+        subscriptions: [{
+          ...wire, color, is_muted: false, in_home_view: true, pin_to_top: false, desktop_notifications: null,
+          audible_notifications: null, push_notifications: null, email_notifications: null, wildcard_mentions_notify: null,
+          subscribers: sortedSubscribers,
+        }],
+      },
+    });
+  }
+  const peers = seeing.filter((u) => !subscriberSet.has(u));
+  if (peers.length > 0 && subscriberIds.length > 0) {
+    events.push({ userIds: peers, payload: { type: 'subscription', op: 'peer_add', stream_ids: [id], user_ids: sortedSubscribers } });
+  }
+  const records: RealmRecord[] = subscriberIds.length > 0 ? [created, subscriptions] : [created];
+  return ok({ records, events, reply: { streamId: id } });
+};
+
+/** Parses a `{new, old?}` group-setting update (seed §4.2). */
+function parseUpdate(state: RealmState, stream: Stream, key: StreamGroupSetting, raw: unknown): GroupSettingValue | ZulipError {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw) || !('new' in raw)) {
+    return Errors.badRequest(`${key} is not a valid group-setting update`);
+  }
+  const update = raw as { new: unknown; old?: unknown };
+  const next = parseGroupSettingValue(state, key, update.new);
+  if (isError(next)) return next;
+  if ('old' in update) {
+    // `old` is compared in normalized form; a value that is not even valid cannot match.
+    const old = parseGroupSettingValue(state, key, update.old);
+    if (isError(old) || !sameGroupSetting(old, stream.groups[key])) return Errors.badRequest("'old' value does not match the expected value.");
+  }
+  return next;
+}
+
+/** Whether every message of the channel is in the empty topic. */
+function onlyEmptyTopic(state: RealmState, stream: Stream): boolean {
+  const ids = messageLookupIndex(state).byRecipient.get(stream.recipientId);
+  if (ids === undefined) return true;
+  for (let i = 0; i < ids.length; i++) {
+    const id = ids.get(i);
+    if (!state.messages.exists(id) || state.messages.recipient.get(id) !== stream.recipientId) continue;
+    if (state.topics.value(state.messages.topic.get(id)) !== '') return false;
+  }
+  return true;
+}
+
+/** Common access check of PATCH and DELETE (zulip-behavior.md §3.10): the stream, or the error. */
+function administeredStream(state: RealmState, actorId: number, streamId: number): Result<{ actor: User; stream: Stream }> {
+  const actor = state.users.get(actorId);
+  const stream = state.streams.get(streamId);
+  if (actor === undefined || stream === undefined || !hasMetadataAccess(state, actor, stream)) return fail(Errors.invalidStreamId());
+  if (!canAdministerChannel(state, actor, stream)) return fail(Errors.badRequest('You do not have permission to administer this channel.'));
+  return ok({ actor, stream });
+}
+
+/** Settings that need only metadata access to change (seed §2.11); the others need content access. */
+const METADATA_SETTINGS: ReadonlySet<string> = new Set([
+  'can_add_subscribers_group', 'can_remove_subscribers_group', 'can_administer_channel_group', 'can_subscribe_group',
+]);
+
+/** `PATCH /streams/{stream_id}` (seed §4.2, zulip-behavior.md §3.10). */
+export const updateChannel: Handler<UpdateChannel, CommandReplies['update_channel']> = (state, cmd) => {
+  const access = administeredStream(state, cmd.actorId, cmd.streamId);
+  if (!access.ok) return access;
+  const { actor, stream } = access.value;
+  const changes: StreamChanges = {};
+
+  if (stream.isArchived && cmd.isArchived !== false) {
+    const onlyPrivacy = cmd.newName === undefined && cmd.description === undefined && cmd.isDefault === undefined &&
+      cmd.messageRetentionDays === undefined && cmd.folderId === undefined && cmd.topicsPolicy === undefined &&
+      Object.keys(cmd.groups).length === 0;
+    if (!onlyPrivacy) return fail(Errors.badRequest('Invalid channel ID'));
+  }
+  if (cmd.isArchived !== undefined) {
+    if (cmd.isArchived) return fail(Errors.badRequest('Channel can only be unarchived; use DELETE to archive it.'));
+    if (!stream.isArchived) return fail(Errors.badRequest('Channel is not archived.'));
+    changes.isArchived = false;
+  }
+
+  // Proposed privacy (zulip-behavior.md §3.10).
+  const inviteOnly = cmd.isPrivate ?? stream.inviteOnly;
+  const webPublic = cmd.isWebPublic ?? stream.isWebPublic;
+  const history = cmd.historyPublicToSubscribers ?? (cmd.isPrivate !== undefined ? !cmd.isPrivate : stream.historyPublicToSubscribers);
+  const isDefault = cmd.isDefault ?? stream.isDefault;
+  if (cmd.isPrivate !== undefined || cmd.isWebPublic !== undefined || cmd.historyPublicToSubscribers !== undefined || cmd.isDefault !== undefined) {
+    if (webPublic && (!history || inviteOnly)) return fail(Errors.badRequest('Invalid parameters'));
+    if (!inviteOnly && !history) return fail(Errors.badRequest('Invalid parameters'));
+    if (inviteOnly && isDefault) return fail(Errors.badRequest('A default channel cannot be private.'));
+  }
+  if (cmd.isPrivate !== undefined && !hasContentAccess(state, actor, stream)) return fail(Errors.invalidStreamId());
+  if (cmd.isWebPublic === true && !stream.isWebPublic) {
+    if (!webPublicChannelsEnabled(state)) return fail(Errors.badRequest('Web-public channels are not enabled.'));
+    const value = state.settings.groups.can_create_web_public_channel_group;
+    if (value === undefined || !hasGroupPermission(state, actor.id, value)) return fail(Errors.insufficientPermission());
+  }
+  if (cmd.isDefault !== undefined && actor.role > Role.admin) return fail(Errors.mustBeAdmin());
+  if (inviteOnly !== stream.inviteOnly || webPublic !== stream.isWebPublic || history !== stream.historyPublicToSubscribers) {
+    changes.inviteOnly = inviteOnly;
+    changes.isWebPublic = webPublic;
+    changes.historyPublicToSubscribers = history;
+  }
+  if (isDefault !== stream.isDefault) changes.isDefault = isDefault;
+
+  if (cmd.messageRetentionDays !== undefined) {
+    if (actor.role !== Role.owner) return fail(Errors.mustBeOwner());
+    const parsed = parseRetentionDays(cmd.messageRetentionDays);
+    if (isError(parsed)) return fail(parsed);
+    if (parsed !== stream.messageRetentionDays) changes.messageRetentionDays = parsed;
+  }
+
+  if (cmd.newName !== undefined) {
+    const stripped = cmd.newName.trim();
+    if (stripped === stream.name) return fail(Errors.badRequest('Channel already has that name!'));
+    if (stripped.toLowerCase() !== stream.name.toLowerCase()) {
+      const name = checkStreamName(stripped);
+      if (!name.ok) return fail(Errors.badRequest(name.msg));
+      if (findStreamByName(state, name.name)) return fail(Errors.badRequest(`Channel name '${name.name}' is already taken.`));
+    }
+    changes.name = stripped;
+  }
+  if (cmd.description !== undefined) {
+    const description = checkDescription(cmd.description);
+    if (isError(description)) return fail(description);
+    if (description !== stream.description) {
+      changes.description = description;
+      changes.renderedDescription = render(description);
+    }
+  }
+  if (cmd.folderId !== undefined) {
+    if (cmd.folderId !== null) return fail(Errors.badRequest('Invalid channel folder ID'));
+    if (stream.folderId !== null) changes.folderId = null;
+  }
+  if (cmd.topicsPolicy !== undefined) {
+    const policy = parseTopicsPolicy(cmd.topicsPolicy);
+    if (isError(policy)) return fail(policy);
+    if (policy === 'empty_topic_only' && !onlyEmptyTopic(state, stream)) {
+      return fail(Errors.badRequest("To enable this configuration, all messages in this channel must be in the general chat topic. Consider renaming or deleting other topics."));
+    }
+    if (policy !== stream.topicsPolicy) changes.topicsPolicy = policy;
+  }
+  const groupChanges: Partial<Record<StreamGroupSetting, GroupSettingValue>> = {};
+  for (const [key, raw] of Object.entries(cmd.groups)) {
+    if (!(STREAM_GROUP_SETTINGS as readonly string[]).includes(key)) return fail(Errors.badRequest(`Invalid setting ${key}`));
+    const setting = key as StreamGroupSetting;
+    // Content-related settings need content access; the others metadata access (seed §2.11).
+    if (!METADATA_SETTINGS.has(setting) && !hasContentAccess(state, actor, stream)) return fail(Errors.invalidStreamId());
+    const next = parseUpdate(state, stream, setting, raw);
+    if (isError(next)) return fail(next);
+    if (!sameGroupSetting(next, stream.groups[setting])) groupChanges[setting] = next;
+  }
+  if (Object.keys(groupChanges).length > 0) changes.groups = groupChanges;
+
+  if (Object.keys(changes).length === 0) return ok({ records: [], events: [], reply: {} });
+  return ok({ records: [{ type: 'stream_updated', v: 1, streamId: stream.id, changes }], events: updateEvents(state, stream, changes), reply: {} });
+};
+
+/**
+ * Events of an update: `stream` op `update` per changed property to users who can see the channel
+ * before and after; users who gain access get `stream` op `create` (with the updated channel), users
+ * who lose it `stream` op `delete`. Unarchiving is announced as `create` (clients without the
+ * `archived_channels` capability do not know archived channels; archiving sends `delete`).
+ */
+function updateEvents(state: RealmState, stream: Stream, changes: StreamChanges): RealmEvent[] {
+  const subscribers = new Set(state.subscriptions.get(stream.id)?.keys() ?? []);
+  const after: Stream = { ...stream, ...changes, groups: { ...stream.groups, ...changes.groups } } as Stream;
+  const ascending = (a: number, b: number) => a - b;
+  const beforeIds = stream.isArchived ? [] : viewers(state, stream, subscribers);
+  const afterIds = after.isArchived ? [] : viewers(state, after, subscribers);
+  const beforeSet = new Set(beforeIds);
+  const afterSet = new Set(afterIds);
+  const both = beforeIds.filter((id) => afterSet.has(id)).sort(ascending);
+  const gained = afterIds.filter((id) => !beforeSet.has(id)).sort(ascending);
+  const lost = beforeIds.filter((id) => !afterSet.has(id)).sort(ascending);
+  const events: RealmEvent[] = [];
+  const event = (property: string, value: unknown, extra: Record<string, unknown> = {}) => {
+    if (both.length > 0) {
+      events.push({ userIds: both, payload: { type: 'stream', op: 'update', stream_id: stream.id, name: stream.name, property, value, ...extra } });
+    }
+  };
+  if (changes.name !== undefined) event('name', changes.name);
+  if (changes.description !== undefined) event('description', changes.description, { rendered_description: changes.renderedDescription });
+  if (changes.inviteOnly !== undefined) {
+    event('invite_only', changes.inviteOnly, { history_public_to_subscribers: changes.historyPublicToSubscribers, is_web_public: changes.isWebPublic });
+  }
+  if (changes.isDefault !== undefined) event('is_default_stream', changes.isDefault);
+  if (changes.messageRetentionDays !== undefined) event('message_retention_days', changes.messageRetentionDays);
+  if (changes.folderId !== undefined) event('folder_id', changes.folderId);
+  if (changes.topicsPolicy !== undefined) event('topics_policy', changes.topicsPolicy);
+  for (const [key, value] of Object.entries(changes.groups ?? {})) event(key, value);
+  if (gained.length > 0) events.push({ userIds: gained, payload: { type: 'stream', op: 'create', streams: [streamToWire(state, after)] } });
+  if (lost.length > 0) events.push({ userIds: lost, payload: { type: 'stream', op: 'delete', streams: [streamToWire(state, stream)] } });
+  return events;
+}
+
+/** `DELETE /streams/{stream_id}` (zulip-behavior.md §3.11; FL 388+: the channel stays, archived). */
+export const archiveChannel: Handler<ArchiveChannel, CommandReplies['archive_channel']> = (state, cmd) => {
+  const access = administeredStream(state, cmd.actorId, cmd.streamId);
+  if (!access.ok) return access;
+  const { stream } = access.value;
+  if (stream.isArchived) return fail(Errors.badRequest('Channel is already deactivated'));
+  const subscribers = new Set(state.subscriptions.get(stream.id)?.keys() ?? []);
+  const changes: StreamChanges = { isArchived: true, ...(stream.isDefault && { isDefault: false }) };
+  const events: RealmEvent[] = [{
+    userIds: viewers(state, stream, subscribers),
+    payload: { type: 'stream', op: 'delete', streams: [streamToWire(state, stream)] },
+  }];
+  return ok({ records: [{ type: 'stream_updated', v: 1, streamId: stream.id, changes }], events, reply: {} });
+};
