@@ -2,7 +2,7 @@
  * Channel administration endpoints (seed §4.2–4.3; zulip-behavior.md §3.8, §3.10–3.12):
  * `POST /channels/create`, `PATCH /streams/{stream_id}`, `DELETE /streams/{stream_id}` (archive),
  * `GET /streams/{stream_id}` and `GET /streams/{stream_id}/members`. Writes go through the realm
- * actor (`realm/handlers/channels.ts`); reads use `canSeeStream` (unknown and inaccessible give the
+ * actor (`realm/handlers/channels.ts`); reads use `visibleStream` (unknown and inaccessible give the
  * same "Invalid channel ID").
  */
 import Type from 'typebox';
@@ -11,7 +11,7 @@ import { defineEndpoint } from './define-endpoint.js';
 import { P } from './params.js';
 import { STREAM_GROUP_SETTINGS } from '../domain/realm-state.js';
 import { streamToWire } from '../domain/streams.js';
-import { canSeeStream } from '../domain/access.js';
+import { visibleStream } from '../domain/access.js';
 
 const groupParams = Object.fromEntries(STREAM_GROUP_SETTINGS.map((name) => [name, P.json(Type.Unknown())])) as Record<
   (typeof STREAM_GROUP_SETTINGS)[number],
@@ -118,8 +118,8 @@ export const channelEndpoints = [
     params: {},
     handler: ({ realm, user, path }) => {
       const state = realm!.state;
-      const stream = state.streams.get(path.stream_id!);
-      if (stream === undefined || !canSeeStream(state, user!, stream)) return Errors.invalidStreamId();
+      const stream = visibleStream(state, user!, path.stream_id!);
+      if (stream === undefined) return Errors.invalidStreamId();
       return { stream: streamToWire(state, stream) };
     },
   }),
@@ -130,8 +130,8 @@ export const channelEndpoints = [
     params: {},
     handler: ({ realm, user, path }) => {
       const state = realm!.state;
-      const stream = state.streams.get(path.stream_id!);
-      if (stream === undefined || !canSeeStream(state, user!, stream)) return Errors.invalidStreamId();
+      const stream = visibleStream(state, user!, path.stream_id!);
+      if (stream === undefined) return Errors.invalidStreamId();
       return { subscribers: [...(state.subscriptions.get(stream.id)?.keys() ?? [])].sort((a, b) => a - b) };
     },
   }),

@@ -8,7 +8,7 @@ import { P } from './params.js';
 import { Role, type RealmState, type Stream } from '../domain/realm-state.js';
 import { messageLookupIndex } from '../domain/recipient-index.js';
 import { findStreamByName, streamToWire, subscriptionToWire } from '../domain/streams.js';
-import { canSeeStream, isSubscribed } from '../domain/access.js';
+import { canSeeStream, isSubscribed, visibleStream } from '../domain/access.js';
 import { createHash } from 'node:crypto';
 
 // Python's sorted() on names: code-unit order, case-sensitive (uppercase first).
@@ -58,8 +58,8 @@ export const streamEndpoints = [
     params: { allow_empty_topic_name: P.bool({ default: false }) },
     handler: ({ realm, user, path, params }) => {
       const state = realm!.state;
-      const stream = state.streams.get(path.stream_id!);
-      if (stream === undefined || !canSeeStream(state, user!, stream)) return Errors.invalidStreamId();
+      const stream = visibleStream(state, user!, path.stream_id!);
+      if (stream === undefined) return Errors.invalidStreamId();
       if (stream.inviteOnly && !isSubscribed(state, user!.id, stream.id)) return Errors.invalidStreamId();
       return { topics: streamTopics(state, user!.id, stream, params.allow_empty_topic_name) };
     },
@@ -82,8 +82,8 @@ export const streamEndpoints = [
     auth: 'user',
     params: { sender_id: P.int() },
     handler: ({ realm, user, path }) => {
-      const stream = realm!.state.streams.get(path.stream_id!);
-      if (stream === undefined || !canSeeStream(realm!.state, user!, stream)) return Errors.invalidStreamId();
+      const stream = visibleStream(realm!.state, user!, path.stream_id!);
+      if (stream === undefined) return Errors.invalidStreamId();
       return { email: streamEmailAddress(realm!.id, stream, realm!.host) };
     },
   }),

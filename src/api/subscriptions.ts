@@ -14,7 +14,7 @@ import { Errors, ZulipError } from '../errors.js';
 import { defineEndpoint } from './define-endpoint.js';
 import { P } from './params.js';
 import { MAX_STREAM_DESCRIPTION_LENGTH } from '../domain/messages.js';
-import { canSeeStream, isSubscribed } from '../domain/access.js';
+import { isSubscribed, visibleStream } from '../domain/access.js';
 import type { UpdateSubscriptions } from '../realm/commands.js';
 
 /** One `subscriptions` / `add` entry: `{name, color?, description?}`, no other keys. */
@@ -168,8 +168,8 @@ export const subscriptionEndpoints = [
       const state = realm!.state;
       const target = state.users.get(path.user_id!);
       if (target === undefined) return Errors.noSuchUser();
-      const stream = state.streams.get(path.stream_id!);
-      if (stream === undefined || !canSeeStream(state, user!, stream)) return Errors.invalidStreamId();
+      const stream = visibleStream(state, user!, path.stream_id!);
+      if (stream === undefined) return Errors.invalidStreamId();
       return { is_subscribed: isSubscribed(state, target.id, stream.id) };
     },
   }),

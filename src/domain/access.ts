@@ -21,6 +21,15 @@ export function canSeeStream(state: RealmState, user: User, stream: Stream): boo
 }
 
 /**
+ * The channel with this id if `user` may see it, else undefined — callers answer both cases with
+ * the same error (no existence oracle, DESIGN.md §6).
+ */
+export function visibleStream(state: RealmState, user: User, streamId: number): Stream | undefined {
+  const stream = state.streams.get(streamId);
+  return stream !== undefined && canSeeStream(state, user, stream) ? stream : undefined;
+}
+
+/**
  * Access to one message (`has_message_access`, zulip-behavior.md §2.3): a direct message needs a
  * UserMessage row; a channel message in a public channel is visible to non-guests; a private
  * channel with protected history needs a row AND a current subscription; otherwise (shared

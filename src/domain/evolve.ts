@@ -4,10 +4,11 @@
  * randomness, no I/O. Unknown record types or versions throw (a store written by a newer parley
  * must not be half-loaded).
  */
-import type { RealmState, Stream, Subscription, UserGroup } from './realm-state.js';
+import type { RealmState, Subscription, UserGroup } from './realm-state.js';
 import type { MessageSent, RealmCreated, RealmRecord, StreamCreated, SubscriptionsAdded, UserCreated } from './records.js';
 import { Flag, MessageBit } from './message-index.js';
 import { directKey } from './recipients.js';
+import { streamFromRecord } from './streams.js';
 import { userTopicSet } from './user-topics.js';
 import { userGroupCreated, userGroupMembershipChanged, userGroupUpdated } from './user-groups.js';
 import { streamUpdated } from './evolve-channels.js';
@@ -98,25 +99,7 @@ function userCreated(state: RealmState, r: UserCreated): void {
 }
 
 function streamCreated(state: RealmState, r: StreamCreated): void {
-  const stream: Stream = {
-    id: r.id,
-    name: r.name,
-    description: r.description,
-    renderedDescription: r.renderedDescription,
-    dateCreated: r.dateCreated,
-    creatorId: r.creatorId,
-    inviteOnly: r.inviteOnly,
-    isWebPublic: r.isWebPublic,
-    historyPublicToSubscribers: r.historyPublicToSubscribers,
-    isArchived: false,
-    isDefault: r.isDefault,
-    firstMessageId: null,
-    messageRetentionDays: r.messageRetentionDays,
-    topicsPolicy: r.topicsPolicy,
-    folderId: r.folderId,
-    recipientId: r.recipientId,
-    groups: { ...r.groups },
-  };
+  const stream = streamFromRecord(r);
   state.streams.set(r.id, stream);
   state.streamsByName.set(r.name.toLowerCase(), r.id);
   state.subscriptions.set(r.id, new Map());

@@ -3,6 +3,7 @@
  * The one serializer of `Stream` to Zulip's stream object, and of a subscription.
  */
 import type { RealmState, Stream, Subscription } from './realm-state.js';
+import type { StreamCreated } from './records.js';
 import { STREAM_GROUP_SETTINGS } from './realm-state.js';
 import { MAX_STREAM_NAME_LENGTH, invalidCharPosition, codePointLength } from './messages.js';
 
@@ -89,4 +90,27 @@ export function subscriptionToWire(
   });
   if (includeSubscribers) wire.subscribers = [...(state.subscriptions.get(stream.id)?.keys() ?? [])].sort((a, b) => a - b);
   return wire;
+}
+
+/** The channel a `stream_created` record describes (used by `evolve`, and by handlers that build events before it). */
+export function streamFromRecord(r: StreamCreated): Stream {
+  return {
+    id: r.id,
+    name: r.name,
+    description: r.description,
+    renderedDescription: r.renderedDescription,
+    dateCreated: r.dateCreated,
+    creatorId: r.creatorId,
+    inviteOnly: r.inviteOnly,
+    isWebPublic: r.isWebPublic,
+    historyPublicToSubscribers: r.historyPublicToSubscribers,
+    isArchived: false,
+    isDefault: r.isDefault,
+    firstMessageId: null,
+    messageRetentionDays: r.messageRetentionDays,
+    topicsPolicy: r.topicsPolicy,
+    folderId: r.folderId,
+    recipientId: r.recipientId,
+    groups: { ...r.groups },
+  };
 }

@@ -17,7 +17,7 @@
  *   legacy `in_home_view` first, then `is_muted`).
  */
 import { ok, fail, Errors, type ZulipError } from '../../errors.js';
-import { checkStreamName, findStreamByName, STREAM_COLORS, streamToWire, subscriptionToWire } from '../../domain/streams.js';
+import { checkStreamName, findStreamByName, STREAM_COLORS, streamFromRecord, streamToWire, subscriptionToWire } from '../../domain/streams.js';
 import { defaultStreamGroups, hasGroupPermission } from '../../domain/groups.js';
 import { MAX_STREAM_DESCRIPTION_LENGTH, codePointLength } from '../../domain/messages.js';
 import { Role, type RealmState, type Stream, type Subscription, type User } from '../../domain/realm-state.js';
@@ -70,28 +70,6 @@ function newSubscription(color: string): Subscription {
     pushNotifications: null,
     emailNotifications: null,
     wildcardMentionsNotify: null,
-  };
-}
-
-function streamFromRecord(r: StreamCreated): Stream {
-  return {
-    id: r.id,
-    name: r.name,
-    description: r.description,
-    renderedDescription: r.renderedDescription,
-    dateCreated: r.dateCreated,
-    creatorId: r.creatorId,
-    inviteOnly: r.inviteOnly,
-    isWebPublic: r.isWebPublic,
-    historyPublicToSubscribers: r.historyPublicToSubscribers,
-    isArchived: false,
-    isDefault: r.isDefault,
-    firstMessageId: null,
-    messageRetentionDays: r.messageRetentionDays,
-    topicsPolicy: r.topicsPolicy,
-    folderId: r.folderId,
-    recipientId: r.recipientId,
-    groups: { ...r.groups },
   };
 }
 

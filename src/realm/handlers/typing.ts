@@ -5,7 +5,7 @@
  */
 import { ok, fail, Errors } from '../../errors.js';
 import { apiEmail } from '../../domain/users.js';
-import { canSeeStream } from '../../domain/access.js';
+import { visibleStream } from '../../domain/access.js';
 import type { Typing, CommandReplies } from '../commands.js';
 import type { Handler } from '../decision.js';
 
@@ -34,8 +34,8 @@ export const typing: Handler<Typing, CommandReplies['typing']> = (state, cmd) =>
   }
   if (cmd.streamId === undefined) return fail(Errors.badRequest('Missing stream_id'));
   if (cmd.topic === undefined) return fail(Errors.missingTopic());
-  const stream = state.streams.get(cmd.streamId);
-  if (stream === undefined || !canSeeStream(state, sender, stream)) return fail(Errors.invalidStreamId());
+  const stream = visibleStream(state, sender, cmd.streamId);
+  if (stream === undefined) return fail(Errors.invalidStreamId());
   const subscribers = [...(state.subscriptions.get(stream.id)?.keys() ?? [])];
   const payload = { type: 'typing', op: cmd.op, message_type: 'stream', sender: senderRef, stream_id: stream.id, topic: cmd.topic };
   return ok({ records: [], events: [{ userIds: subscribers, payload }], reply: {} });
