@@ -11,7 +11,8 @@ import { sendMessage } from './messages.js';
 import { typing } from './typing.js';
 import { setUserTopic } from './user-topics.js';
 import { createUserGroup, updateUserGroup, updateUserGroupMembership } from './user-groups.js';
-import { updateSubscriptions, setSubscriptionProperties } from './subscriptions.js';
+import { updateSubscriptions } from './subscriptions.js';
+import { setSubscriptionProperties } from './subscription-properties.js';
 import { createChannel, updateChannel, archiveChannel } from './channels.js';
 
 type HandlerTable = { [T in Command['type']]: Handler<Extract<Command, { type: T }>, CommandReplies[T]> };

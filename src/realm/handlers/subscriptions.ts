@@ -1,6 +1,6 @@
 /**
  * `update_subscriptions` (subscribe, creating missing channels, and unsubscribe:
- * zulip-behavior.md §3.2–3.4) and `set_subscription_properties` (§3.6).
+ * zulip-behavior.md §3.2–3.4); the per-user settings are in `subscription-properties.ts`.
  *
  * Events (zulip-behavior.md §10.4), in Zulip's order:
  * - `stream` op `create` `{streams: [stream]}` for a new channel, to every active user who can see
@@ -29,10 +29,9 @@ import {
   canJoinStream,
   canRemoveSubscribers,
   canSeeWithSubscribers,
-  SUBSCRIPTION_PROPERTY_FIELDS,
 } from '../../domain/subscriptions.js';
 import { renderMarkdown } from '../../markdown/render.js';
-import type { CommandReplies, SetSubscriptionProperties, UpdateSubscriptions } from '../commands.js';
+import type { CommandReplies, UpdateSubscriptions } from '../commands.js';
 import type { CommandContext, Handler, RealmEvent } from '../decision.js';
 
 const insufficientPermission = () => Errors.badRequest('Insufficient permission');
@@ -345,44 +344,6 @@ export const updateSubscriptions: Handler<UpdateSubscriptions, CommandReplies['u
     reply.not_removed = remove.notRemoved;
   }
   return ok({ records, events, reply });
-};
-
-const HEX_COLOR = /^#([a-fA-F0-9]{3,6})$/;
-
-/**
- * `set_subscription_properties` (zulip-behavior.md §3.6): validates every change before any is
- * applied; `in_home_view` is stored as `is_muted` (negated) and both events are sent.
- */
-export const setSubscriptionProperties: Handler<SetSubscriptionProperties, CommandReplies['set_subscription_properties']> = (state, cmd) => {
-  const actor = state.users.get(cmd.actorId);
-  if (actor === undefined || !actor.isActive) return fail(Errors.noSuchUser());
-  const records: RealmRecord[] = [];
-  const events: RealmEvent[] = [];
-  for (const change of cmd.changes) {
-    const { property, value, streamId } = change;
-    if (property !== 'in_home_view' && !(property in SUBSCRIPTION_PROPERTY_FIELDS)) {
-      return fail(Errors.badRequest(`Unknown subscription property: ${property}`));
-    }
-    const stream = state.streams.get(streamId);
-    if (stream === undefined || !canSeeStream(state, actor, stream)) return fail(Errors.invalidStreamId());
-    if (!state.subscriptions.get(streamId)?.has(actor.id)) return fail(Errors.badRequest(`Not subscribed to channel ID ${streamId}`));
-    if (property === 'color') {
-      if (typeof value !== 'string') return fail(Errors.badRequest('color is not a string'));
-      if (!HEX_COLOR.test(value)) return fail(Errors.badRequest('color is not a valid hex color code'));
-    } else if (typeof value !== 'boolean') {
-      return fail(Errors.badRequest(`${property} is not a boolean`));
-    }
-    const stored = property === 'in_home_view' ? 'is_muted' : property;
-    const storedValue = property === 'in_home_view' ? !value : (value as string | boolean);
-    records.push({ type: 'subscription_property_changed', v: 1, streamId, userId: actor.id, property: stored, value: storedValue });
-    const update = (p: string, v: unknown) => ({ userIds: [actor.id], payload: { type: 'subscription', op: 'update', stream_id: streamId, property: p, value: v } });
-    if (stored === 'is_muted') {
-      events.push(update('in_home_view', !storedValue), update('is_muted', storedValue));
-    } else {
-      events.push(update(stored, storedValue));
-    }
-  }
-  return ok({ records, events, reply: {} });
 };
 
 /**

@@ -1,0 +1,48 @@
+/**
+ * `set_subscription_properties` (zulip-behavior.md §3.6): a user's own settings for channels they
+ * are subscribed to — color, muting (`is_muted`, legacy `in_home_view`), pinning, notifications.
+ */
+import { ok, fail, Errors } from '../../errors.js';
+import { visibleStream } from '../../domain/access.js';
+import type { RealmRecord } from '../../domain/records.js';
+import { SUBSCRIPTION_PROPERTY_FIELDS } from '../../domain/subscriptions.js';
+import type { CommandReplies, SetSubscriptionProperties } from '../commands.js';
+import type { Handler, RealmEvent } from '../decision.js';
+
+const HEX_COLOR = /^#([a-fA-F0-9]{3,6})$/;
+
+/**
+ * `set_subscription_properties` (zulip-behavior.md §3.6): validates every change before any is
+ * applied; `in_home_view` is stored as `is_muted` (negated) and both events are sent.
+ */
+export const setSubscriptionProperties: Handler<SetSubscriptionProperties, CommandReplies['set_subscription_properties']> = (state, cmd) => {
+  const actor = state.users.get(cmd.actorId);
+  if (actor === undefined || !actor.isActive) return fail(Errors.noSuchUser());
+  const records: RealmRecord[] = [];
+  const events: RealmEvent[] = [];
+  for (const change of cmd.changes) {
+    const { property, value, streamId } = change;
+    if (property !== 'in_home_view' && !(property in SUBSCRIPTION_PROPERTY_FIELDS)) {
+      return fail(Errors.badRequest(`Unknown subscription property: ${property}`));
+    }
+    if (visibleStream(state, actor, streamId) === undefined) return fail(Errors.invalidStreamId());
+    if (!state.subscriptions.get(streamId)?.has(actor.id)) return fail(Errors.badRequest(`Not subscribed to channel ID ${streamId}`));
+    if (property === 'color') {
+      if (typeof value !== 'string') return fail(Errors.badRequest('color is not a string'));
+      if (!HEX_COLOR.test(value)) return fail(Errors.badRequest('color is not a valid hex color code'));
+    } else if (typeof value !== 'boolean') {
+      return fail(Errors.badRequest(`${property} is not a boolean`));
+    }
+    const stored = property === 'in_home_view' ? 'is_muted' : property;
+    const storedValue = property === 'in_home_view' ? !value : (value as string | boolean);
+    records.push({ type: 'subscription_property_changed', v: 1, streamId, userId: actor.id, property: stored, value: storedValue });
+    const update = (p: string, v: unknown) => ({ userIds: [actor.id], payload: { type: 'subscription', op: 'update', stream_id: streamId, property: p, value: v } });
+    if (stored === 'is_muted') {
+      events.push(update('in_home_view', !storedValue), update('is_muted', storedValue));
+    } else {
+      events.push(update(stored, storedValue));
+    }
+  }
+  return ok({ records, events, reply: {} });
+};
+
