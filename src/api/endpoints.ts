@@ -9,10 +9,14 @@ import { userEndpoints } from './users.js';
 import { streamEndpoints } from './streams.js';
 import { eventEndpoints } from './events.js';
 import { typingEndpoints } from './typing.js';
+import { presenceEndpoints } from './presence.js';
 import { subscriptionEndpoints } from './subscriptions.js';
 import { userTopicEndpoints } from './user-topics.js';
+import { linkifierEndpoints } from './realm-linkifiers.js';
+import { userStatusEndpoints } from './user-status.js';
 import { userGroupEndpoints } from './user-groups.js';
 import { channelEndpoints } from './channels.js';
+import { customProfileFieldEndpoints } from './custom-profile-fields.js';
 
 /** Server-wide services some endpoints are bound to. */
 export interface EndpointServices {
@@ -30,9 +34,13 @@ export function buildEndpoints(services: EndpointServices): Endpoint<any>[] {
     ...streamEndpoints,
     ...eventEndpoints(services.queues),
     ...typingEndpoints,
+    ...presenceEndpoints,
     ...subscriptionEndpoints,
     ...userTopicEndpoints,
+    ...linkifierEndpoints,
+    ...userStatusEndpoints,
     ...userGroupEndpoints,
     ...channelEndpoints,
+    ...customProfileFieldEndpoints,
   ];
 }

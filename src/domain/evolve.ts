@@ -10,8 +10,11 @@ import { Flag, MessageBit } from './message-index.js';
 import { directKey } from './recipients.js';
 import { streamFromRecord } from './streams.js';
 import { userTopicSet } from './user-topics.js';
+import { linkifiersChanged } from './linkifiers.js';
+import { userStatusSet } from './user-status.js';
 import { userGroupCreated, userGroupMembershipChanged, userGroupUpdated } from './user-groups.js';
 import { streamUpdated } from './evolve-channels.js';
+import { evolveProfileFields } from './custom-profile-fields.js';
 import { subscriptionsRemoved, subscriptionPropertyChanged } from './subscriptions.js';
 
 /** Applies one record to the state, in place. */
@@ -31,8 +34,12 @@ export function evolve(state: RealmState, record: RealmRecord): void {
       return subscriptionPropertyChanged(state, record);
     case 'message_sent':
       return messageSent(state, record);
+    case 'linkifiers_changed':
+      return linkifiersChanged(state, record);
     case 'user_topic_set':
       return userTopicSet(state, record);
+    case 'user_status_set':
+      return userStatusSet(state, record);
     case 'user_group_created':
       return userGroupCreated(state, record);
     case 'user_group_membership_changed':
@@ -41,6 +48,12 @@ export function evolve(state: RealmState, record: RealmRecord): void {
       return userGroupUpdated(state, record);
     case 'stream_updated':
       return streamUpdated(state, record);
+    case 'custom_profile_field_created':
+    case 'custom_profile_field_updated':
+    case 'custom_profile_field_deleted':
+    case 'custom_profile_fields_reordered':
+    case 'custom_profile_values_changed':
+      return evolveProfileFields(state, record);
     default:
       throw new Error(`unknown record ${JSON.stringify((record as { type: unknown }).type)}`);
   }

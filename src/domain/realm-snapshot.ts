@@ -11,7 +11,11 @@ import { Column } from './column.js';
 import { Interner } from './interner.js';
 import { MessageIndex, UserMessages } from './message-index.js';
 import { emptyRealmState, type RealmState, type UserGroup } from './realm-state.js';
+import { PresenceStore, type PresenceCore } from './presence.js';
 import { userTopicsFromCore, userTopicsToCore, type UserTopicsCore } from './user-topics.js';
+import { linkifiersFromCore, linkifiersToCore, type LinkifiersCore } from './linkifiers.js';
+import { profileFieldsFromCore, profileFieldsToCore, type ProfileFieldsCore } from './custom-profile-fields.js';
+import { userStatusFromCore, userStatusToCore, type UserStatusCore } from './user-status.js';
 
 export const CORE_VERSION = 1;
 
@@ -38,6 +42,14 @@ export interface RealmCore {
   userMessageOwners: number[];
   /** Topic visibility rows (absent in snapshots written before user topics: none). */
   userTopics?: UserTopicsCore;
+  /** Linkifiers (absent in snapshots written before linkifiers, or when there are none). */
+  linkifiers?: LinkifiersCore;
+  /** Custom profile fields and values (absent in snapshots written before them: none). */
+  profileFields?: ProfileFieldsCore;
+  /** Non-default user statuses (absent in snapshots written before user status: none). */
+  userStatus?: UserStatusCore;
+  /** Presence store (absent in snapshots written before presence: empty). */
+  presence?: PresenceCore;
 }
 
 const umIds = (userId: number) => `um:ids:${userId}`;
@@ -69,6 +81,10 @@ export function toSnapshot(state: RealmState): { core: RealmCore; columns: Recor
     nextIds: state.nextIds,
     userMessageOwners: [...state.messages.users.keys()],
     userTopics: userTopicsToCore(state),
+    linkifiers: linkifiersToCore(state),
+    profileFields: profileFieldsToCore(state),
+    userStatus: userStatusToCore(state),
+    presence: state.presence.toCore(),
   };
   return { core, columns };
 }
@@ -110,6 +126,10 @@ export function fromSnapshot(id: number, coreObject: object, columns: Record<str
   state.nextIds = core.nextIds;
   state.messages = restoreMessages(columns, core.userMessageOwners);
   userTopicsFromCore(state, core.userTopics);
+  linkifiersFromCore(state, core.linkifiers);
+  profileFieldsFromCore(state, core.profileFields);
+  userStatusFromCore(state, core.userStatus);
+  state.presence = PresenceStore.fromCore(core.presence);
   return state;
 }
 

@@ -9,6 +9,10 @@
 import { MessageIndex } from './message-index.js';
 import { Interner } from './interner.js';
 import type { UserTopic } from './user-topics.js';
+import type { LinkifierState } from './linkifiers.js';
+import { emptyProfileFields, type ProfileFieldsState } from './custom-profile-fields.js';
+import type { UserStatus } from './user-status.js';
+import { PresenceStore } from './presence.js';
 
 /** Role codes (seed §2.1). */
 export const Role = { owner: 100, admin: 200, moderator: 300, member: 400, guest: 600 } as const;
@@ -183,6 +187,14 @@ export interface RealmState {
   messages: MessageIndex;
   /** user id → (channel/topic key → visibility row); see `user-topics.ts`. */
   userTopics: Map<number, Map<string, UserTopic>>;
+  /** Linkifiers in order, and the next id; see `linkifiers.ts` (optional: states built by hand may lack it). */
+  linkifiers?: LinkifierState;
+  /** Custom profile fields and users' values; see `custom-profile-fields.ts`. */
+  profileFields: ProfileFieldsState;
+  /** user id → non-default status (and `presence_enabled`); see `user-status.ts`. */
+  userStatus: Map<number, UserStatus>;
+  /** Presence: NOT mutated by records (no durable commit per ping); see `presence.ts`. */
+  presence: PresenceStore;
   nextIds: IdCounters;
 }
 
@@ -223,6 +235,10 @@ export function emptyRealmState(id: number): RealmState {
     clients: new Interner(),
     messages: new MessageIndex(),
     userTopics: new Map(),
+    linkifiers: { items: [], nextId: 1 },
+    profileFields: emptyProfileFields(),
+    userStatus: new Map(),
+    presence: new PresenceStore(),
     nextIds: { user: 1, stream: 1, group: 1, recipient: 1, message: 1 },
   };
 }

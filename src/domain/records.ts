@@ -5,6 +5,8 @@
  *
  * Units: timestamps are UNIX seconds (fractional allowed where noted).
  */
+import type { LinkifiersChanged } from './linkifiers.js';
+export type { LinkifiersChanged };
 import type { GroupSettingValue, RoleCode, StreamGroupSetting, TopicsPolicy } from './realm-state.js';
 
 export interface SystemGroupData {
@@ -123,7 +125,24 @@ export interface MessageSent {
   userFlags?: Record<number, number>;
 }
 
-export type RealmRecord = RealmCreated | UserCreated | StreamCreated | SubscriptionsAdded | SubscriptionsRemoved | SubscriptionPropertyChanged | MessageSent | UserTopicSet | StreamUpdated | UserGroupCreated | UserGroupMembershipChanged | UserGroupUpdated;
+import type { CustomProfileFieldRecord } from './custom-profile-fields.js';
+export type RealmRecord = RealmCreated | LinkifiersChanged | UserCreated | StreamCreated | SubscriptionsAdded | SubscriptionsRemoved | SubscriptionPropertyChanged | MessageSent | UserTopicSet | StreamUpdated | UserGroupCreated | UserGroupMembershipChanged | UserGroupUpdated | UserStatusSet | CustomProfileFieldRecord;
+
+/**
+ * A user's status changed (zulip-behavior.md §7; see domain/user-status.ts): only the keys present
+ * changed. `away` sets `presence_enabled` = !away; `emojiName` comes with `emojiCode` and
+ * `reactionType` ('' name = no emoji).
+ */
+export interface UserStatusSet {
+  type: 'user_status_set';
+  v: 1;
+  userId: number;
+  away?: boolean;
+  statusText?: string;
+  emojiName?: string;
+  emojiCode?: string;
+  reactionType?: string;
+}
 
 /**
  * A user's visibility policy for a (channel, topic) was set (zulip-behavior.md §3.15);

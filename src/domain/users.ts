@@ -4,6 +4,7 @@
  */
 import { createHash } from 'node:crypto';
 import { Role, type RealmState, type User } from './realm-state.js';
+import { profileDataToWire } from './custom-profile-fields.js';
 
 /** Per-request facts the serializer needs. */
 export interface UserView {
@@ -84,7 +85,7 @@ export function userToWire(state: RealmState, viewer: User, target: User, view: 
     wire.bot_type = target.botType;
     wire.bot_owner_id = target.botOwnerId;
   } else if (view.includeCustomProfileFields) {
-    wire.profile_data = {};
+    wire.profile_data = profileDataToWire(state, target.id);
   }
   return wire;
 }

@@ -123,8 +123,15 @@ export class EventQueueManager {
     if (queue.settings.eventTypes !== null && !queue.settings.eventTypes.has(type)) return;
     // Zulip's `accepts_event`: clients that asked for `user_topic` do not get the legacy `muted_topics`.
     if (type === 'muted_topics' && queue.settings.eventTypes?.has('user_topic')) return;
-    const payload = type === 'message' ? finalizeMessageEvent(queue, event, variants) : event.payload;
+    // Zulip's `accepts_event`: `realm_linkifiers` only for clients declaring `linkifier_url_template`.
+    if (type === 'realm_linkifiers' && queue.settings.clientCapabilities.linkifier_url_template !== true) return;
+    let payload = type === 'message' ? finalizeMessageEvent(queue, event, variants) : event.payload;
     if (payload === null) return;
+    // zulip-behavior.md §8.4: `slim_presence` queues get presence events without `email`.
+    if (type === 'presence' && queue.settings.slimPresence) {
+      const { email: _email, ...slim } = payload;
+      payload = slim;
+    }
     if (!queue.push(payload)) {
       console.error(`event queue ${queue.id} dropped: more than its backlog limit of unacknowledged events`);
       this.delete(queue);

@@ -19,11 +19,15 @@
 import type { RealmState, User } from '../domain/realm-state.js';
 import { ZULIP_FEATURE_LEVEL, ZULIP_MERGE_BASE, ZULIP_VERSION } from '../version.js';
 import { CUSTOM_PROFILE_FIELD_TYPES } from './register/constants.js';
+import { fieldsToWire } from '../domain/custom-profile-fields.js';
 import { maxMessageId, scanUserMessages } from './register/messages.js';
 import { formatPresences } from './register/presence.js';
+import { presenceRows } from '../domain/presence.js';
+import { apiEmail } from '../domain/users.js';
 import { realmSection } from './register/realm.js';
 import { defaultStreamIds, streamSection, subscriptionSection } from './register/streams.js';
 import { realmUserGroups } from './register/user-groups.js';
+import { linkifiersWire } from '../domain/linkifiers.js';
 import {
   legacyDisplaySettings,
   legacyNotificationSettings,
@@ -32,6 +36,7 @@ import {
 } from './register/user-settings.js';
 import { realmBots, realmUserSection } from './register/users.js';
 import { mutedTopicsWire, userTopicsWire } from '../domain/user-topics.js';
+import { userStatusRegister } from '../domain/user-status.js';
 import { Role } from '../domain/realm-state.js';
 
 /** What the client asked for at `POST /register` (the parts the initial state depends on). */
@@ -123,7 +128,7 @@ export function buildRegisterState(state: RealmState, user: User, opts: Register
 
   if (want('alert_words')) out.alert_words = [];
   if (want('custom_profile_fields')) {
-    out.custom_profile_fields = [];
+    out.custom_profile_fields = fieldsToWire(state);
     out.custom_profile_field_types = structuredClone(CUSTOM_PROFILE_FIELD_TYPES);
   }
   if (want('onboarding_steps')) {
@@ -141,9 +146,11 @@ export function buildRegisterState(state: RealmState, user: User, opts: Register
   if (want('muted_topics') && (types === null || !types.has('user_topic'))) out.muted_topics = mutedTopicsWire(state, user.id);
   if (want('muted_users')) out.muted_users = [];
   if (want('presence')) {
-    out.presences = formatPresences([], opts.slimPresence);
-    out.presence_last_update_id = -1;
-    out.server_timestamp = opts.now ?? Date.now() / 1000;
+    const now = opts.now ?? Date.now() / 1000;
+    const rows = presenceRows(state, now).map((r) => ({ ...r, email: apiEmail(state.users.get(r.userId)!, state.host) }));
+    out.presences = formatPresences(rows, opts.slimPresence);
+    out.presence_last_update_id = state.presence.lastUpdateId;
+    out.server_timestamp = now;
   }
   if (want('realm_user_groups')) out.realm_user_groups = realmUserGroups(state, caps.include_deactivated_groups === true);
   if (want('realm')) {
@@ -152,9 +159,9 @@ export function buildRegisterState(state: RealmState, user: User, opts: Register
   if (want('realm_user_settings_defaults')) out.realm_user_settings_defaults = realmUserSettingsDefaults();
   if (want('realm_domains')) out.realm_domains = [];
   if (want('realm_emoji')) out.realm_emoji = {};
-  // FL 176: linkifiers only for clients declaring `linkifier_url_template` (none exist yet anyway);
+  // FL 176: linkifiers only for clients declaring `linkifier_url_template`;
   // the legacy `realm_filters` is always [].
-  if (want('realm_linkifiers')) out.realm_linkifiers = [];
+  if (want('realm_linkifiers')) out.realm_linkifiers = caps.linkifier_url_template === true ? linkifiersWire(state) : [];
   if (want('realm_filters')) out.realm_filters = [];
   if (want('realm_playgrounds')) out.realm_playgrounds = [];
   if (want('realm_billing')) out.realm_billing = { has_pending_sponsorship_request: false };
@@ -195,7 +202,7 @@ export function buildRegisterState(state: RealmState, user: User, opts: Register
   if (want('update_display_settings') && !settingsObject) Object.assign(out, legacyDisplaySettings(user));
   if (want('update_global_notifications') && !settingsObject) Object.assign(out, legacyNotificationSettings());
   if (want('user_settings')) out.user_settings = userSettingsSection(user);
-  if (want('user_status')) out.user_status = {};
+  if (want('user_status')) out.user_status = userStatusRegister(state);
   if (want('user_topic')) out.user_topics = userTopicsWire(state, user.id);
   if (want('video_calls')) out.has_zoom_token = false;
   if (want('giphy')) out.giphy_api_key = '';

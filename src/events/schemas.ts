@@ -191,12 +191,88 @@ export const UserGroupEventSchema = Type.Union([
   ),
 ]);
 
+/** `user_status` (zulip-behavior.md §7.1): `user_id` plus only the keys the client supplied. */
+export const UserStatusEventSchema = Type.Object(
+  {
+    id: Int(),
+    type: Type.Literal('user_status'),
+    user_id: Int(),
+    away: Type.Optional(Type.Boolean()),
+    status_text: Type.Optional(Str()),
+    emoji_name: Type.Optional(Str()),
+    emoji_code: Type.Optional(Str()),
+    reaction_type: Type.Optional(Str()),
+  },
+  strict,
+);
+
+/** `realm_linkifiers` (zulip-behavior.md §6, §10.4): the realm's whole ordered linkifier list. */
+export const RealmLinkifiersEventSchema = Type.Object(
+  { id: Int(), type: Type.Literal('realm_linkifiers'), realm_linkifiers: Type.Array(Type.Object({ pattern: Str(), url_template: Str(), id: Int() }, strict)) },
+  strict,
+);
+
+/**
+ * `presence` (zulip-behavior.md §8.4): `email` is absent for queues registered with
+ * `slim_presence=true`; `server_timestamp` is a float.
+ */
+export const PresenceEventSchema = Type.Object(
+  {
+    id: Int(),
+    type: Type.Literal('presence'),
+    user_id: Int(),
+    email: Type.Optional(Str()),
+    server_timestamp: Type.Number(),
+    presence: Type.Object(
+      {
+        website: Type.Object(
+          { client: Type.Literal('website'), status: Type.Union([Type.Literal('active'), Type.Literal('idle')]), timestamp: Int(), pushable: Type.Literal(false) },
+          strict,
+        ),
+      },
+      strict,
+    ),
+  },
+  strict,
+);
+
 /** Event schema by event `type`. */
+/** `custom_profile_fields`: every field of the realm after a change (zulip-behavior.md §5). */
+export const CustomProfileFieldsEventSchema = Type.Object(
+  { id: Int(), type: Type.Literal('custom_profile_fields'), fields: REGISTER_KEY_SCHEMAS.custom_profile_fields! },
+  strict,
+);
+
+/** `realm_user` update (OpenAPI `realm_user` op `update`); parley sends the `custom_profile_field` form. */
+export const RealmUserEventSchema = Type.Object(
+  {
+    id: Int(),
+    type: Type.Literal('realm_user'),
+    op: Type.Literal('update'),
+    person: Type.Object(
+      {
+        user_id: Int(),
+        custom_profile_field: Type.Object(
+          { id: Int(), value: Type.Union([Str(), Type.Null()]), rendered_value: Type.Optional(Str()) },
+          strict,
+        ),
+      },
+      strict,
+    ),
+  },
+  strict,
+);
+
 export const EVENT_SCHEMAS: Readonly<Record<string, TSchema>> = {
+  custom_profile_fields: CustomProfileFieldsEventSchema,
+  realm_user: RealmUserEventSchema,
   message: MessageEventSchema,
   heartbeat: HeartbeatEventSchema,
   typing: TypingEventSchema,
+  presence: PresenceEventSchema,
   user_topic: UserTopicEventSchema,
+  realm_linkifiers: RealmLinkifiersEventSchema,
+  user_status: UserStatusEventSchema,
   muted_topics: MutedTopicsEventSchema,
   user_group: UserGroupEventSchema,
   subscription: SubscriptionEventSchema,

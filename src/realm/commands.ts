@@ -91,6 +91,21 @@ export interface SendMessage {
   localId?: string;
 }
 
+/**
+ * A presence report (`POST /users/me/presence`, zulip-behavior.md §8.1): no records; the handler
+ * updates the in-memory presence store (see `domain/presence.ts`) and may emit a `presence` event.
+ */
+export interface UpdatePresence {
+  type: 'update_presence';
+  userId: number;
+  status: 'active' | 'idle';
+  /** Reply without `presences`. */
+  pingOnly: boolean;
+  slim: boolean;
+  /** FL 263: only presences changed after this id; undefined = all. */
+  lastUpdateId?: number;
+}
+
 /** A typing notification: no records, only `typing` events (zulip-behavior.md §10.4). */
 export interface Typing {
   type: 'typing';
@@ -105,9 +120,15 @@ export interface Typing {
 }
 
 import type { CreateChannel, UpdateChannel, ArchiveChannel } from './channel-commands.js';
+import type { LinkifierCommand } from './linkifier-commands.js';
+export type { AddLinkifier, UpdateLinkifier, RemoveLinkifier, ReorderLinkifiers } from './linkifier-commands.js';
 export type { CreateChannel, UpdateChannel, ArchiveChannel };
+import type { UpdateUserStatus } from './handlers/user-status.js';
+export type { UpdateUserStatus };
 
-export type Command = CreateRealm | CreateUser | CreateStream | Subscribe | SendMessage | Typing | UpdateSubscriptions | SetSubscriptionProperties | CreateChannel | UpdateChannel | ArchiveChannel | SetUserTopic | CreateUserGroup | UpdateUserGroupMembership | UpdateUserGroup;
+export type Command = CreateRealm | LinkifierCommand | CreateUser | CreateStream | Subscribe | SendMessage | Typing | UpdatePresence | UpdateSubscriptions | SetSubscriptionProperties | CreateChannel | UpdateChannel | ArchiveChannel | SetUserTopic | CreateUserGroup | UpdateUserGroupMembership | UpdateUserGroup | UpdateUserStatus | CustomProfileFieldCommand;
+
+import type { CustomProfileFieldCommand, CustomProfileFieldReplies } from './handlers/custom-profile-fields.js';
 
 /**
  * Set a user's visibility policy for (channel, topic) (zulip-behavior.md §3.15): `POST /user_topics`
@@ -158,14 +179,19 @@ export interface UpdateUserGroup {
 }
 
 /** The reply each command type yields on success. */
-export interface CommandReplies {
+export interface CommandReplies extends CustomProfileFieldReplies {
   create_realm: Record<string, never>;
   create_user: { userId: number; apiKey: string };
   create_stream: { streamId: number };
   subscribe: Record<string, never>;
   send_message: { id: number; automatic_new_visibility_policy?: number };
   typing: Record<string, never>;
+  update_presence: Record<string, unknown>;
   set_user_topic: Record<string, never>;
+  add_linkifier: { id: number };
+  update_linkifier: Record<string, never>;
+  remove_linkifier: Record<string, never>;
+  reorder_linkifiers: Record<string, never>;
   create_user_group: { groupId: number };
   update_user_group_membership: Record<string, never>;
   update_user_group: Record<string, never>;
@@ -175,6 +201,7 @@ export interface CommandReplies {
   create_channel: { streamId: number };
   update_channel: Record<string, never>;
   archive_channel: Record<string, never>;
+  update_user_status: Record<string, never>;
 }
 
 export type CommandReply<C extends Command> = CommandReplies[C['type']];

@@ -91,6 +91,8 @@ function process(self: { send(input: ActorInput): void }, c: ActorContext, input
       resolve(result);
       if (events.length) c.deps.dispatch(c.state.id, seq, events);
     }, reject);
+    // Record-less presence changes are persisted only by snapshots (domain/presence.ts).
+    if (c.state.presence.dirty) maybeSnapshot(c, false);
     return;
   }
   const { records, events, reply } = decision.value;
@@ -125,7 +127,7 @@ function process(self: { send(input: ActorInput): void }, c: ActorContext, input
  */
 function maybeSnapshot(c: ActorContext, force: boolean): Promise<unknown> {
   if (c.snapshotting) return c.snapshotting;
-  if (c.recordsSinceSnapshot === 0) return Promise.resolve();
+  if (c.recordsSinceSnapshot === 0 && !c.state.presence.dirty) return Promise.resolve();
   const now = Date.now();
   const due =
     force ||
@@ -135,6 +137,7 @@ function maybeSnapshot(c: ActorContext, force: boolean): Promise<unknown> {
   const seq = c.deps.log.lastSeq(c.state.id);
   const { core, columns } = toSnapshot(c.state);
   c.recordsSinceSnapshot = 0;
+  c.state.presence.dirty = false;
   c.lastSnapshotAt = now;
   const writing = c.deps.snapshots
     .writeSnapshot(c.state.id, seq, core, columns)

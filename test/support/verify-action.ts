@@ -267,6 +267,37 @@ export function applyEvent(state: Json, event: Json, user: { id: number }): void
       }
       return;
     }
+    case 'user_status': {
+      // Zulip's apply_event: merge the supplied keys; '' / false remove them; an empty entry goes.
+      const all = state.user_status as Json | undefined;
+      if (all === undefined) return;
+      const key = String(event.user_id);
+      const entry: Json = all[key] ?? {};
+      if (event.away !== undefined) {
+        if (event.away) entry.away = true;
+        else delete entry.away;
+      }
+      if (event.status_text !== undefined) {
+        if (event.status_text === '') delete entry.status_text;
+        else entry.status_text = event.status_text;
+      }
+      if (event.emoji_name !== undefined) {
+        if (event.emoji_name === '') {
+          delete entry.emoji_name;
+          delete entry.emoji_code;
+          delete entry.reaction_type;
+        } else {
+          Object.assign(entry, { emoji_name: event.emoji_name, emoji_code: event.emoji_code, reaction_type: event.reaction_type });
+        }
+      }
+      if (Object.keys(entry).length === 0) delete all[key];
+      else all[key] = entry;
+      return;
+    }
+    case 'realm_linkifiers':
+      // Zulip's apply_event: replaces the list (it stays [] for clients without `linkifier_url_template`).
+      if ('realm_linkifiers' in state) state.realm_linkifiers = structuredClone(event.realm_linkifiers);
+      return;
     case 'muted_topics':
       if ('muted_topics' in state) state.muted_topics = event.muted_topics;
       return;
@@ -299,6 +330,36 @@ export function applyEvent(state: Json, event: Json, user: { id: number }): void
     case 'subscription':
       applySubscriptionEvent(state, event, user);
       return;
+    case 'presence': {
+      // Zulip's apply_event refetches the user's row; the event's `website` entry is that row's
+      // legacy form. Slim: a presence event is only sent when the user became active, so both
+      // timestamps are the event's. Every event follows exactly one change of the realm's
+      // counter (FL 263 `presence_last_update_id`, not carried by the event).
+      const all = state.presences as Json | undefined;
+      if (all === undefined) return;
+      const site = event.presence.website;
+      if (event.email === undefined) {
+        all[String(event.user_id)] = { active_timestamp: site.timestamp, idle_timestamp: site.timestamp };
+      } else {
+        all[event.email] = { aggregated: { client: 'website', status: site.status, timestamp: site.timestamp }, website: { ...site } };
+      }
+      if (typeof state.presence_last_update_id === 'number') state.presence_last_update_id += 1;
+      return;
+    }
+    case 'custom_profile_fields':
+      if ('custom_profile_fields' in state) state.custom_profile_fields = structuredClone(event.fields);
+      return;
+    case 'realm_user': {
+      // Zulip's apply_event for realm_user update with custom_profile_field (null value removes it).
+      const field = event.person?.custom_profile_field;
+      if (event.op !== 'update' || field === undefined) throw new Error(`applyEvent: no fold for realm_user ${JSON.stringify(event)}`);
+      for (const person of (state.realm_users as Json[] | undefined) ?? []) {
+        if (person.user_id !== event.person.user_id || person.profile_data === undefined) continue;
+        if (field.value === null) delete person.profile_data[String(field.id)];
+        else person.profile_data[String(field.id)] = field.rendered_value === undefined ? { value: field.value } : { value: field.value, rendered_value: field.rendered_value };
+      }
+      return;
+    }
     case 'typing':
     case 'heartbeat':
       // No state.

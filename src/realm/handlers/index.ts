@@ -9,11 +9,22 @@ import { createUser } from './users.js';
 import { createStream, subscribe } from './streams.js';
 import { sendMessage } from './messages.js';
 import { typing } from './typing.js';
+import { updatePresence } from './presence.js';
 import { setUserTopic } from './user-topics.js';
+import { addLinkifier, updateLinkifier, removeLinkifier, reorderLinkifiers } from './realm-linkifiers.js';
+import { updateUserStatus } from './user-status.js';
 import { createUserGroup, updateUserGroup, updateUserGroupMembership } from './user-groups.js';
 import { updateSubscriptions } from './subscriptions.js';
 import { setSubscriptionProperties } from './subscription-properties.js';
 import { createChannel, updateChannel, archiveChannel } from './channels.js';
+import {
+  createCustomProfileField,
+  updateCustomProfileField,
+  deleteCustomProfileField,
+  reorderCustomProfileFields,
+  setCustomProfileValues,
+  removeCustomProfileValues,
+} from './custom-profile-fields.js';
 
 type HandlerTable = { [T in Command['type']]: Handler<Extract<Command, { type: T }>, CommandReplies[T]> };
 
@@ -24,7 +35,13 @@ export const handlers: HandlerTable = {
   subscribe,
   send_message: sendMessage,
   typing,
+  update_presence: updatePresence,
   set_user_topic: setUserTopic,
+  add_linkifier: addLinkifier,
+  update_linkifier: updateLinkifier,
+  remove_linkifier: removeLinkifier,
+  reorder_linkifiers: reorderLinkifiers,
+  update_user_status: updateUserStatus,
   create_user_group: createUserGroup,
   update_user_group_membership: updateUserGroupMembership,
   update_user_group: updateUserGroup,
@@ -33,4 +50,10 @@ export const handlers: HandlerTable = {
   create_channel: createChannel,
   update_channel: updateChannel,
   archive_channel: archiveChannel,
+  create_custom_profile_field: createCustomProfileField,
+  update_custom_profile_field: updateCustomProfileField,
+  delete_custom_profile_field: deleteCustomProfileField,
+  reorder_custom_profile_fields: reorderCustomProfileFields,
+  set_custom_profile_values: setCustomProfileValues,
+  remove_custom_profile_values: removeCustomProfileValues,
 };

@@ -1,0 +1,99 @@
+/**
+ * Presence endpoints (zulip-behavior.md §8, seed §2.8, §4.20):
+ *
+ * - `POST /users/me/presence` — human users only; `status` active|idle, `ping_only`,
+ *   `new_user_input` (accepted; parley keeps one "website" client so it changes nothing),
+ *   `slim_presence`, `last_update_id` (FL 263). Runs the record-less `update_presence` command:
+ *   no durable commit per ping (see `domain/presence.ts`).
+ * - `GET /realm/presence` — every user's legacy entry (`website` + `aggregated`).
+ * - `GET /users/{user_id_or_email}/presence` — one user; `aggregated.status` is `offline` when
+ *   the last report is older than the offline threshold `/register` announces.
+ */
+import { Errors, type ZulipError } from '../errors.js';
+import { findUserByEmail } from '../domain/users.js';
+import type { RealmState, User } from '../domain/realm-state.js';
+import { presencesWire } from '../realm/handlers/presence.js';
+import { SERVER_LIMITS } from '../events/register/constants.js';
+import { formatPresences } from '../events/register/presence.js';
+import { defineEndpoint } from './define-endpoint.js';
+import { P } from './params.js';
+
+/**
+ * `GET /users/{id}/presence`'s body for `target` at `now` (UNIX seconds), or its error:
+ * no such (or inactive) user, bots, no presence data. `client`/`pushable` are stripped and the
+ * aggregated status reads `offline` past the offline threshold.
+ */
+export function userPresenceWire(state: RealmState, target: User | undefined, requested: string, now: number): Record<string, unknown> | ZulipError {
+  if (target === undefined || !target.isActive) return Errors.noSuchUser();
+  if (target.isBot) return Errors.badRequest('Presence is not supported for bot users.');
+  const entry = state.presence.get(target.id);
+  if (entry === undefined) return Errors.badRequest(`No presence data for ${requested}`);
+  const row = {
+    userId: target.id,
+    email: 'x',
+    lastActiveTime: entry.lastActiveTime ?? Math.floor(target.dateJoined),
+    lastConnectedTime: entry.lastConnectedTime,
+  };
+  const legacy = formatPresences([row], false)['x'] as Record<'aggregated' | 'website', { status: string; timestamp: number }>;
+  const website = { status: legacy.website.status, timestamp: legacy.website.timestamp };
+  const aggregated = { status: legacy.aggregated.status, timestamp: legacy.aggregated.timestamp };
+  if (now - aggregated.timestamp > SERVER_LIMITS.server_presence_offline_threshold_seconds) aggregated.status = 'offline';
+  return { presence: { aggregated, website } };
+}
+
+const nowSeconds = () => Date.now() / 1000;
+
+export const presenceEndpoints = [
+  defineEndpoint({
+    method: 'POST',
+    path: '/users/me/presence',
+    auth: 'user',
+    params: {
+      status: P.string({ required: true }),
+      ping_only: P.bool({ default: false }),
+      new_user_input: P.bool({ default: false }),
+      slim_presence: P.bool({ default: false }),
+      last_update_id: P.int(),
+    },
+    handler: async ({ realm, user, params }) => {
+      if (user!.isBot) return Errors.noBots();
+      if (params.status !== 'active' && params.status !== 'idle') return Errors.badRequest(`Invalid status: ${params.status}`);
+      const result = await realm!.execute({
+        type: 'update_presence',
+        userId: user!.id,
+        status: params.status,
+        pingOnly: params.ping_only,
+        slim: params.slim_presence,
+        ...(params.last_update_id !== undefined && { lastUpdateId: params.last_update_id }),
+      });
+      return result.ok ? result.value : result.error;
+    },
+  }),
+  defineEndpoint({
+    method: 'GET',
+    path: '/realm/presence',
+    auth: 'user',
+    params: {},
+    handler: ({ realm }) => {
+      const now = nowSeconds();
+      return { presences: presencesWire(realm!.state, now, false), server_timestamp: now };
+    },
+  }),
+  defineEndpoint({
+    method: 'GET',
+    path: '/users/{user_id}/presence',
+    auth: 'user',
+    params: {},
+    handler: ({ realm, path }) =>
+      userPresenceWire(realm!.state, realm!.state.users.get(path.user_id!), String(path.user_id), nowSeconds()),
+  }),
+  defineEndpoint({
+    method: 'GET',
+    path: '/users/{email:string}/presence',
+    auth: 'user',
+    params: {},
+    handler: ({ realm, stringPath }) =>
+      userPresenceWire(realm!.state, findUserByEmail(realm!.state, stringPath.email!), stringPath.email!, nowSeconds()),
+  }),
+];
+

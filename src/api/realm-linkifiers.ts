@@ -1,0 +1,106 @@
+/**
+ * Linkifier endpoints (zulip-behavior.md §6, seed §2.5, §4.16, §4.18):
+ * - `GET /realm/linkifiers` (any user): `{linkifiers: [{pattern, url_template, id}, ...]}` in order;
+ * - `POST /realm/filters` (admin): `pattern`, `url_template` (both stripped) → `{id}`, appended last;
+ * - `PATCH /realm/filters/{filter_id}` (admin): `pattern`, `url_template` (both required);
+ * - `DELETE /realm/filters/{filter_id}` (admin);
+ * - `PATCH /realm/linkifiers` (admin): `ordered_linkifier_ids`, a JSON list of every id once.
+ *
+ * As Zulip's `@require_realm_admin`, the administrator check comes before parameter checks, so the
+ * admin-only parameters are declared optional and their absence reported here with Zulip's
+ * `Missing '<name>' argument`. Validation (RE2 patterns, RFC 6570 templates, group checks, the
+ * `errors` dict) lives in `domain/linkifiers.ts`.
+ */
+import Type from 'typebox';
+import { Errors, type ZulipError } from '../errors.js';
+import { Role, type User } from '../domain/realm-state.js';
+import { linkifiersWire } from '../domain/linkifiers.js';
+import type { RealmHandle } from '../realm/realm-handle.js';
+import type { LinkifierCommand } from '../realm/linkifier-commands.js';
+import { defineEndpoint } from './define-endpoint.js';
+import { P } from './params.js';
+
+/** Zulip's `require_realm_admin`. */
+const notAdmin = (user: User | null | undefined): ZulipError | null =>
+  user !== null && user !== undefined && user.role <= Role.admin ? null : Errors.mustBeAdmin();
+
+/** Python `str.strip()` (Unicode whitespace). */
+const strip = (s: string) => s.replace(/^\s+|\s+$/gu, '');
+
+async function execute(realm: RealmHandle, command: LinkifierCommand) {
+  const result = await realm.execute(command);
+  if (!result.ok) return result.error;
+  return command.type === 'add_linkifier' ? { id: (result.value as { id: number }).id } : {};
+}
+
+const patternParams = { pattern: P.string(), url_template: P.string() };
+
+export const linkifierEndpoints = [
+  defineEndpoint({
+    method: 'GET',
+    path: '/realm/linkifiers',
+    auth: 'user',
+    params: {},
+    handler: ({ realm }) => ({ linkifiers: linkifiersWire(realm!.state) }),
+  }),
+  defineEndpoint({
+    method: 'POST',
+    path: '/realm/filters',
+    auth: 'user',
+    params: patternParams,
+    handler: async ({ realm, user, params }) => {
+      const denied = notAdmin(user);
+      if (denied) return denied;
+      if (params.pattern === undefined) return Errors.missingArgument('pattern');
+      if (params.url_template === undefined) return Errors.missingArgument('url_template');
+      return execute(realm!, {
+        type: 'add_linkifier',
+        actorId: user!.id,
+        pattern: strip(params.pattern),
+        urlTemplate: strip(params.url_template),
+      });
+    },
+  }),
+  defineEndpoint({
+    method: 'PATCH',
+    path: '/realm/filters/{filter_id}',
+    auth: 'user',
+    params: patternParams,
+    handler: async ({ realm, user, path, params }) => {
+      const denied = notAdmin(user);
+      if (denied) return denied;
+      if (params.pattern === undefined) return Errors.missingArgument('pattern');
+      if (params.url_template === undefined) return Errors.missingArgument('url_template');
+      return execute(realm!, {
+        type: 'update_linkifier',
+        actorId: user!.id,
+        id: path.filter_id!,
+        pattern: strip(params.pattern),
+        urlTemplate: strip(params.url_template),
+      });
+    },
+  }),
+  defineEndpoint({
+    method: 'DELETE',
+    path: '/realm/filters/{filter_id}',
+    auth: 'user',
+    params: {},
+    handler: async ({ realm, user, path }) => {
+      const denied = notAdmin(user);
+      if (denied) return denied;
+      return execute(realm!, { type: 'remove_linkifier', actorId: user!.id, id: path.filter_id! });
+    },
+  }),
+  defineEndpoint({
+    method: 'PATCH',
+    path: '/realm/linkifiers',
+    auth: 'user',
+    params: { ordered_linkifier_ids: P.json(Type.Array(Type.Integer())) },
+    handler: async ({ realm, user, params }) => {
+      const denied = notAdmin(user);
+      if (denied) return denied;
+      if (params.ordered_linkifier_ids === undefined) return Errors.missingArgument('ordered_linkifier_ids');
+      return execute(realm!, { type: 'reorder_linkifiers', actorId: user!.id, orderedIds: params.ordered_linkifier_ids });
+    },
+  }),
+];

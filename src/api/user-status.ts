@@ -1,0 +1,83 @@
+/**
+ * User status endpoints (zulip-behavior.md §7, seed §4.8, §4.9), Zulip's typed-endpoint dialect:
+ * - `POST /users/me/status`: `away` (JSON bool, deprecated: `presence_enabled` = !away),
+ *   `status_text` (stripped; ≤ 60 characters; '' clears), `emoji_name` ('' clears the emoji),
+ *   `emoji_code`, `reaction_type`. Human users only.
+ * - `POST /users/{user_id}/status` (FL 407): the same without `away`, administrators only.
+ * - `GET /users/{user_id}/status` (FL 262): `{status: {...}}` with the register's per-user form
+ *   (falsy keys omitted; `{}` for the default status); "No such user" for an unknown or
+ *   deactivated user.
+ * The rules and error messages are in `realm/handlers/user-status.ts`.
+ */
+import { Errors } from '../errors.js';
+import { userStatusOf, userStatusWire } from '../domain/user-status.js';
+import type { UpdateUserStatus } from '../realm/commands.js';
+import type { RealmHandle } from '../realm/realm-handle.js';
+import { defineEndpoint } from './define-endpoint.js';
+import { P } from './params.js';
+
+const statusParams = {
+  status_text: P.string(),
+  emoji_name: P.string(),
+  emoji_code: P.string(),
+  reaction_type: P.string(),
+};
+
+interface StatusParams {
+  status_text?: string;
+  emoji_name?: string;
+  emoji_code?: string;
+  reaction_type?: string;
+  away?: boolean;
+}
+
+/** The command for the decoded parameters (undefined = not passed). */
+function command(actorId: number, targetId: number, params: StatusParams): UpdateUserStatus {
+  return {
+    type: 'update_user_status',
+    actorId,
+    targetId,
+    ...(params.away !== undefined && { away: params.away }),
+    ...(params.status_text !== undefined && { statusText: params.status_text.trim() }),
+    ...(params.emoji_name !== undefined && { emojiName: params.emoji_name }),
+    ...(params.emoji_code !== undefined && { emojiCode: params.emoji_code }),
+    ...(params.reaction_type !== undefined && { reactionType: params.reaction_type }),
+  };
+}
+
+async function execute(realm: RealmHandle, cmd: UpdateUserStatus) {
+  const result = await realm.execute(cmd);
+  return result.ok ? {} : result.error;
+}
+
+export const userStatusEndpoints = [
+  defineEndpoint({
+    method: 'POST',
+    path: '/users/me/status',
+    auth: 'user',
+    dialect: 'typed',
+    params: { ...statusParams, away: P.bool() },
+    handler: async ({ realm, user, params }) => execute(realm!, command(user!.id, user!.id, params)),
+  }),
+  defineEndpoint({
+    method: 'POST',
+    path: '/users/{user_id}/status',
+    auth: 'user',
+    dialect: 'typed',
+    params: statusParams,
+    handler: async ({ realm, user, params, path }) => execute(realm!, command(user!.id, path.user_id!, params)),
+  }),
+  defineEndpoint({
+    method: 'GET',
+    path: '/users/{user_id}/status',
+    auth: 'user',
+    dialect: 'typed',
+    params: {},
+    handler: ({ realm, path }) => {
+      const state = realm!.state;
+      const target = state.users.get(path.user_id!);
+      if (target === undefined || !target.isActive) return Errors.noSuchUser();
+      return { status: userStatusWire(userStatusOf(state, target.id)) };
+    },
+  }),
+];
