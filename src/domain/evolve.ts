@@ -4,11 +4,11 @@
  * randomness, no I/O. Unknown record types or versions throw (a store written by a newer parley
  * must not be half-loaded).
  */
-import type { RealmState, Subscription, UserGroup } from './realm-state.js';
+import type { RealmState, UserGroup } from './realm-state.js';
 import type { MessageSent, RealmCreated, RealmRecord, StreamCreated, SubscriptionsAdded, UserCreated } from './records.js';
 import { Flag, MessageBit } from './message-index.js';
 import { directKey } from './recipients.js';
-import { streamFromRecord } from './streams.js';
+import { newSubscription, streamFromRecord } from './streams.js';
 import { userTopicSet } from './user-topics.js';
 import { linkifiersChanged } from './linkifiers.js';
 import { userStatusSet } from './user-status.js';
@@ -124,17 +124,7 @@ function streamCreated(state: RealmState, r: StreamCreated): void {
 function subscriptionsAdded(state: RealmState, r: SubscriptionsAdded): void {
   const subs = state.subscriptions.get(r.streamId)!;
   for (const { userId, color } of r.subscriptions) {
-    const sub: Subscription = {
-      color,
-      isMuted: false,
-      pinToTop: false,
-      desktopNotifications: null,
-      audibleNotifications: null,
-      pushNotifications: null,
-      emailNotifications: null,
-      wildcardMentionsNotify: null,
-    };
-    subs.set(userId, sub);
+    subs.set(userId, newSubscription(color));
     state.userStreams.get(userId)!.add(r.streamId);
   }
 }

@@ -114,3 +114,17 @@ export function streamFromRecord(r: StreamCreated): Stream {
     groups: { ...r.groups },
   };
 }
+
+/** A new subscription's settings: the given color, not muted or pinned, notifications inherited (null). */
+export function newSubscription(color: string): Subscription {
+  return {
+    color,
+    isMuted: false,
+    pinToTop: false,
+    desktopNotifications: null,
+    audibleNotifications: null,
+    pushNotifications: null,
+    emailNotifications: null,
+    wildcardMentionsNotify: null,
+  };
+}

@@ -17,7 +17,7 @@
  *   legacy `in_home_view` first, then `is_muted`).
  */
 import { ok, fail, Errors, type ZulipError } from '../../errors.js';
-import { checkStreamName, findStreamByName, STREAM_COLORS, streamFromRecord, streamToWire, subscriptionToWire } from '../../domain/streams.js';
+import { checkStreamName, findStreamByName, newSubscription, STREAM_COLORS, streamFromRecord, streamToWire, subscriptionToWire } from '../../domain/streams.js';
 import { defaultStreamGroups, hasGroupPermission } from '../../domain/groups.js';
 import { MAX_STREAM_DESCRIPTION_LENGTH, codePointLength } from '../../domain/messages.js';
 import { Role, type RealmState, type Stream, type Subscription, type User } from '../../domain/realm-state.js';
@@ -57,19 +57,6 @@ function nextColor(state: RealmState, userId: number, recipientId: number, extra
     if (sub) used.add(sub.color);
   }
   return STREAM_COLORS.find((c) => !used.has(c)) ?? STREAM_COLORS[recipientId % STREAM_COLORS.length]!;
-}
-
-function newSubscription(color: string): Subscription {
-  return {
-    color,
-    isMuted: false,
-    pinToTop: false,
-    desktopNotifications: null,
-    audibleNotifications: null,
-    pushNotifications: null,
-    emailNotifications: null,
-    wildcardMentionsNotify: null,
-  };
 }
 
 const ascending = (a: number, b: number) => a - b;
