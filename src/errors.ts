@@ -149,6 +149,11 @@ export const Errors = {
   // §0.3 role helpers
   mustBeAdmin: () => new ZulipError('UNAUTHORIZED_PRINCIPAL', 'Must be an organization administrator'),
   mustBeOwner: () => new ZulipError('UNAUTHORIZED_PRINCIPAL', 'Must be an organization owner'),
+  /**
+   * Also what administrator-only endpoints answer non-administrators: seed §5.3 and §7 specify
+   * BAD_REQUEST with an insufficient-permission message, and the seed wins over Zulip's own
+   * "Must be an organization administrator" (UNAUTHORIZED_PRINCIPAL, zulip-behavior.md §0.3).
+   */
   insufficientPermission: () => bad('Insufficient permission'),
   notAllowedForGuests: () => bad('Not allowed for guest users'),
   noBots: () => bad('This endpoint does not accept bot requests.'),

@@ -22,7 +22,7 @@ import { P } from './params.js';
 
 /** Zulip's `require_realm_admin`. */
 const notAdmin = (user: User | null | undefined): ZulipError | null =>
-  user !== null && user !== undefined && user.role <= Role.admin ? null : Errors.mustBeAdmin();
+  user !== null && user !== undefined && user.role <= Role.admin ? null : Errors.insufficientPermission();
 
 /** Python `str.strip()` (Unicode whitespace). */
 const strip = (s: string) => s.replace(/^\s+|\s+$/gu, '');

@@ -108,7 +108,7 @@ const bad = Errors.badRequest;
 function requireAdmin(state: RealmState, actorId: number): Result<User> {
   const user = state.users.get(actorId);
   if (user === undefined || !user.isActive) return fail(Errors.noSuchUser());
-  if (user.role > Role.admin) return fail(Errors.mustBeAdmin());
+  if (user.role > Role.admin) return fail(Errors.insufficientPermission());
   return ok(user);
 }
 

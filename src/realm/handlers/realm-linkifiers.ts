@@ -15,7 +15,7 @@ import type { Decision, Handler } from '../decision.js';
 function admin(state: RealmState, actorId: number): Result<User> {
   const actor = state.users.get(actorId);
   if (actor === undefined || !actor.isActive) return fail(Errors.noSuchUser());
-  return actor.role <= Role.admin ? ok(actor) : fail(Errors.mustBeAdmin());
+  return actor.role <= Role.admin ? ok(actor) : fail(Errors.insufficientPermission());
 }
 
 /** The record and the event for the new list. */
