@@ -13,6 +13,7 @@ import { createDispatcher, type ApiServices } from './api/registry.js';
 import { buildEndpoints } from './api/endpoints.js';
 import { EventQueueManager, DEFAULT_TIMING, type EventQueueTiming } from './events/event-queues.js';
 import { startHttpServer } from './http/server.js';
+import { handleJoin, isJoinPath } from './api/join.js';
 
 /** A running server. */
 export interface RunningServer {
@@ -70,6 +71,7 @@ export async function startServer(
       maxBodyBytes: config.maxBodyBytes,
       benchCeiling: config.bench,
       socket: { services, queues },
+      join: { matches: isJoinPath, handle: (req) => handleJoin(req, services) },
     });
   } catch (error) {
     queues.shutdown();

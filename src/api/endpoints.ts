@@ -6,6 +6,7 @@ import { serverSettingsEndpoints } from './server-settings.js';
 import { messageEndpoints } from './messages.js';
 import { messageFetchEndpoints } from './messages-fetch.js';
 import { userEndpoints } from './users.js';
+import { userAdminEndpoints } from './user-admin.js';
 import { streamEndpoints } from './streams.js';
 import { eventEndpoints } from './events.js';
 import { typingEndpoints } from './typing.js';
@@ -13,10 +14,12 @@ import { presenceEndpoints } from './presence.js';
 import { subscriptionEndpoints } from './subscriptions.js';
 import { userTopicEndpoints } from './user-topics.js';
 import { linkifierEndpoints } from './realm-linkifiers.js';
+import { inviteEndpoints } from './invites.js';
 import { userStatusEndpoints } from './user-status.js';
 import { userGroupEndpoints } from './user-groups.js';
 import { channelEndpoints } from './channels.js';
 import { customProfileFieldEndpoints } from './custom-profile-fields.js';
+import { navigationViewEndpoints } from './navigation-views.js';
 
 /** Server-wide services some endpoints are bound to. */
 export interface EndpointServices {
@@ -31,6 +34,7 @@ export function buildEndpoints(services: EndpointServices): Endpoint<any>[] {
     ...messageEndpoints,
     ...messageFetchEndpoints,
     ...userEndpoints,
+    ...userAdminEndpoints,
     ...streamEndpoints,
     ...eventEndpoints(services.queues),
     ...typingEndpoints,
@@ -38,9 +42,11 @@ export function buildEndpoints(services: EndpointServices): Endpoint<any>[] {
     ...subscriptionEndpoints,
     ...userTopicEndpoints,
     ...linkifierEndpoints,
+    ...inviteEndpoints,
     ...userStatusEndpoints,
     ...userGroupEndpoints,
     ...channelEndpoints,
     ...customProfileFieldEndpoints,
+    ...navigationViewEndpoints,
   ];
 }

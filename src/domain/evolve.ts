@@ -11,10 +11,13 @@ import { directKey } from './recipients.js';
 import { newSubscription, streamFromRecord } from './streams.js';
 import { userTopicSet } from './user-topics.js';
 import { linkifiersChanged } from './linkifiers.js';
+import { evolveInvites } from './invites.js';
 import { userStatusSet } from './user-status.js';
 import { userGroupCreated, userGroupMembershipChanged, userGroupUpdated } from './user-groups.js';
 import { streamUpdated } from './evolve-channels.js';
 import { evolveProfileFields } from './custom-profile-fields.js';
+import { evolveNavigationViews } from './navigation-views.js';
+import { evolveUserAdmin } from './user-admin.js';
 import { subscriptionsRemoved, subscriptionPropertyChanged } from './subscriptions.js';
 
 /** Applies one record to the state, in place. */
@@ -54,6 +57,15 @@ export function evolve(state: RealmState, record: RealmRecord): void {
     case 'custom_profile_fields_reordered':
     case 'custom_profile_values_changed':
       return evolveProfileFields(state, record);
+    case 'navigation_view_added':
+    case 'navigation_view_updated':
+    case 'navigation_view_removed':
+      return evolveNavigationViews(state, record);
+    case 'user_updated':
+      return evolveUserAdmin(state, record);
+    case 'multiuse_invite_created':
+    case 'multiuse_invite_revoked':
+      return evolveInvites(state, record);
     default:
       throw new Error(`unknown record ${JSON.stringify((record as { type: unknown }).type)}`);
   }

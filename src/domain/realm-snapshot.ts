@@ -14,8 +14,10 @@ import { emptyRealmState, type RealmState, type UserGroup } from './realm-state.
 import { PresenceStore, type PresenceCore } from './presence.js';
 import { userTopicsFromCore, userTopicsToCore, type UserTopicsCore } from './user-topics.js';
 import { linkifiersFromCore, linkifiersToCore, type LinkifiersCore } from './linkifiers.js';
+import { invitesFromCore, invitesToCore } from './invites.js';
 import { profileFieldsFromCore, profileFieldsToCore, type ProfileFieldsCore } from './custom-profile-fields.js';
 import { userStatusFromCore, userStatusToCore, type UserStatusCore } from './user-status.js';
+import { navigationViewsFromCore, navigationViewsToCore, type NavigationViewsCore } from './navigation-views.js';
 
 export const CORE_VERSION = 1;
 
@@ -44,10 +46,14 @@ export interface RealmCore {
   userTopics?: UserTopicsCore;
   /** Linkifiers (absent in snapshots written before linkifiers, or when there are none). */
   linkifiers?: LinkifiersCore;
+  /** Reusable invitation links (absent in snapshots written before invitations, or when there are none). */
+  invites?: import('./invites.js').InvitesCore;
   /** Custom profile fields and values (absent in snapshots written before them: none). */
   profileFields?: ProfileFieldsCore;
   /** Non-default user statuses (absent in snapshots written before user status: none). */
   userStatus?: UserStatusCore;
+  /** Navigation views (absent in snapshots written before navigation views: none). */
+  navigationViews?: NavigationViewsCore;
   /** Presence store (absent in snapshots written before presence: empty). */
   presence?: PresenceCore;
 }
@@ -82,8 +88,10 @@ export function toSnapshot(state: RealmState): { core: RealmCore; columns: Recor
     userMessageOwners: [...state.messages.users.keys()],
     userTopics: userTopicsToCore(state),
     linkifiers: linkifiersToCore(state),
+    invites: invitesToCore(state),
     profileFields: profileFieldsToCore(state),
     userStatus: userStatusToCore(state),
+    navigationViews: navigationViewsToCore(state),
     presence: state.presence.toCore(),
   };
   return { core, columns };
@@ -127,8 +135,10 @@ export function fromSnapshot(id: number, coreObject: object, columns: Record<str
   state.messages = restoreMessages(columns, core.userMessageOwners);
   userTopicsFromCore(state, core.userTopics);
   linkifiersFromCore(state, core.linkifiers);
+  invitesFromCore(state, core.invites);
   profileFieldsFromCore(state, core.profileFields);
   userStatusFromCore(state, core.userStatus);
+  navigationViewsFromCore(state, core.navigationViews);
   state.presence = PresenceStore.fromCore(core.presence);
   return state;
 }

@@ -13,6 +13,7 @@ import type { LinkifierState } from './linkifiers.js';
 import { emptyProfileFields, type ProfileFieldsState } from './custom-profile-fields.js';
 import type { UserStatus } from './user-status.js';
 import { PresenceStore } from './presence.js';
+import type { NavigationView } from './navigation-views.js';
 
 /** Role codes (seed §2.1). */
 export const Role = { owner: 100, admin: 200, moderator: 300, member: 400, guest: 600 } as const;
@@ -189,12 +190,16 @@ export interface RealmState {
   userTopics: Map<number, Map<string, UserTopic>>;
   /** Linkifiers in order, and the next id; see `linkifiers.ts` (optional: states built by hand may lack it). */
   linkifiers?: LinkifierState;
+  /** Reusable invitation links; see `invites.ts` (optional: older states lack it). */
+  invites?: import('./invites.js').InviteState;
   /** Custom profile fields and users' values; see `custom-profile-fields.ts`. */
   profileFields: ProfileFieldsState;
   /** user id → non-default status (and `presence_enabled`); see `user-status.ts`. */
   userStatus: Map<number, UserStatus>;
   /** Presence: NOT mutated by records (no durable commit per ping); see `presence.ts`. */
   presence: PresenceStore;
+  /** user id → navigation views in order; see `navigation-views.ts` (optional: created on first use). */
+  navigationViews?: Map<number, NavigationView[]>;
   nextIds: IdCounters;
 }
 

@@ -126,7 +126,10 @@ export interface MessageSent {
 }
 
 import type { CustomProfileFieldRecord } from './custom-profile-fields.js';
-export type RealmRecord = RealmCreated | LinkifiersChanged | UserCreated | StreamCreated | SubscriptionsAdded | SubscriptionsRemoved | SubscriptionPropertyChanged | MessageSent | UserTopicSet | StreamUpdated | UserGroupCreated | UserGroupMembershipChanged | UserGroupUpdated | UserStatusSet | CustomProfileFieldRecord;
+import type { NavigationViewRecord } from './navigation-views.js';
+import type { InviteRecord } from './invites.js';
+import type { UserAdminRecord } from './user-admin.js';
+export type RealmRecord = RealmCreated | LinkifiersChanged | UserCreated | StreamCreated | SubscriptionsAdded | SubscriptionsRemoved | SubscriptionPropertyChanged | MessageSent | UserTopicSet | StreamUpdated | UserGroupCreated | UserGroupMembershipChanged | UserGroupUpdated | UserStatusSet | CustomProfileFieldRecord | NavigationViewRecord | InviteRecord | UserAdminRecord;
 
 /**
  * A user's status changed (zulip-behavior.md §7; see domain/user-status.ts): only the keys present

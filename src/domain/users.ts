@@ -113,7 +113,7 @@ export function checkFullName(raw: string): { ok: true; name: string } | { ok: f
   return { ok: true, name };
 }
 
-/** A syntactically valid email address (Django's validator, simplified). */
+/** A syntactically valid email address (Django's validator, simplified; it allows the `localhost` domain). */
 export function isValidEmail(email: string): boolean {
-  return /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email) && email.length <= 254;
+  return /^[^\s@]+@([^\s@]+\.[^\s@]+|localhost)$/i.test(email) && email.length <= 254;
 }

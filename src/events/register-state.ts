@@ -37,6 +37,7 @@ import {
 import { realmBots, realmUserSection } from './register/users.js';
 import { mutedTopicsWire, userTopicsWire } from '../domain/user-topics.js';
 import { userStatusRegister } from '../domain/user-status.js';
+import { navigationViewsWire } from '../domain/navigation-views.js';
 import { Role } from '../domain/realm-state.js';
 
 /** What the client asked for at `POST /register` (the parts the initial state depends on). */
@@ -138,7 +139,7 @@ export function buildRegisterState(state: RealmState, user: User, opts: Register
   }
   if (want('message')) out.max_message_id = maxMessageId(state, user);
   if (want('saved_snippets')) out.saved_snippets = [];
-  if (want('navigation_views')) out.navigation_views = [];
+  if (want('navigation_views')) out.navigation_views = navigationViewsWire(state, user.id);
   if (want('drafts')) out.drafts = [];
   if (want('scheduled_messages')) out.scheduled_messages = [];
   if (want('reminders')) out.reminders = [];

@@ -16,7 +16,7 @@
  */
 import Type, { type TSchema } from 'typebox';
 import { Compile, type Validator } from 'typebox/compile';
-import { REGISTER_KEY_SCHEMAS } from './register/schemas.js';
+import { REGISTER_KEY_SCHEMAS, RegisterUserSchema } from './register/schemas.js';
 import { StreamEventSchema, SubscriptionEventSchema } from './subscription-schemas.js';
 
 export {
@@ -236,6 +236,33 @@ export const PresenceEventSchema = Type.Object(
   strict,
 );
 
+/**
+ * `navigation_view` (Zulip FL 390, `zerver/actions/navigation_views.py`): op `add` with the view,
+ * `update` with the fragment and only the changed keys, `remove` with the fragment.
+ */
+export const NavigationViewEventSchema = Type.Union([
+  Type.Object(
+    {
+      id: Int(),
+      type: Type.Literal('navigation_view'),
+      op: Type.Literal('add'),
+      navigation_view: Type.Object({ fragment: Str(), is_pinned: Bool(), name: Nullable(Str()) }, strict),
+    },
+    strict,
+  ),
+  Type.Object(
+    {
+      id: Int(),
+      type: Type.Literal('navigation_view'),
+      op: Type.Literal('update'),
+      fragment: Str(),
+      data: Type.Object({ name: Type.Optional(Str()), is_pinned: Type.Optional(Bool()) }, strict),
+    },
+    strict,
+  ),
+  Type.Object({ id: Int(), type: Type.Literal('navigation_view'), op: Type.Literal('remove'), fragment: Str() }, strict),
+]);
+
 /** Event schema by event `type`. */
 /** `custom_profile_fields`: every field of the realm after a change (zulip-behavior.md §5). */
 export const CustomProfileFieldsEventSchema = Type.Object(
@@ -263,9 +290,60 @@ export const RealmUserEventSchema = Type.Object(
   strict,
 );
 
+/** `invites_changed` (OpenAPI): no data; clients refetch `GET /invites`. */
+export const InvitesChangedEventSchema = Type.Object({ id: Int(), type: Type.Literal('invites_changed') }, strict);
+
+/** `realm_user` update forms sent by user administration (src/realm/handlers/user-admin.ts). */
+const RealmUserAdminPersons = [
+  Type.Object({ user_id: Int(), full_name: Str() }, strict),
+  Type.Object({ user_id: Int(), role: Int() }, strict),
+  Type.Object({ user_id: Int(), is_active: Bool() }, strict),
+  Type.Object({ user_id: Int(), email: Str(), timezone: Str() }, strict),
+  Type.Object({ user_id: Int(), delivery_email: Nullable(Str()) }, strict),
+  Type.Object({ user_id: Int(), new_email: Str() }, strict),
+  Type.Object({ user_id: Int(), avatar_source: Str(), avatar_url: Str(), avatar_url_medium: Str(), avatar_version: Int() }, strict),
+];
+export const RealmUserAdminEventSchema = Type.Union([
+  Type.Object({ id: Int(), type: Type.Literal('realm_user'), op: Type.Literal('update'), person: Type.Union(RealmUserAdminPersons) }, strict),
+  Type.Object(
+    { id: Int(), type: Type.Literal('realm_user'), op: Type.Literal('add'), person: Type.Object({ ...RegisterUserSchema.properties, is_active: Bool() }, strict) },
+    strict,
+  ),
+]);
+
+/** `user_settings` update (FL 89) sent by `PATCH /settings` (src/realm/handlers/user-admin.ts). */
+export const UserSettingsEventSchema = Type.Object(
+  { id: Int(), type: Type.Literal('user_settings'), op: Type.Literal('update'), property: Str(), value: Type.Union([Str(), Int(), Bool()]), language_name: Type.Optional(Str()) },
+  strict,
+);
+
+/** Legacy `update_display_settings` (only to queues without the `user_settings_object` capability). */
+export const UpdateDisplaySettingsEventSchema = Type.Object(
+  { id: Int(), type: Type.Literal('update_display_settings'), user: Str(), setting_name: Str(), setting: Type.Union([Str(), Int(), Bool()]), language_name: Type.Optional(Str()) },
+  strict,
+);
+
+/** `realm_bot` add (POST /bots: the bot as `realm_bots` shows it) and update (`full_name`, `is_active`). */
+export const RealmBotEventSchema = Type.Union([
+  Type.Object({ id: Int(), type: Type.Literal('realm_bot'), op: Type.Literal('add'), bot: (REGISTER_KEY_SCHEMAS.realm_bots as unknown as { items: TSchema }).items }, strict),
+  Type.Object(
+    {
+      id: Int(),
+      type: Type.Literal('realm_bot'),
+      op: Type.Literal('update'),
+      bot: Type.Union([Type.Object({ user_id: Int(), full_name: Str() }, strict), Type.Object({ user_id: Int(), is_active: Bool() }, strict)]),
+    },
+    strict,
+  ),
+]);
+
 export const EVENT_SCHEMAS: Readonly<Record<string, TSchema>> = {
+  invites_changed: InvitesChangedEventSchema,
   custom_profile_fields: CustomProfileFieldsEventSchema,
-  realm_user: RealmUserEventSchema,
+  realm_user: Type.Union([RealmUserEventSchema, RealmUserAdminEventSchema]),
+  user_settings: UserSettingsEventSchema,
+  realm_bot: RealmBotEventSchema,
+  update_display_settings: UpdateDisplaySettingsEventSchema,
   message: MessageEventSchema,
   heartbeat: HeartbeatEventSchema,
   typing: TypingEventSchema,
@@ -273,6 +351,7 @@ export const EVENT_SCHEMAS: Readonly<Record<string, TSchema>> = {
   user_topic: UserTopicEventSchema,
   realm_linkifiers: RealmLinkifiersEventSchema,
   user_status: UserStatusEventSchema,
+  navigation_view: NavigationViewEventSchema,
   muted_topics: MutedTopicsEventSchema,
   user_group: UserGroupEventSchema,
   subscription: SubscriptionEventSchema,

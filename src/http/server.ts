@@ -23,7 +23,7 @@ import {
   toApiRequest,
   type ResponseState,
 } from './request.js';
-import { NEVER_CACHE, writeResponse } from './response.js';
+import { NEVER_CACHE, statusLine, writeResponse } from './response.js';
 import { attachEventSocket, type EventSocketOptions } from './websocket.js';
 
 /** Options for `startHttpServer`. */
@@ -40,6 +40,8 @@ export interface HttpServerOptions {
   benchCeiling?: boolean;
   /** Serve WebSocket event push at `GET /api/v1/events/socket` (see `websocket.ts`). */
   socket?: EventSocketOptions;
+  /** Serves `GET`/`POST /join/{key}/` (invitation links, `api/join.ts`): an HTML answer written verbatim. */
+  join?: { matches(path: string): boolean; handle(req: ApiRequest): Promise<{ status: number; headers: Record<string, string>; body: string }> };
 }
 
 /** A running server. */
@@ -106,6 +108,26 @@ export function startHttpServer(opts: HttpServerOptions): Promise<HttpServer> {
       reply(errorResponse(Errors.internal()));
     };
     if (closing !== null) return reply(errorResponse(Errors.serverNotReady()), true);
+    const join = opts.join;
+    if (join !== undefined && join.matches(head.path)) {
+      readBody(res, state, head.headers['content-length'], maxBodyBytes)
+        .then((body) => {
+          state.onAbort = null;
+          return toApiRequest(head, body);
+        })
+        .then((req) => (state.aborted ? undefined : join.handle(req)))
+        .then((page) => {
+          if (page === undefined || state.aborted || state.done) return finish(state);
+          state.done = true;
+          res.cork(() => {
+            res.writeStatus(statusLine(page.status)).writeHeader('Cache-Control', NEVER_CACHE);
+            for (const name in page.headers) res.writeHeader(name, page.headers[name]!);
+            res.end(head.method === 'HEAD' ? '' : page.body);
+          });
+          finish(state);
+        }, fail);
+      return;
+    }
     if (!head.path.startsWith(API_PREFIX)) return reply(errorResponse(Errors.notFound()));
 
     readBody(res, state, head.headers['content-length'], maxBodyBytes)

@@ -126,9 +126,12 @@ export type { CreateChannel, UpdateChannel, ArchiveChannel };
 import type { UpdateUserStatus } from './handlers/user-status.js';
 export type { UpdateUserStatus };
 
-export type Command = CreateRealm | LinkifierCommand | CreateUser | CreateStream | Subscribe | SendMessage | Typing | UpdatePresence | UpdateSubscriptions | SetSubscriptionProperties | CreateChannel | UpdateChannel | ArchiveChannel | SetUserTopic | CreateUserGroup | UpdateUserGroupMembership | UpdateUserGroup | UpdateUserStatus | CustomProfileFieldCommand;
+export type Command = CreateRealm | LinkifierCommand | CreateUser | CreateStream | Subscribe | SendMessage | Typing | UpdatePresence | UpdateSubscriptions | SetSubscriptionProperties | CreateChannel | UpdateChannel | ArchiveChannel | SetUserTopic | CreateUserGroup | UpdateUserGroupMembership | UpdateUserGroup | UpdateUserStatus | CustomProfileFieldCommand | NavigationViewCommand | InviteCommand | UserAdminCommand;
 
 import type { CustomProfileFieldCommand, CustomProfileFieldReplies } from './handlers/custom-profile-fields.js';
+import type { NavigationViewCommand, NavigationViewReplies } from './handlers/navigation-views.js';
+import type { InviteCommand, InviteReplies } from './handlers/invites.js';
+import type { UserAdminCommand, UserAdminReplies } from './handlers/user-admin.js';
 
 /**
  * Set a user's visibility policy for (channel, topic) (zulip-behavior.md §3.15): `POST /user_topics`
@@ -179,7 +182,7 @@ export interface UpdateUserGroup {
 }
 
 /** The reply each command type yields on success. */
-export interface CommandReplies extends CustomProfileFieldReplies {
+export interface CommandReplies extends CustomProfileFieldReplies, NavigationViewReplies, InviteReplies, UserAdminReplies {
   create_realm: Record<string, never>;
   create_user: { userId: number; apiKey: string };
   create_stream: { streamId: number };

@@ -219,6 +219,70 @@ function applyUnreadMessage(unread: Json, state: Json, message: Json, flags: str
 }
 
 /**
+ * Zulip's apply_event for `realm_user` add: the person joins `realm_users` (sorted by id here, as
+ * register sorts) without `is_active`; with `client_gravatar` (seen here as a null avatar_url on any
+ * other user with a public email) a gravatar URL becomes null.
+ */
+function applyRealmUserAdd(state: Json, person: Json): void {
+  const users = state.realm_users as Json[] | undefined;
+  if (users === undefined) return;
+  const added = structuredClone(person);
+  delete added.is_active;
+  const clientGravatar = users.some((u) => u.avatar_url === null);
+  const publicEmail = added.delivery_email !== null && added.email === added.delivery_email;
+  if (clientGravatar && publicEmail && typeof added.avatar_url === 'string' && added.avatar_url.startsWith('https://secure.gravatar.com/')) added.avatar_url = null;
+  users.push(added);
+  users.sort((a, b) => a.user_id - b.user_id);
+}
+
+/**
+ * Zulip's apply_event for the `realm_user` update forms of user administration: `full_name`,
+ * `role` (with `is_admin`/`is_owner`/`is_guest`), `timezone`, `delivery_email`, `new_email`
+ * (the API `email`), `is_active` (moves the person between `realm_users` and
+ * `realm_non_active_users`, kept sorted by id), and the current user's own keys.
+ */
+function applyRealmUserAdminUpdate(state: Json, person: Json, user: { id: number }): void {
+  const roleKeys = (role: number) => ({ role, is_admin: role <= 200, is_owner: role === 100, is_guest: role === 600 });
+  const lists = ['realm_users', 'realm_non_active_users'].filter((k) => Array.isArray(state[k]));
+  for (const key of lists) {
+    for (const p of state[key] as Json[]) {
+      if (p.user_id !== person.user_id) continue;
+      if ('full_name' in person) p.full_name = person.full_name;
+      if ('role' in person) Object.assign(p, roleKeys(person.role));
+      if ('timezone' in person) p.timezone = person.timezone;
+      if ('delivery_email' in person) p.delivery_email = person.delivery_email;
+      if ('new_email' in person) p.email = person.new_email;
+      // Zulip's apply_event respects client_gravatar (seen here as a null avatar_url on any user):
+      // a gravatar of a user whose email is public (not `user<id>@…`) becomes null.
+      if ('avatar_url' in person) {
+        const clientGravatar = lists.some((k) => (state[k] as Json[]).some((u) => u.avatar_url === null));
+        const publicEmail = !String(p.email).startsWith(`user${p.user_id}@`);
+        p.avatar_url = clientGravatar && publicEmail && String(person.avatar_url).startsWith('https://secure.gravatar.com/') ? null : person.avatar_url;
+      }
+    }
+  }
+  if ('is_active' in person && lists.length === 2) {
+    const from = (person.is_active ? state.realm_non_active_users : state.realm_users) as Json[];
+    const to = (person.is_active ? state.realm_users : state.realm_non_active_users) as Json[];
+    const i = from.findIndex((p) => p.user_id === person.user_id);
+    if (i >= 0) {
+      to.push(...from.splice(i, 1));
+      to.sort((a, b) => a.user_id - b.user_id);
+    }
+  }
+  if (person.user_id === user.id && 'user_id' in state) {
+    if ('full_name' in person) state.full_name = person.full_name;
+    if ('delivery_email' in person) state.delivery_email = person.delivery_email;
+    if ('new_email' in person) state.email = person.new_email;
+    if ('avatar_url' in person && 'avatar_url' in state) Object.assign(state, { avatar_url: person.avatar_url, avatar_url_medium: person.avatar_url_medium });
+    if ('role' in person) {
+      const { is_admin, is_owner, is_guest } = roleKeys(person.role);
+      Object.assign(state, { is_admin, is_owner, is_guest, is_moderator: person.role <= 300 });
+    }
+  }
+}
+
+/**
  * Folds one event into a register state, as a Zulip client (and Zulip's `apply_event`) would.
  * Throws on an event type it does not know: add the fold together with the event.
  */
@@ -352,6 +416,14 @@ export function applyEvent(state: Json, event: Json, user: { id: number }): void
     case 'realm_user': {
       // Zulip's apply_event for realm_user update with custom_profile_field (null value removes it).
       const field = event.person?.custom_profile_field;
+      if (event.op === 'update' && field === undefined) {
+        applyRealmUserAdminUpdate(state, event.person, user);
+        return;
+      }
+      if (event.op === 'add') {
+        applyRealmUserAdd(state, event.person);
+        return;
+      }
       if (event.op !== 'update' || field === undefined) throw new Error(`applyEvent: no fold for realm_user ${JSON.stringify(event)}`);
       for (const person of (state.realm_users as Json[] | undefined) ?? []) {
         if (person.user_id !== event.person.user_id || person.profile_data === undefined) continue;
@@ -360,8 +432,46 @@ export function applyEvent(state: Json, event: Json, user: { id: number }): void
       }
       return;
     }
+    case 'navigation_view': {
+      // Zulip's apply_event: append, update the supplied keys in place, or drop by fragment.
+      const views = state.navigation_views as Json[] | undefined;
+      if (views === undefined) return;
+      if (event.op === 'add') views.push(structuredClone(event.navigation_view));
+      else if (event.op === 'update') {
+        const view = views.find((v) => v.fragment === event.fragment);
+        if (view !== undefined) Object.assign(view, event.data);
+      } else if (event.op === 'remove') {
+        const i = views.findIndex((v) => v.fragment === event.fragment);
+        if (i >= 0) views.splice(i, 1);
+      } else throw new Error(`applyEvent: no fold for navigation_view ${JSON.stringify(event)}`);
+      return;
+    }
+    case 'realm_bot': {
+      // Zulip's apply_event for realm_bot add (kept sorted by id, as register sorts) and update.
+      const bots = state.realm_bots as Json[] | undefined;
+      if (bots === undefined) return;
+      if (event.op === 'update') {
+        const bot = bots.find((b) => b.user_id === event.bot.user_id);
+        if (bot !== undefined) Object.assign(bot, event.bot);
+        return;
+      }
+      if (event.op !== 'add') throw new Error(`applyEvent: no fold for realm_bot ${JSON.stringify(event)}`);
+      bots.push(structuredClone(event.bot));
+      bots.sort((a, b) => a.user_id - b.user_id);
+      return;
+    }
+    case 'user_settings':
+      // Zulip's apply_event: the property in `user_settings` (and, without user_settings_object,
+      // its legacy top-level copy, which arrives as its own legacy event).
+      if (event.op !== 'update') throw new Error(`applyEvent: no fold for user_settings ${JSON.stringify(event)}`);
+      if (state.user_settings !== undefined) state.user_settings[event.property] = event.value;
+      return;
+    case 'update_display_settings':
+      if (event.setting_name in state) state[event.setting_name] = event.setting;
+      return;
     case 'typing':
     case 'heartbeat':
+    case 'invites_changed':
       // No state.
       return;
     default:

@@ -17,6 +17,7 @@ import { createUserGroup, updateUserGroup, updateUserGroupMembership } from './u
 import { updateSubscriptions } from './subscriptions.js';
 import { setSubscriptionProperties } from './subscription-properties.js';
 import { createChannel, updateChannel, archiveChannel } from './channels.js';
+import { acceptMultiuseInvite, createMultiuseInvite, revokeMultiuseInvite } from './invites.js';
 import {
   createCustomProfileField,
   updateCustomProfileField,
@@ -25,6 +26,8 @@ import {
   setCustomProfileValues,
   removeCustomProfileValues,
 } from './custom-profile-fields.js';
+import { addNavigationView, updateNavigationView, removeNavigationView } from './navigation-views.js';
+import { updateUser, deactivateUser, reactivateUser, adminCreateUser, updateSettings, addBot } from './user-admin.js';
 
 type HandlerTable = { [T in Command['type']]: Handler<Extract<Command, { type: T }>, CommandReplies[T]> };
 
@@ -56,4 +59,16 @@ export const handlers: HandlerTable = {
   reorder_custom_profile_fields: reorderCustomProfileFields,
   set_custom_profile_values: setCustomProfileValues,
   remove_custom_profile_values: removeCustomProfileValues,
+  add_navigation_view: addNavigationView,
+  update_navigation_view: updateNavigationView,
+  remove_navigation_view: removeNavigationView,
+  create_multiuse_invite: createMultiuseInvite,
+  revoke_multiuse_invite: revokeMultiuseInvite,
+  accept_multiuse_invite: acceptMultiuseInvite,
+  update_user: updateUser,
+  deactivate_user: deactivateUser,
+  reactivate_user: reactivateUser,
+  admin_create_user: adminCreateUser,
+  update_settings: updateSettings,
+  add_bot: addBot,
 };

@@ -1,0 +1,78 @@
+/**
+ * Invitation endpoints (seed §4.13, zulip-behavior.md §9):
+ * - `POST /invites/multiuse`: `invite_expires_in_minutes` (JSON int or null; absent = 14400),
+ *   `invite_as` (JSON int, default 400), `stream_ids` / `group_ids` (JSON int lists, default []),
+ *   `include_realm_default_subscriptions` (JSON bool, default false), `welcome_message_custom_text`
+ *   (string; kept for administrators only) → `{invite_link}`;
+ * - `GET /invites`: usable (not expired, not revoked) invites — all of the realm's for
+ *   administrators, otherwise the requester's own;
+ * - `DELETE /invites/multiuse/{invite_id}`: revoke.
+ *
+ * Rules and error strings live in `realm/handlers/invites.ts`; the link is consumed by
+ * `GET/POST /join/{key}/` (`api/join.ts`).
+ */
+import Type from 'typebox';
+import { Errors } from '../errors.js';
+import { Role } from '../domain/realm-state.js';
+import { DEFAULT_INVITE_EXPIRES_IN_MINUTES, invitesOf, isInviteUsable, inviteWire } from '../domain/invites.js';
+import { defineEndpoint } from './define-endpoint.js';
+import { P } from './params.js';
+import { realmUrl } from './server-settings.js';
+
+export const inviteEndpoints = [
+  defineEndpoint({
+    method: 'POST',
+    path: '/invites/multiuse',
+    auth: 'user',
+    params: {
+      invite_expires_in_minutes: P.json(Type.Union([Type.Integer(), Type.Null()])),
+      invite_as: P.int({ default: Role.member }),
+      stream_ids: P.json(Type.Array(Type.Integer()), { default: [] }),
+      group_ids: P.json(Type.Array(Type.Integer()), { default: [] }),
+      include_realm_default_subscriptions: P.bool({ default: false }),
+      welcome_message_custom_text: P.string(),
+    },
+    handler: async ({ realm, user, params, host }) => {
+      const expires = params.invite_expires_in_minutes as number | null | undefined;
+      const result = await realm!.execute({
+        type: 'create_multiuse_invite',
+        actorId: user!.id,
+        expiresInMinutes: expires === undefined ? DEFAULT_INVITE_EXPIRES_IN_MINUTES : expires,
+        invitedAs: params.invite_as,
+        streamIds: params.stream_ids as number[],
+        groupIds: params.group_ids as number[],
+        includeRealmDefaultSubscriptions: params.include_realm_default_subscriptions,
+        welcomeMessageCustomText: params.welcome_message_custom_text ?? null,
+      });
+      if (!result.ok) return result.error;
+      return { invite_link: `${realmUrl(host)}/join/${result.value.key}/` };
+    },
+  }),
+  defineEndpoint({
+    method: 'GET',
+    path: '/invites',
+    auth: 'user',
+    params: {},
+    handler: ({ realm, user, host }) => {
+      if (user!.isBot) return Errors.noBots();
+      if (user!.role === Role.guest) return Errors.notAllowedForGuests();
+      const state = realm!.state;
+      const now = Date.now() / 1000;
+      const isAdmin = user!.role <= Role.admin;
+      const invites = invitesOf(state)
+        .items.filter((i) => isInviteUsable(i, now) && (isAdmin || i.invitedById === user!.id))
+        .map((i) => inviteWire(realmUrl(host), i));
+      return { invites };
+    },
+  }),
+  defineEndpoint({
+    method: 'DELETE',
+    path: '/invites/multiuse/{invite_id}',
+    auth: 'user',
+    params: {},
+    handler: async ({ realm, user, path }) => {
+      const result = await realm!.execute({ type: 'revoke_multiuse_invite', actorId: user!.id, inviteId: path.invite_id! });
+      return result.ok ? {} : result.error;
+    },
+  }),
+];

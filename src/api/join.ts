@@ -1,0 +1,106 @@
+/**
+ * Consuming a reusable invitation link (seed §4.13, zulip-behavior.md §9.5): `GET /join/{key}/`
+ * serves a minimal HTML registration page; its form POSTs `full_name`, `email` and `password` to
+ * the same URL, which creates the account (`accept_multiuse_invite`: the invite's role, channels,
+ * groups, realm defaults only when the invite asks for them), sends the welcome message (see
+ * `sendWelcome`) and answers a small HTML page.
+ *
+ * Like Zulip, a malformed key (not 24 characters), an unknown key, a key of another organization,
+ * and an expired or revoked link are 404 pages. A multiuse link is never used up. This is the
+ * only non-`/api/v1` route; `http/server.ts` hands it `{method, path, body, headers}` and writes
+ * the `{status, headers, body}` returned here verbatim.
+ */
+import { hashPassword } from '../auth/passwords.js';
+import { inviteByKey, isInviteUsable } from '../domain/invites.js';
+import { LINK_EXPIRED } from '../realm/handlers/invites.js';
+import type { RealmHandle } from '../realm/realm-handle.js';
+import type { ApiRequest } from './registry.js';
+
+/** An HTML answer. */
+export interface HtmlResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** What the join page needs from the server. */
+export interface JoinServices {
+  realmForHost(host: string): RealmHandle | null;
+}
+
+const JOIN_PATH = /^\/join\/([^/]+)\/?$/;
+
+/** Whether `path` is a join link path (the HTTP layer routes these here). */
+export function isJoinPath(path: string): boolean {
+  return JOIN_PATH.test(path);
+}
+
+const escapeHtml = (s: string) =>
+  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+
+function page(status: number, title: string, inner: string): HtmlResponse {
+  const body = `<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title></head>\n<body><h1>${escapeHtml(title)}</h1>\n${inner}\n</body></html>\n`;
+  return { status, headers: { 'Content-Type': 'text/html; charset=utf-8' }, body };
+}
+
+const notFound = (msg: string) => page(404, 'Invalid link', `<p>${escapeHtml(msg)}</p>`);
+
+function form(realmName: string, key: string, error: string | null, values: { full_name?: string; email?: string } = {}): HtmlResponse {
+  const err = error === null ? '' : `<p class="error" role="alert">${escapeHtml(error)}</p>\n`;
+  return page(error === null ? 200 : 400, `Join ${realmName}`, `${err}<form method="post" action="/join/${escapeHtml(key)}/">
+<label>Full name <input name="full_name" required value="${escapeHtml(values.full_name ?? '')}"></label><br>
+<label>Email <input name="email" type="email" required value="${escapeHtml(values.email ?? '')}"></label><br>
+<label>Password <input name="password" type="password" required></label><br>
+<button type="submit">Sign up</button>
+</form>`);
+}
+
+/**
+ * The welcome message. parley has no Welcome Bot, so the invite's custom text (set by an
+ * administrator; null = the organization default, which is empty) is sent as a direct message
+ * from the inviter; empty text sends nothing. The account exists already, so a failure here (e.g.
+ * the inviter was deactivated meanwhile) is ignored.
+ */
+async function sendWelcome(realm: RealmHandle, inviterId: number, userId: number, custom: string | null): Promise<void> {
+  const text = custom ?? '';
+  const inviter = realm.state.users.get(inviterId);
+  if (text.trim() === '' || inviter === undefined || !inviter.isActive) return;
+  await realm.execute({ type: 'send_message', senderId: inviterId, messageType: 'private', to: [userId], topic: undefined, content: text, client: 'Internal' });
+}
+
+/** Answers `GET` / `POST /join/{key}/`. */
+export async function handleJoin(req: ApiRequest, services: JoinServices): Promise<HtmlResponse> {
+  const match = JOIN_PATH.exec(req.path);
+  if (match === null) return notFound('Not Found');
+  const key = decodeURIComponent(match[1]!);
+  if (key.length !== 24) return notFound('Whoops. The confirmation link is malformed.');
+  const realm = services.realmForHost(req.headers.host ?? '');
+  if (realm === null) return notFound('Whoops. We couldn\u2019t find that link. The link does not exist.');
+  const invite = inviteByKey(realm.state, key);
+  if (invite === undefined) return notFound('Whoops. We couldn\u2019t find that link. The link does not exist.');
+  if (!isInviteUsable(invite, Date.now() / 1000)) return notFound(LINK_EXPIRED);
+  const realmName = realm.state.settings.name;
+  if (req.method === 'GET' || req.method === 'HEAD') return form(realmName, key, null);
+  if (req.method !== 'POST') return { status: 405, headers: { Allow: 'GET, HEAD, POST', 'Content-Type': 'text/plain' }, body: 'Method Not Allowed\n' };
+
+  const field = (name: string) => req.body.find(([k]) => k === name)?.[1];
+  const values = { full_name: field('full_name') ?? '', email: field('email') ?? '' };
+  const password = field('password') ?? '';
+  if (values.full_name.trim() === '') return form(realmName, key, 'This field is required: full name.', values);
+  if (values.email.trim() === '') return form(realmName, key, 'This field is required: email.', values);
+  if (password === '') return form(realmName, key, 'This field is required: password.', values);
+  const result = await realm.execute({
+    type: 'accept_multiuse_invite',
+    key,
+    email: values.email,
+    fullName: values.full_name,
+    passwordHash: await hashPassword(password),
+    timezone: field('timezone') ?? '',
+  });
+  if (!result.ok) {
+    if (result.error.message === LINK_EXPIRED) return notFound(LINK_EXPIRED);
+    return form(realmName, key, result.error.message, values);
+  }
+  await sendWelcome(realm, invite.invitedById, result.value.userId, invite.welcomeMessageCustomText);
+  return page(200, `Welcome to ${realmName}`, `<p>Your account ${escapeHtml(values.email.trim().toLowerCase())} has been created. Log in with your email and password (API: <code>POST /api/v1/fetch_api_key</code>).</p>`);
+}

@@ -1,0 +1,131 @@
+/**
+ * User administration endpoints (seed §4.12, zulip-behavior.md §11.5–11.7):
+ * - `PATCH /users/{user_id}`: `full_name`, `role` (JSON int), `profile_data` (JSON
+ *   `[{id, value}]`, only those keys), `new_email` (organization owners: parley treats owners as
+ *   holding Zulip's server-granted `can_change_user_emails`);
+ * - `DELETE /users/{user_id}`: deactivate (administrators; owners for an owner target; never the
+ *   only owner);
+ * - `POST /users/{user_id}/reactivate`;
+ * - `POST /users` (`email`, `password`, `full_name` → `{user_id}`): organization owners only —
+ *   Zulip requires an administrator holding the server-granted `can_create_users`, which parley
+ *   has no way to grant, so owners are treated as holding it. Checks run in Zulip's order
+ *   (permission, missing arguments, account, then password strength) before the password is
+ *   hashed. Password strength: empty or shorter than 6 characters is "The password is too weak.";
+ *   Zulip's additional zxcvbn guess estimate is not applied (parley ships no zxcvbn);
+ * - `PATCH /settings` (the caller's own account, humans only): `full_name`, `timezone`,
+ *   `email_address_visibility`. Parley stores no other personal settings yet: every other
+ *   parameter is reported in `ignored_parameters_unsupported`;
+ * - `POST /bots` (`full_name`, `short_name`, `bot_type` default 1): generic bots with API keys,
+ *   answering `{user_id, api_key, avatar_url, default_sending_stream,
+ *   default_events_register_stream, default_all_public_streams}`. Other bot types, services,
+ *   default channels and avatar uploads are not supported.
+ * Rules and events live in `realm/handlers/user-admin.ts`.
+ */
+import Type from 'typebox';
+import { Errors } from '../errors.js';
+import { hashPassword } from '../auth/passwords.js';
+import { checkCanCreateUsers, checkNewAccount } from '../realm/handlers/user-admin.js';
+import type { RealmHandle } from '../realm/realm-handle.js';
+import type { Command } from '../realm/commands.js';
+import { defineEndpoint } from './define-endpoint.js';
+import { P } from './params.js';
+
+/** Runs a command and answers `{}`, or the handler's error. */
+async function execute(realm: RealmHandle, command: Command) {
+  const result = await realm.execute(command);
+  return result.ok ? {} : result.error;
+}
+
+/** Zulip's minimum password length (`PASSWORD_MIN_LENGTH`). */
+export const PASSWORD_MIN_LENGTH = 6;
+
+export const userAdminEndpoints = [
+  defineEndpoint({
+    method: 'POST',
+    path: '/bots',
+    auth: 'user',
+    params: { full_name: P.string({ required: true }), short_name: P.string({ required: true }), bot_type: P.int({ default: 1 }) },
+    handler: async ({ realm, user, params }) => {
+      const result = await realm!.execute({ type: 'add_bot', actorId: user!.id, fullName: params.full_name, shortName: params.short_name, botType: params.bot_type });
+      if (!result.ok) return result.error;
+      const { userId, apiKey, avatarUrl } = result.value;
+      return { user_id: userId, api_key: apiKey, avatar_url: avatarUrl, default_sending_stream: null, default_events_register_stream: null, default_all_public_streams: false };
+    },
+  }),
+  defineEndpoint({
+    method: 'PATCH',
+    path: '/settings',
+    auth: 'user',
+    params: { full_name: P.string(), timezone: P.string(), email_address_visibility: P.int() },
+    handler: ({ realm, user, params }) =>
+      execute(realm!, {
+        type: 'update_settings',
+        actorId: user!.id,
+        ...(params.full_name !== undefined && { fullName: params.full_name }),
+        ...(params.timezone !== undefined && { timezone: params.timezone }),
+        ...(params.email_address_visibility !== undefined && { emailAddressVisibility: params.email_address_visibility }),
+      }),
+  }),
+  defineEndpoint({
+    method: 'POST',
+    path: '/users',
+    auth: 'user',
+    params: { email: P.string(), password: P.string(), full_name: P.string() },
+    handler: async ({ realm, user, params }) => {
+      const state = realm!.state;
+      const allowed = checkCanCreateUsers(user!);
+      if (!allowed.ok) return allowed.error;
+      if (params.email === undefined) return Errors.missingArgument('email');
+      if (params.password === undefined) return Errors.missingArgument('password');
+      if (params.full_name === undefined) return Errors.missingArgument('full_name');
+      const account = checkNewAccount(state, params.email, params.full_name);
+      if (!account.ok) return account.error;
+      if ([...params.password].length < PASSWORD_MIN_LENGTH) return Errors.badRequest('The password is too weak.');
+      const passwordHash = await hashPassword(params.password);
+      const result = await realm!.execute({ type: 'admin_create_user', actorId: user!.id, email: params.email, fullName: params.full_name, passwordHash });
+      return result.ok ? { user_id: result.value.userId } : result.error;
+    },
+  }),
+  defineEndpoint({
+    method: 'PATCH',
+    path: '/users/{user_id}',
+    auth: 'user',
+    params: {
+      full_name: P.string(),
+      role: P.int(),
+      profile_data: P.json(
+        Type.Array(
+          Type.Object(
+            { id: Type.Integer(), value: Type.Union([Type.String(), Type.Array(Type.Unknown()), Type.Null()]) },
+            { additionalProperties: false },
+          ),
+        ),
+      ),
+      new_email: P.string(),
+    },
+    handler: ({ realm, user, params, path }) =>
+      execute(realm!, {
+        type: 'update_user',
+        actorId: user!.id,
+        userId: path.user_id!,
+        ...(params.full_name !== undefined && { fullName: params.full_name }),
+        ...(params.role !== undefined && { role: params.role }),
+        ...(params.profile_data !== undefined && { profileData: params.profile_data }),
+        ...(params.new_email !== undefined && { newEmail: params.new_email }),
+      }),
+  }),
+  defineEndpoint({
+    method: 'DELETE',
+    path: '/users/{user_id}',
+    auth: 'user',
+    params: {},
+    handler: ({ realm, user, path }) => execute(realm!, { type: 'deactivate_user', actorId: user!.id, userId: path.user_id! }),
+  }),
+  defineEndpoint({
+    method: 'POST',
+    path: '/users/{user_id}/reactivate',
+    auth: 'user',
+    params: {},
+    handler: ({ realm, user, path }) => execute(realm!, { type: 'reactivate_user', actorId: user!.id, userId: path.user_id! }),
+  }),
+];

@@ -1,0 +1,242 @@
+/**
+ * Reusable invitation handlers (seed §4.13, §5.5, §7; zulip-behavior.md §9; Zulip's
+ * `generate_multiuse_invite_backend` / `do_create_multiuse_invite_link` and
+ * `revoke_multiuse_invite`).
+ *
+ * Checks, in Zulip's order, each failing with the state unchanged:
+ * 1. guests → "Not allowed for guest users", bots → "This endpoint does not accept bot requests.";
+ * 2. not in the realm's `create_multiuse_invite_group` → "Insufficient permission";
+ * 3. `invite_as` ∉ {100, 200, 300, 400, 600} → "Invalid invite_as"; owner invites need an owner,
+ *    administrator and moderator invites an administrator (no one invites to a more privileged role);
+ * 4. each of `stream_ids` must be visible to the requester ("Invalid channel ID <id>. No invites were
+ *    sent."); a non-empty list needs the realm's `can_add_subscribers_group` and each channel must be
+ *    a default channel or one the requester may add subscribers to ("You do not have permission to
+ *    subscribe other users to channels.");
+ * 5. each of `group_ids` must be a live user-defined group the requester may add members to;
+ * 6. `welcome_message_custom_text` ≤ 8000 characters; it is kept only for administrators.
+ *
+ * The key (24 lowercase base32 characters) comes from `ctx.randomToken`, so replay reads it from
+ * the record. Each change sends `{type: "invites_changed"}` to the realm's administrators and the
+ * inviter.
+ */
+import { ok, fail, Errors, type Result } from '../../errors.js';
+import { Role, type RealmState, type RoleCode, type User } from '../../domain/realm-state.js';
+import { hasGroupPermission } from '../../domain/groups.js';
+import { visibleStream } from '../../domain/access.js';
+import { canAddSubscribers } from '../../domain/subscriptions.js';
+import {
+  MAX_WELCOME_MESSAGE_LENGTH,
+  invitesOf,
+  type MultiuseInvite,
+  type MultiuseInviteCreated,
+  type MultiuseInviteRevoked,
+} from '../../domain/invites.js';
+import { groupPermissionValues, realmGroupSetting } from '../../events/register/user-groups.js';
+import type { RealmEvent } from '../../events/realm-event.js';
+import type { Decision, Handler } from '../decision.js';
+import type { RealmRecord } from '../../domain/records.js';
+import { canSeeWithSubscribers } from '../../domain/subscriptions.js';
+import { STREAM_COLORS } from '../../domain/streams.js';
+import { inviteByKey, isInviteUsable } from '../../domain/invites.js';
+import { createUser } from './users.js';
+
+/** `POST /invites/multiuse`, validated at the edge for types only. */
+export interface CreateMultiuseInvite {
+  type: 'create_multiuse_invite';
+  actorId: number;
+  /** Minutes; null = never expires. */
+  expiresInMinutes: number | null;
+  invitedAs: number;
+  streamIds: number[];
+  groupIds: number[];
+  includeRealmDefaultSubscriptions: boolean;
+  welcomeMessageCustomText: string | null;
+}
+
+/** `DELETE /invites/multiuse/{invite_id}`. */
+export interface RevokeMultiuseInvite {
+  type: 'revoke_multiuse_invite';
+  actorId: number;
+  inviteId: number;
+}
+
+/**
+ * Registration through a reusable link (`POST /join/{key}/`, `api/join.ts`): creates the account
+ * with the invite's role, channels (plus the realm's defaults only when
+ * `include_realm_default_subscriptions`), and groups. The password is hashed by the caller.
+ */
+export interface AcceptMultiuseInvite {
+  type: 'accept_multiuse_invite';
+  key: string;
+  email: string;
+  fullName: string;
+  passwordHash: string;
+  timezone: string;
+}
+
+export type InviteCommand = CreateMultiuseInvite | RevokeMultiuseInvite | AcceptMultiuseInvite;
+
+export interface InviteReplies {
+  create_multiuse_invite: { inviteId: number; key: string };
+  revoke_multiuse_invite: Record<string, never>;
+  accept_multiuse_invite: { userId: number; apiKey: string };
+}
+
+const VALID_ROLES: ReadonlySet<number> = new Set([Role.owner, Role.admin, Role.moderator, Role.member, Role.guest]);
+const BASE32 = 'abcdefghijklmnopqrstuvwxyz234567';
+
+/** 24 lowercase base32 characters from the injected randomness (Zulip: 15 random bytes). */
+function inviteKey(randomToken: (length: number) => string): string {
+  const raw = randomToken(24);
+  let key = '';
+  for (let i = 0; i < 24; i++) key += BASE32[raw.charCodeAt(i) % 32];
+  return key;
+}
+
+/** The acting user if a member or administrator (Zulip's `require_member_or_admin`). */
+function memberOrAdmin(state: RealmState, actorId: number): Result<User> {
+  const actor = state.users.get(actorId);
+  if (actor === undefined || !actor.isActive) return fail(Errors.noSuchUser());
+  if (actor.isBot) return fail(Errors.noBots());
+  if (actor.role === Role.guest) return fail(Errors.notAllowedForGuests());
+  return ok(actor);
+}
+
+/** Zulip's `check_role_based_permissions`: nobody invites to a role above their own. */
+function checkInviteAs(actor: User, invitedAs: number): Result<RoleCode> {
+  if (!VALID_ROLES.has(invitedAs)) return fail(Errors.badRequest('Invalid invite_as'));
+  if (invitedAs === Role.owner && actor.role !== Role.owner) return fail(Errors.mustBeOwner());
+  if ((invitedAs === Role.admin || invitedAs === Role.moderator) && actor.role > Role.admin) return fail(Errors.mustBeAdmin());
+  return ok(invitedAs as RoleCode);
+}
+
+/** Recipients of `invites_changed`: active administrators and the inviter. */
+function inviteEventUsers(state: RealmState, inviterId: number): number[] {
+  const ids = new Set<number>([inviterId]);
+  for (const u of state.users.values()) if (u.isActive && !u.isBot && u.role <= Role.admin) ids.add(u.id);
+  return [...ids].sort((a, b) => a - b);
+}
+
+const noSubscribePermission = () => Errors.badRequest('You do not have permission to subscribe other users to channels.');
+
+export const createMultiuseInvite: Handler<CreateMultiuseInvite, InviteReplies['create_multiuse_invite']> = (state, cmd, ctx) => {
+  const actorR = memberOrAdmin(state, cmd.actorId);
+  if (!actorR.ok) return actorR;
+  const actor = actorR.value;
+  if (actor.role > Role.admin && !hasGroupPermission(state, actor.id, realmGroupSetting(state, 'create_multiuse_invite_group'))) {
+    return fail(Errors.insufficientPermission());
+  }
+  const role = checkInviteAs(actor, cmd.invitedAs);
+  if (!role.ok) return role;
+
+  const streamIds = [...new Set(cmd.streamIds)];
+  const streams = [];
+  for (const id of streamIds) {
+    const stream = visibleStream(state, actor, id);
+    if (stream === undefined || stream.isArchived) {
+      return fail(Errors.badRequest(`Invalid channel ID ${id}. No invites were sent.`));
+    }
+    streams.push(stream);
+  }
+  if (streams.length > 0) {
+    const realmMay = actor.role <= Role.admin || hasGroupPermission(state, actor.id, realmGroupSetting(state, 'can_add_subscribers_group'));
+    if (!realmMay) return fail(noSubscribePermission());
+    for (const stream of streams) if (!stream.isDefault && !canAddSubscribers(state, actor, stream)) return fail(noSubscribePermission());
+  }
+
+  const groupIds = [...new Set(cmd.groupIds)];
+  for (const id of groupIds) {
+    const group = state.groups.get(id);
+    if (group === undefined || group.deactivated || group.isSystemGroup) return fail(Errors.badRequest('Invalid user group'));
+    const values = groupPermissionValues(state, group);
+    const may =
+      hasGroupPermission(state, actor.id, realmGroupSetting(state, 'can_manage_all_groups')) ||
+      hasGroupPermission(state, actor.id, values.can_manage_group!) ||
+      hasGroupPermission(state, actor.id, values.can_add_members_group!);
+    if (!may) return fail(Errors.insufficientPermission());
+  }
+
+  const text = cmd.welcomeMessageCustomText;
+  if (text !== null && text.length > MAX_WELCOME_MESSAGE_LENGTH) {
+    return fail(Errors.badRequest(`welcome_message_custom_text is too long (limit: ${MAX_WELCOME_MESSAGE_LENGTH} characters)`));
+  }
+
+  const now = ctx.now();
+  const current = invitesOf(state);
+  const invite: MultiuseInvite = {
+    id: current.nextId,
+    key: inviteKey(ctx.randomToken),
+    invitedById: actor.id,
+    invitedAt: now,
+    expiresAt: cmd.expiresInMinutes === null ? null : now + cmd.expiresInMinutes * 60,
+    invitedAs: role.value,
+    streamIds,
+    groupIds,
+    includeRealmDefaultSubscriptions: cmd.includeRealmDefaultSubscriptions,
+    welcomeMessageCustomText: actor.role <= Role.admin ? text : null,
+    revoked: false,
+  };
+  const record: MultiuseInviteCreated = { type: 'multiuse_invite_created', v: 1, invite };
+  const event: RealmEvent = { userIds: inviteEventUsers(state, actor.id), payload: { type: 'invites_changed' } };
+  const decision: Decision<InviteReplies['create_multiuse_invite']> = {
+    records: [record],
+    events: [event],
+    reply: { inviteId: invite.id, key: invite.key },
+  };
+  return ok(decision);
+};
+
+export const revokeMultiuseInvite: Handler<RevokeMultiuseInvite, Record<string, never>> = (state, cmd) => {
+  const actorR = memberOrAdmin(state, cmd.actorId);
+  if (!actorR.ok) return actorR;
+  const actor = actorR.value;
+  const invite = invitesOf(state).items.find((i) => i.id === cmd.inviteId);
+  if (invite === undefined) return fail(Errors.badRequest('No such invitation'));
+  if (invite.invitedById !== actor.id) {
+    if (actor.role > Role.admin) return fail(Errors.mustBeAdmin());
+    if (invite.invitedAs === Role.owner && actor.role !== Role.owner) return fail(Errors.mustBeOwner());
+  }
+  if (invite.revoked) return fail(Errors.badRequest('Invitation has already been revoked'));
+  const record: MultiuseInviteRevoked = { type: 'multiuse_invite_revoked', v: 1, id: invite.id };
+  const event: RealmEvent = { userIds: inviteEventUsers(state, invite.invitedById), payload: { type: 'invites_changed' } };
+  return ok({ records: [record], events: [event], reply: {} });
+};
+
+/** The error for a link that is unknown, expired or revoked (Zulip shows it as a 404 page). */
+export const LINK_EXPIRED = 'The confirmation link has expired or been deactivated.';
+
+export const acceptMultiuseInvite: Handler<AcceptMultiuseInvite, InviteReplies['accept_multiuse_invite']> = (state, cmd, ctx) => {
+  const invite = inviteByKey(state, cmd.key);
+  if (invite === undefined || !isInviteUsable(invite, ctx.now())) return fail(Errors.badRequest(LINK_EXPIRED));
+  const created = createUser(state, {
+    type: 'create_user', email: cmd.email, fullName: cmd.fullName, role: invite.invitedAs, passwordHash: cmd.passwordHash,
+    isBot: false, botType: null, botOwnerId: null, timezone: cmd.timezone,
+  }, ctx);
+  if (!created.ok) return created;
+  const userId = created.value.reply.userId;
+  // create_user's records: `user_created`, then the default-channel subscriptions (kept only on request).
+  const records: RealmRecord[] = invite.includeRealmDefaultSubscriptions ? [...created.value.records] : [created.value.records[0]!];
+  const events = invite.includeRealmDefaultSubscriptions ? [...created.value.events] : [];
+  const subscribed = new Set<number>();
+  for (const r of records) if (r.type === 'subscriptions_added') subscribed.add(r.streamId);
+  const everyone = [...state.users.values()].filter((u) => u.isActive);
+  let colorIndex = subscribed.size;
+  for (const streamId of invite.streamIds) {
+    const stream = state.streams.get(streamId);
+    if (stream === undefined || stream.isArchived || subscribed.has(streamId)) continue;
+    subscribed.add(streamId);
+    const color = STREAM_COLORS[colorIndex++] ?? STREAM_COLORS[stream.recipientId % STREAM_COLORS.length]!;
+    records.push({ type: 'subscriptions_added', v: 1, streamId, subscriptions: [{ userId, color }] });
+    const after = new Set([...(state.subscriptions.get(streamId)?.keys() ?? []), userId]);
+    const to = everyone.filter((u) => canSeeWithSubscribers(u, stream, after)).map((u) => u.id);
+    if (to.length > 0) events.push({ userIds: to, payload: { type: 'subscription', op: 'peer_add', stream_ids: [streamId], user_ids: [userId] } });
+  }
+  const groupWatchers = everyone.map((u) => u.id);
+  for (const groupId of invite.groupIds) {
+    const group = state.groups.get(groupId);
+    if (group === undefined || group.deactivated || group.isSystemGroup) continue;
+    records.push({ type: 'user_group_membership_changed', v: 1, groupId, addMembers: [userId], removeMembers: [], addSubgroups: [], removeSubgroups: [] });
+    events.push({ userIds: groupWatchers, payload: { type: 'user_group', op: 'add_members', group_id: groupId, user_ids: [userId] } });
+  }
+  return ok({ records, events, reply: created.value.reply });
+};
