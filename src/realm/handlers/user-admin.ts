@@ -321,12 +321,13 @@ export const reactivateUser: Handler<ReactivateUser, Record<string, never>> = (s
 };
 
 /**
- * Permission for `POST /users` (zulip-behavior.md §11.6): administrators only ("Must be an
- * organization administrator"), and Zulip's server-granted `can_create_users`, which parley treats
+ * Permission for `POST /users` (zulip-behavior.md §11.6): administrators only (the seed's
+ * "Insufficient permission", §5.3), and Zulip's server-granted `can_create_users`, which parley treats
  * as held by organization owners ("User not authorized to create users" for other administrators).
  */
 export function checkCanCreateUsers(actor: User | undefined): Result<User> {
-  if (actor === undefined || !actor.isActive || !isAdmin(actor)) return fail(Errors.mustBeAdmin());
+  // Administrator-only endpoint: the seed's BAD_REQUEST "Insufficient permission" (see errors.ts).
+  if (actor === undefined || !actor.isActive || !isAdmin(actor)) return fail(Errors.insufficientPermission());
   if (!isOwner(actor)) return fail(bad('User not authorized to create users'));
   return ok(actor);
 }
