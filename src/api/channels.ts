@@ -7,6 +7,7 @@
  */
 import Type from 'typebox';
 import { Errors } from '../errors.js';
+import { runCommand } from './run-command.js';
 import { defineEndpoint } from './define-endpoint.js';
 import { P } from './params.js';
 import { STREAM_GROUP_SETTINGS } from '../domain/realm-state.js';
@@ -45,7 +46,7 @@ export const channelEndpoints = [
       ...groupParams,
     },
     handler: async ({ realm, user, params }) => {
-      const result = await realm!.execute({
+      return runCommand(realm!, {
         type: 'create_channel',
         actorId: user!.id,
         name: params.name,
@@ -60,8 +61,7 @@ export const channelEndpoints = [
         ...(params.history_public_to_subscribers !== undefined && { historyPublicToSubscribers: params.history_public_to_subscribers }),
         ...(params.message_retention_days !== undefined && { messageRetentionDays: params.message_retention_days }),
         groups: givenGroups(params),
-      });
-      return result.ok ? { id: result.value.streamId } : result.error;
+      }, (reply) => ({ id: reply.streamId }));
     },
   }),
   defineEndpoint({
@@ -82,7 +82,7 @@ export const channelEndpoints = [
       ...groupParams,
     },
     handler: async ({ realm, user, path, params }) => {
-      const result = await realm!.execute({
+      return runCommand(realm!, {
         type: 'update_channel',
         actorId: user!.id,
         streamId: path.stream_id!,
@@ -98,7 +98,6 @@ export const channelEndpoints = [
         ...(params.topics_policy !== undefined && { topicsPolicy: params.topics_policy }),
         groups: givenGroups(params),
       });
-      return result.ok ? {} : result.error;
     },
   }),
   defineEndpoint({
@@ -107,8 +106,7 @@ export const channelEndpoints = [
     auth: 'user',
     params: {},
     handler: async ({ realm, user, path }) => {
-      const result = await realm!.execute({ type: 'archive_channel', actorId: user!.id, streamId: path.stream_id! });
-      return result.ok ? {} : result.error;
+      return runCommand(realm!, { type: 'archive_channel', actorId: user!.id, streamId: path.stream_id! });
     },
   }),
   defineEndpoint({

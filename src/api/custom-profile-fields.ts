@@ -14,17 +14,12 @@
 import Type from 'typebox';
 import { Errors } from '../errors.js';
 import { checkFieldDataShape, fieldsToWire } from '../domain/custom-profile-fields.js';
-import type { RealmHandle } from '../realm/realm-handle.js';
 import type { Command } from '../realm/commands.js';
+import { runCommand } from './run-command.js';
 import { defineEndpoint } from './define-endpoint.js';
 import { P } from './params.js';
 
 /** Runs a command and answers `{}` (or `extra(reply)`), or the handler's error. */
-async function execute<R>(realm: RealmHandle, command: Command, extra?: (reply: R) => Record<string, unknown>) {
-  const result = await realm.execute(command);
-  if (!result.ok) return result.error;
-  return extra === undefined ? {} : extra(result.value as R);
-}
 
 /** Parameters shared by create and update, with Zulip's defaults. */
 const definitionParams = {
@@ -68,7 +63,7 @@ export const customProfileFieldEndpoints = [
     handler: async ({ realm, user, params }) => {
       const def = definition(params);
       if (def instanceof Error) return def;
-      return execute<{ id: number }>(
+      return runCommand(
         realm!,
         { type: 'create_custom_profile_field', actorId: user!.id, fieldType: params.field_type, ...def },
         (reply) => ({ id: reply.id }),
@@ -83,7 +78,7 @@ export const customProfileFieldEndpoints = [
     handler: async ({ realm, user, params, path }) => {
       const def = definition(params);
       if (def instanceof Error) return def;
-      return execute(realm!, { type: 'update_custom_profile_field', actorId: user!.id, fieldId: path.field_id!, ...def });
+      return runCommand(realm!, { type: 'update_custom_profile_field', actorId: user!.id, fieldId: path.field_id!, ...def });
     },
   }),
   defineEndpoint({
@@ -92,7 +87,7 @@ export const customProfileFieldEndpoints = [
     auth: 'user',
     params: {},
     handler: ({ realm, user, path }) =>
-      execute(realm!, { type: 'delete_custom_profile_field', actorId: user!.id, fieldId: path.field_id! }),
+      runCommand(realm!, { type: 'delete_custom_profile_field', actorId: user!.id, fieldId: path.field_id! }),
   }),
   defineEndpoint({
     method: 'PATCH',
@@ -100,7 +95,7 @@ export const customProfileFieldEndpoints = [
     auth: 'user',
     params: { order: P.json(Type.Array(Type.Integer()), { required: true }) },
     handler: ({ realm, user, params }) =>
-      execute(realm!, { type: 'reorder_custom_profile_fields', actorId: user!.id, order: params.order }),
+      runCommand(realm!, { type: 'reorder_custom_profile_fields', actorId: user!.id, order: params.order }),
   }),
   defineEndpoint({
     method: 'PATCH',
@@ -118,7 +113,7 @@ export const customProfileFieldEndpoints = [
       ),
     },
     handler: ({ realm, user, params }) =>
-      execute(realm!, { type: 'set_custom_profile_values', actorId: user!.id, data: params.data }),
+      runCommand(realm!, { type: 'set_custom_profile_values', actorId: user!.id, data: params.data }),
   }),
   defineEndpoint({
     method: 'DELETE',
@@ -126,6 +121,6 @@ export const customProfileFieldEndpoints = [
     auth: 'user',
     params: { data: P.json(Type.Array(Type.Integer()), { required: true }) },
     handler: ({ realm, user, params }) =>
-      execute(realm!, { type: 'remove_custom_profile_values', actorId: user!.id, fieldIds: params.data }),
+      runCommand(realm!, { type: 'remove_custom_profile_values', actorId: user!.id, fieldIds: params.data }),
   }),
 ];

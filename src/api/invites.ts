@@ -15,6 +15,7 @@ import Type from 'typebox';
 import { Errors } from '../errors.js';
 import { Role } from '../domain/realm-state.js';
 import { DEFAULT_INVITE_EXPIRES_IN_MINUTES, invitesOf, isInviteUsable, inviteWire } from '../domain/invites.js';
+import { runCommand } from './run-command.js';
 import { defineEndpoint } from './define-endpoint.js';
 import { P } from './params.js';
 import { realmUrl } from './server-settings.js';
@@ -34,18 +35,20 @@ export const inviteEndpoints = [
     },
     handler: async ({ realm, user, params, host }) => {
       const expires = params.invite_expires_in_minutes as number | null | undefined;
-      const result = await realm!.execute({
-        type: 'create_multiuse_invite',
-        actorId: user!.id,
-        expiresInMinutes: expires === undefined ? DEFAULT_INVITE_EXPIRES_IN_MINUTES : expires,
-        invitedAs: params.invite_as,
-        streamIds: params.stream_ids as number[],
-        groupIds: params.group_ids as number[],
-        includeRealmDefaultSubscriptions: params.include_realm_default_subscriptions,
-        welcomeMessageCustomText: params.welcome_message_custom_text ?? null,
-      });
-      if (!result.ok) return result.error;
-      return { invite_link: `${realmUrl(host)}/join/${result.value.key}/` };
+      return runCommand(
+        realm!,
+        {
+          type: 'create_multiuse_invite',
+          actorId: user!.id,
+          expiresInMinutes: expires === undefined ? DEFAULT_INVITE_EXPIRES_IN_MINUTES : expires,
+          invitedAs: params.invite_as,
+          streamIds: params.stream_ids as number[],
+          groupIds: params.group_ids as number[],
+          includeRealmDefaultSubscriptions: params.include_realm_default_subscriptions,
+          welcomeMessageCustomText: params.welcome_message_custom_text ?? null,
+        },
+        (reply) => ({ invite_link: `${realmUrl(host)}/join/${reply.key}/` }),
+      );
     },
   }),
   defineEndpoint({
@@ -71,8 +74,7 @@ export const inviteEndpoints = [
     auth: 'user',
     params: {},
     handler: async ({ realm, user, path }) => {
-      const result = await realm!.execute({ type: 'revoke_multiuse_invite', actorId: user!.id, inviteId: path.invite_id! });
-      return result.ok ? {} : result.error;
+      return runCommand(realm!, { type: 'revoke_multiuse_invite', actorId: user!.id, inviteId: path.invite_id! });
     },
   }),
 ];

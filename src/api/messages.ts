@@ -4,6 +4,7 @@
  * queries on the realm state plus a memory-mapped body read.
  */
 import { Errors } from '../errors.js';
+import { runCommand } from './run-command.js';
 import { defineEndpoint } from './define-endpoint.js';
 import { P } from './params.js';
 import { canAccessMessage } from '../domain/access.js';
@@ -36,7 +37,7 @@ export const messageEndpoints = [
       const messageType = MESSAGE_TYPES[params.type];
       if (messageType === undefined) return Errors.invalidType();
       if (params.queue_id !== undefined && params.local_id === undefined) return Errors.localIdRequired();
-      const result = await realm!.execute({
+      return runCommand(realm!, {
         type: 'send_message',
         senderId: user!.id,
         messageType,
@@ -47,8 +48,7 @@ export const messageEndpoints = [
         ...(params.read_by_sender !== undefined && { readBySender: params.read_by_sender }),
         ...(params.queue_id !== undefined && { queueId: params.queue_id }),
         ...(params.local_id !== undefined && { localId: params.local_id }),
-      });
-      return result.ok ? { ...result.value } : result.error;
+      }, (reply) => ({ ...reply }));
     },
   }),
   defineEndpoint({

@@ -22,7 +22,7 @@
 import { Errors } from '../errors.js';
 import { navigationViewsWire } from '../domain/navigation-views.js';
 import type { NavigationViewCommand } from '../realm/handlers/navigation-views.js';
-import type { RealmHandle } from '../realm/realm-handle.js';
+import { runCommand } from './run-command.js';
 import { defineEndpoint } from './define-endpoint.js';
 import { P } from './params.js';
 
@@ -32,10 +32,6 @@ const strip = (s: string) => s.replace(/^\s+|\s+$/gu, '');
 /** pydantic's blank-string error in the typed dialect (no final period). */
 const blank = (name: string) => Errors.badRequest(`${name} cannot be blank`);
 
-async function execute(realm: RealmHandle, command: NavigationViewCommand) {
-  const result = await realm.execute(command);
-  return result.ok ? {} : result.error;
-}
 
 export const navigationViewEndpoints = [
   defineEndpoint({
@@ -59,7 +55,7 @@ export const navigationViewEndpoints = [
       if (params.is_pinned === undefined) return Errors.missingArgument('is_pinned');
       const name = params.name === undefined ? undefined : strip(params.name);
       if (name === '') return blank('name');
-      return execute(realm!, {
+      return runCommand(realm!, {
         type: 'add_navigation_view',
         actorId: user!.id,
         fragment,
@@ -79,7 +75,7 @@ export const navigationViewEndpoints = [
       if (fragment === '') return blank('fragment');
       const name = params.name === undefined ? undefined : strip(params.name);
       if (name === '') return blank('name');
-      return execute(realm!, {
+      return runCommand(realm!, {
         type: 'update_navigation_view',
         actorId: user!.id,
         fragment,
@@ -97,7 +93,7 @@ export const navigationViewEndpoints = [
     handler: async ({ realm, user, stringPath }) => {
       const fragment = strip(stringPath.fragment!);
       if (fragment === '') return blank('fragment');
-      return execute(realm!, { type: 'remove_navigation_view', actorId: user!.id, fragment });
+      return runCommand(realm!, { type: 'remove_navigation_view', actorId: user!.id, fragment });
     },
   }),
 ];

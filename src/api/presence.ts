@@ -15,6 +15,7 @@ import type { RealmState, User } from '../domain/realm-state.js';
 import { presencesWire } from '../realm/handlers/presence.js';
 import { SERVER_LIMITS } from '../events/register/constants.js';
 import { formatPresences } from '../events/register/presence.js';
+import { runCommand } from './run-command.js';
 import { defineEndpoint } from './define-endpoint.js';
 import { P } from './params.js';
 
@@ -58,15 +59,14 @@ export const presenceEndpoints = [
     handler: async ({ realm, user, params }) => {
       if (user!.isBot) return Errors.noBots();
       if (params.status !== 'active' && params.status !== 'idle') return Errors.badRequest(`Invalid status: ${params.status}`);
-      const result = await realm!.execute({
+      return runCommand(realm!, {
         type: 'update_presence',
         userId: user!.id,
         status: params.status,
         pingOnly: params.ping_only,
         slim: params.slim_presence,
         ...(params.last_update_id !== undefined && { lastUpdateId: params.last_update_id }),
-      });
-      return result.ok ? result.value : result.error;
+      }, (reply) => reply);
     },
   }),
   defineEndpoint({

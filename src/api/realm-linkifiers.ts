@@ -15,8 +15,8 @@ import Type from 'typebox';
 import { Errors, type ZulipError } from '../errors.js';
 import { Role, type User } from '../domain/realm-state.js';
 import { linkifiersWire } from '../domain/linkifiers.js';
-import type { RealmHandle } from '../realm/realm-handle.js';
 import type { LinkifierCommand } from '../realm/linkifier-commands.js';
+import { runCommand } from './run-command.js';
 import { defineEndpoint } from './define-endpoint.js';
 import { P } from './params.js';
 
@@ -27,11 +27,6 @@ const notAdmin = (user: User | null | undefined): ZulipError | null =>
 /** Python `str.strip()` (Unicode whitespace). */
 const strip = (s: string) => s.replace(/^\s+|\s+$/gu, '');
 
-async function execute(realm: RealmHandle, command: LinkifierCommand) {
-  const result = await realm.execute(command);
-  if (!result.ok) return result.error;
-  return command.type === 'add_linkifier' ? { id: (result.value as { id: number }).id } : {};
-}
 
 const patternParams = { pattern: P.string(), url_template: P.string() };
 
@@ -53,12 +48,11 @@ export const linkifierEndpoints = [
       if (denied) return denied;
       if (params.pattern === undefined) return Errors.missingArgument('pattern');
       if (params.url_template === undefined) return Errors.missingArgument('url_template');
-      return execute(realm!, {
-        type: 'add_linkifier',
-        actorId: user!.id,
-        pattern: strip(params.pattern),
-        urlTemplate: strip(params.url_template),
-      });
+      return runCommand(
+        realm!,
+        { type: 'add_linkifier', actorId: user!.id, pattern: strip(params.pattern), urlTemplate: strip(params.url_template) },
+        (reply) => ({ id: reply.id }),
+      );
     },
   }),
   defineEndpoint({
@@ -71,7 +65,7 @@ export const linkifierEndpoints = [
       if (denied) return denied;
       if (params.pattern === undefined) return Errors.missingArgument('pattern');
       if (params.url_template === undefined) return Errors.missingArgument('url_template');
-      return execute(realm!, {
+      return runCommand(realm!, {
         type: 'update_linkifier',
         actorId: user!.id,
         id: path.filter_id!,
@@ -88,7 +82,7 @@ export const linkifierEndpoints = [
     handler: async ({ realm, user, path }) => {
       const denied = notAdmin(user);
       if (denied) return denied;
-      return execute(realm!, { type: 'remove_linkifier', actorId: user!.id, id: path.filter_id! });
+      return runCommand(realm!, { type: 'remove_linkifier', actorId: user!.id, id: path.filter_id! });
     },
   }),
   defineEndpoint({
@@ -100,7 +94,7 @@ export const linkifierEndpoints = [
       const denied = notAdmin(user);
       if (denied) return denied;
       if (params.ordered_linkifier_ids === undefined) return Errors.missingArgument('ordered_linkifier_ids');
-      return execute(realm!, { type: 'reorder_linkifiers', actorId: user!.id, orderedIds: params.ordered_linkifier_ids });
+      return runCommand(realm!, { type: 'reorder_linkifiers', actorId: user!.id, orderedIds: params.ordered_linkifier_ids });
     },
   }),
 ];

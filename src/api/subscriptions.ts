@@ -11,6 +11,7 @@
  */
 import Type from 'typebox';
 import { Errors, ZulipError } from '../errors.js';
+import { runCommand } from './run-command.js';
 import { defineEndpoint } from './define-endpoint.js';
 import { P } from './params.js';
 import { MAX_STREAM_DESCRIPTION_LENGTH } from '../domain/messages.js';
@@ -93,8 +94,7 @@ export const subscriptionEndpoints = [
       const bad = checkColors(params.subscriptions, 'subscriptions');
       if (bad) return bad;
       // `announce` is accepted; parley posts no announcement message yet.
-      const result = await realm!.execute(command(user!.id, params.subscriptions, [], params));
-      return result.ok ? { ...result.value } : result.error;
+      return runCommand(realm!, command(user!.id, params.subscriptions, [], params), (reply) => ({ ...reply }));
     },
   }),
   defineEndpoint({
@@ -103,7 +103,8 @@ export const subscriptionEndpoints = [
     auth: 'user',
     params: { subscriptions: P.json(nameList, { required: true }), principals: P.json(principalList) },
     handler: async ({ realm, user, params }) => {
-      const result = await realm!.execute(
+      return runCommand(
+        realm!,
         command(user!.id, [], params.subscriptions, {
           principals: params.principals,
           invite_only: false,
@@ -111,8 +112,8 @@ export const subscriptionEndpoints = [
           is_default_stream: false,
           authorization_errors_fatal: true,
         }),
+        (reply) => ({ ...reply }),
       );
-      return result.ok ? { ...result.value } : result.error;
     },
   }),
   defineEndpoint({
@@ -126,9 +127,13 @@ export const subscriptionEndpoints = [
       }
       const bad = checkColors(params.add, 'add');
       if (bad) return bad;
-      const result = await realm!.execute(command(user!.id, params.add, params.delete, params));
-      if (!result.ok) return result.error;
-      return { subscribed: {}, already_subscribed: {}, removed: [], not_removed: [], ...result.value };
+      return runCommand(realm!, command(user!.id, params.add, params.delete, params), (reply) => ({
+        subscribed: {},
+        already_subscribed: {},
+        removed: [],
+        not_removed: [],
+        ...reply,
+      }));
     },
   }),
   defineEndpoint({
@@ -137,12 +142,11 @@ export const subscriptionEndpoints = [
     auth: 'user',
     params: { subscription_data: P.json(Type.Array(propertyChange), { required: true }) },
     handler: async ({ realm, user, params }) => {
-      const result = await realm!.execute({
+      return runCommand(realm!, {
         type: 'set_subscription_properties',
         actorId: user!.id,
         changes: params.subscription_data.map((c) => ({ streamId: c.stream_id, property: c.property, value: c.value })),
       });
-      return result.ok ? {} : result.error;
     },
   }),
   defineEndpoint({
@@ -151,12 +155,11 @@ export const subscriptionEndpoints = [
     auth: 'user',
     params: { property: P.string({ required: true }), value: P.jsonOrString({ required: true }) },
     handler: async ({ realm, user, params, path }) => {
-      const result = await realm!.execute({
+      return runCommand(realm!, {
         type: 'set_subscription_properties',
         actorId: user!.id,
         changes: [{ streamId: path.stream_id!, property: params.property, value: params.value }],
       });
-      return result.ok ? {} : result.error;
     },
   }),
   defineEndpoint({

@@ -4,6 +4,7 @@
  */
 import Type from 'typebox';
 import { Errors } from '../errors.js';
+import { runCommand } from './run-command.js';
 import { defineEndpoint } from './define-endpoint.js';
 import { P } from './params.js';
 
@@ -25,7 +26,7 @@ export const typingEndpoints = [
       const messageType = TYPES[params.type];
       if (messageType === undefined) return Errors.badRequest('Invalid type');
       if (params.op !== 'start' && params.op !== 'stop') return Errors.badRequest('Invalid op');
-      const result = await realm!.execute({
+      return runCommand(realm!, {
         type: 'typing',
         senderId: user!.id,
         op: params.op,
@@ -34,7 +35,6 @@ export const typingEndpoints = [
         ...(params.stream_id !== undefined && { streamId: params.stream_id }),
         ...(params.topic !== undefined && { topic: params.topic }),
       });
-      return result.ok ? {} : result.error;
     },
   }),
 ];

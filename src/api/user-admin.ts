@@ -25,16 +25,12 @@ import Type from 'typebox';
 import { Errors } from '../errors.js';
 import { hashPassword } from '../auth/passwords.js';
 import { checkCanCreateUsers, checkNewAccount } from '../realm/handlers/user-admin.js';
-import type { RealmHandle } from '../realm/realm-handle.js';
 import type { Command } from '../realm/commands.js';
+import { runCommand } from './run-command.js';
 import { defineEndpoint } from './define-endpoint.js';
 import { P } from './params.js';
 
 /** Runs a command and answers `{}`, or the handler's error. */
-async function execute(realm: RealmHandle, command: Command) {
-  const result = await realm.execute(command);
-  return result.ok ? {} : result.error;
-}
 
 /** Zulip's minimum password length (`PASSWORD_MIN_LENGTH`). */
 export const PASSWORD_MIN_LENGTH = 6;
@@ -46,10 +42,18 @@ export const userAdminEndpoints = [
     auth: 'user',
     params: { full_name: P.string({ required: true }), short_name: P.string({ required: true }), bot_type: P.int({ default: 1 }) },
     handler: async ({ realm, user, params }) => {
-      const result = await realm!.execute({ type: 'add_bot', actorId: user!.id, fullName: params.full_name, shortName: params.short_name, botType: params.bot_type });
-      if (!result.ok) return result.error;
-      const { userId, apiKey, avatarUrl } = result.value;
-      return { user_id: userId, api_key: apiKey, avatar_url: avatarUrl, default_sending_stream: null, default_events_register_stream: null, default_all_public_streams: false };
+      return runCommand(
+        realm!,
+        { type: 'add_bot', actorId: user!.id, fullName: params.full_name, shortName: params.short_name, botType: params.bot_type },
+        ({ userId, apiKey, avatarUrl }) => ({
+          user_id: userId,
+          api_key: apiKey,
+          avatar_url: avatarUrl,
+          default_sending_stream: null,
+          default_events_register_stream: null,
+          default_all_public_streams: false,
+        }),
+      );
     },
   }),
   defineEndpoint({
@@ -58,7 +62,7 @@ export const userAdminEndpoints = [
     auth: 'user',
     params: { full_name: P.string(), timezone: P.string(), email_address_visibility: P.int() },
     handler: ({ realm, user, params }) =>
-      execute(realm!, {
+      runCommand(realm!, {
         type: 'update_settings',
         actorId: user!.id,
         ...(params.full_name !== undefined && { fullName: params.full_name }),
@@ -82,8 +86,11 @@ export const userAdminEndpoints = [
       if (!account.ok) return account.error;
       if ([...params.password].length < PASSWORD_MIN_LENGTH) return Errors.badRequest('The password is too weak.');
       const passwordHash = await hashPassword(params.password);
-      const result = await realm!.execute({ type: 'admin_create_user', actorId: user!.id, email: params.email, fullName: params.full_name, passwordHash });
-      return result.ok ? { user_id: result.value.userId } : result.error;
+      return runCommand(
+        realm!,
+        { type: 'admin_create_user', actorId: user!.id, email: params.email, fullName: params.full_name, passwordHash },
+        (reply) => ({ user_id: reply.userId }),
+      );
     },
   }),
   defineEndpoint({
@@ -104,7 +111,7 @@ export const userAdminEndpoints = [
       new_email: P.string(),
     },
     handler: ({ realm, user, params, path }) =>
-      execute(realm!, {
+      runCommand(realm!, {
         type: 'update_user',
         actorId: user!.id,
         userId: path.user_id!,
@@ -119,13 +126,13 @@ export const userAdminEndpoints = [
     path: '/users/{user_id}',
     auth: 'user',
     params: {},
-    handler: ({ realm, user, path }) => execute(realm!, { type: 'deactivate_user', actorId: user!.id, userId: path.user_id! }),
+    handler: ({ realm, user, path }) => runCommand(realm!, { type: 'deactivate_user', actorId: user!.id, userId: path.user_id! }),
   }),
   defineEndpoint({
     method: 'POST',
     path: '/users/{user_id}/reactivate',
     auth: 'user',
     params: {},
-    handler: ({ realm, user, path }) => execute(realm!, { type: 'reactivate_user', actorId: user!.id, userId: path.user_id! }),
+    handler: ({ realm, user, path }) => runCommand(realm!, { type: 'reactivate_user', actorId: user!.id, userId: path.user_id! }),
   }),
 ];

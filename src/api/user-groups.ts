@@ -14,6 +14,7 @@ import Type from 'typebox';
 import { Errors } from '../errors.js';
 import { realmUserGroups } from '../events/register/user-groups.js';
 import type { GroupSettingValue } from '../domain/realm-state.js';
+import { runCommand } from './run-command.js';
 import { defineEndpoint } from './define-endpoint.js';
 import { P } from './params.js';
 
@@ -58,7 +59,7 @@ export const userGroupEndpoints = [
         const value = params[name];
         if (value !== undefined) settings[name] = value;
       }
-      const result = await realm!.execute({
+      return runCommand(realm!, {
         type: 'create_user_group',
         actorId: user!.id,
         name: params.name,
@@ -66,8 +67,7 @@ export const userGroupEndpoints = [
         members: params.members,
         subgroups: params.subgroups,
         settings,
-      });
-      return result.ok ? { group_id: result.value.groupId } : result.error;
+      }, (reply) => ({ group_id: reply.groupId }));
     },
   }),
   defineEndpoint({
@@ -84,7 +84,7 @@ export const userGroupEndpoints = [
       if (params.add.length + params.delete.length + params.add_subgroups.length + params.delete_subgroups.length === 0) {
         return Errors.badRequest(NOTHING_TO_DO);
       }
-      const result = await realm!.execute({
+      return runCommand(realm!, {
         type: 'update_user_group_membership',
         actorId: user!.id,
         groupId: path.user_group_id!,
@@ -93,7 +93,6 @@ export const userGroupEndpoints = [
         addSubgroups: params.add_subgroups,
         removeSubgroups: params.delete_subgroups,
       });
-      return result.ok ? {} : result.error;
     },
   }),
   defineEndpoint({
@@ -106,7 +105,7 @@ export const userGroupEndpoints = [
     },
     handler: async ({ realm, user, path, params }) => {
       if (params.add.length + params.delete.length === 0) return Errors.badRequest(NOTHING_TO_DO);
-      const result = await realm!.execute({
+      return runCommand(realm!, {
         type: 'update_user_group_membership',
         actorId: user!.id,
         groupId: path.user_group_id!,
@@ -115,7 +114,6 @@ export const userGroupEndpoints = [
         addSubgroups: params.add,
         removeSubgroups: params.delete,
       });
-      return result.ok ? {} : result.error;
     },
   }),
   defineEndpoint({
@@ -125,14 +123,13 @@ export const userGroupEndpoints = [
     params: { name: P.string(), description: P.string() },
     handler: async ({ realm, user, path, params }) => {
       if (params.name === undefined && params.description === undefined) return Errors.badRequest('No new data supplied');
-      const result = await realm!.execute({
+      return runCommand(realm!, {
         type: 'update_user_group',
         actorId: user!.id,
         groupId: path.user_group_id!,
         ...(params.name !== undefined && { name: params.name }),
         ...(params.description !== undefined && { description: params.description }),
       });
-      return result.ok ? {} : result.error;
     },
   }),
 ];

@@ -12,7 +12,7 @@
 import { Errors } from '../errors.js';
 import { userStatusOf, userStatusWire } from '../domain/user-status.js';
 import type { UpdateUserStatus } from '../realm/commands.js';
-import type { RealmHandle } from '../realm/realm-handle.js';
+import { runCommand } from './run-command.js';
 import { defineEndpoint } from './define-endpoint.js';
 import { P } from './params.js';
 
@@ -45,10 +45,6 @@ function command(actorId: number, targetId: number, params: StatusParams): Updat
   };
 }
 
-async function execute(realm: RealmHandle, cmd: UpdateUserStatus) {
-  const result = await realm.execute(cmd);
-  return result.ok ? {} : result.error;
-}
 
 export const userStatusEndpoints = [
   defineEndpoint({
@@ -57,7 +53,7 @@ export const userStatusEndpoints = [
     auth: 'user',
     dialect: 'typed',
     params: { ...statusParams, away: P.bool() },
-    handler: async ({ realm, user, params }) => execute(realm!, command(user!.id, user!.id, params)),
+    handler: async ({ realm, user, params }) => runCommand(realm!, command(user!.id, user!.id, params)),
   }),
   defineEndpoint({
     method: 'POST',
@@ -65,7 +61,7 @@ export const userStatusEndpoints = [
     auth: 'user',
     dialect: 'typed',
     params: statusParams,
-    handler: async ({ realm, user, params, path }) => execute(realm!, command(user!.id, path.user_id!, params)),
+    handler: async ({ realm, user, params, path }) => runCommand(realm!, command(user!.id, path.user_id!, params)),
   }),
   defineEndpoint({
     method: 'GET',

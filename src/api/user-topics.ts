@@ -10,8 +10,8 @@
 import { Errors, type ZulipError } from '../errors.js';
 import { codePointLength, MAX_TOPIC_LENGTH } from '../domain/messages.js';
 import { VisibilityPolicy } from '../domain/user-topics.js';
-import type { RealmHandle } from '../realm/realm-handle.js';
 import type { SetUserTopic } from '../realm/commands.js';
+import { runCommand } from './run-command.js';
 import { defineEndpoint } from './define-endpoint.js';
 import { P } from './params.js';
 
@@ -22,10 +22,6 @@ function checkTopicLength(topic: string): ZulipError | null {
     : null;
 }
 
-async function execute(realm: RealmHandle, command: SetUserTopic) {
-  const result = await realm.execute(command);
-  return result.ok ? {} : result.error;
-}
 
 const POLICIES = new Set<number>(Object.values(VisibilityPolicy));
 
@@ -43,7 +39,7 @@ export const userTopicEndpoints = [
       const tooLong = checkTopicLength(params.topic);
       if (tooLong) return tooLong;
       if (!POLICIES.has(params.visibility_policy)) return Errors.badRequest('Invalid visibility_policy');
-      return execute(realm!, {
+      return runCommand(realm!, {
         type: 'set_user_topic',
         userId: user!.id,
         stream: { id: params.stream_id },
@@ -70,7 +66,7 @@ export const userTopicEndpoints = [
       if (params.stream !== undefined && params.stream_id !== undefined) {
         return Errors.badRequest("Please choose one: 'stream' or 'stream_id'.");
       }
-      return execute(realm!, {
+      return runCommand(realm!, {
         type: 'set_user_topic',
         userId: user!.id,
         stream: params.stream_id !== undefined ? { id: params.stream_id } : { name: params.stream! },

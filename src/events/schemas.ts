@@ -162,9 +162,14 @@ export const MutedTopicsEventSchema = Type.Object(
   strict,
 );
 
+/** The item schema of a list-valued register key (events carry the same objects). */
+function registerListItem(key: string): TSchema {
+  return (REGISTER_KEY_SCHEMAS[key] as unknown as { items: TSchema }).items;
+}
+
 /** `user_group` events (OpenAPI `user_group` add/update/add_members/remove_members/add_subgroups/remove_subgroups). */
 export const UserGroupEventSchema = Type.Union([
-  Type.Object({ id: Int(), type: Type.Literal('user_group'), op: Type.Literal('add'), group: (REGISTER_KEY_SCHEMAS.realm_user_groups as unknown as { items: TSchema }).items }, strict),
+  Type.Object({ id: Int(), type: Type.Literal('user_group'), op: Type.Literal('add'), group: registerListItem('realm_user_groups') }, strict),
   Type.Object(
     {
       id: Int(),
@@ -325,7 +330,7 @@ export const UpdateDisplaySettingsEventSchema = Type.Object(
 
 /** `realm_bot` add (POST /bots: the bot as `realm_bots` shows it) and update (`full_name`, `is_active`). */
 export const RealmBotEventSchema = Type.Union([
-  Type.Object({ id: Int(), type: Type.Literal('realm_bot'), op: Type.Literal('add'), bot: (REGISTER_KEY_SCHEMAS.realm_bots as unknown as { items: TSchema }).items }, strict),
+  Type.Object({ id: Int(), type: Type.Literal('realm_bot'), op: Type.Literal('add'), bot: registerListItem('realm_bots') }, strict),
   Type.Object(
     {
       id: Int(),

@@ -23,15 +23,17 @@ setTimeout(() => { console.log('TIMEOUT'); process.exit(2); }, ${DEADLINE_MS - 2
   const othello = await zulip({ username: 'othello@zulip.com', password, realm });
   // zulip-js registers through its own internal queues object, so there is no hook for "registered":
   // othello sends after a pause, and again every 1.5 s until hamlet's loop has seen one.
-  const send = () => othello.messages
+  // The send reply and hamlet's event race (two HTTP responses); exit only after both.
+  let lastSend = Promise.resolve();
+  const send = () => (lastSend = othello.messages
     .send({ type: 'stream', to: 'Verona', topic: 'zulip-js events', content: marker })
-    .then((r) => console.log('SENT ' + JSON.stringify(r)));
+    .then((r) => console.log('SENT ' + JSON.stringify(r))));
   setTimeout(send, 1000);
   setInterval(send, 1500);
   hamlet.callOnEachEvent((event) => {
     if (event.type === 'message' && String(event.message.content).includes(marker)) {
       console.log('EVENT ' + JSON.stringify(event));
-      process.exit(0);
+      lastSend.then(() => process.exit(0));
     }
   }, ['message']);
 })().catch((error) => { console.log('ERROR ' + (error && error.stack || error)); process.exit(1); });

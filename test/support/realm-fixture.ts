@@ -37,6 +37,17 @@ export function fingerprint(state: RealmState): string {
   return JSON.stringify([core, cols], (_k, v) => (v instanceof Set ? [...v] : v instanceof Map ? [...v] : v));
 }
 
+type Asserts = { equal(a: unknown, b: unknown, ...m: any[]): unknown; fail(...m: any[]): unknown };
+
+/** Asserts that `cmd` fails with exactly `msg` and leaves the state exactly as it was. */
+export function rejects(t: Asserts, state: RealmState, cmd: Command, ctx: CommandContext, msg: string) {
+  const before = fingerprint(state);
+  const result = decide(state, cmd, ctx);
+  if (result.ok) return t.fail(`expected "${msg}", got success`);
+  t.equal(result.error.message, msg, msg);
+  t.equal(fingerprint(state), before, `state unchanged after "${msg}"`);
+}
+
 export interface SmallRealm {
   state: RealmState;
   ctx: CommandContext;

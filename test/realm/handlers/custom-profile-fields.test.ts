@@ -4,7 +4,7 @@
  * records surviving a snapshot round trip.
  */
 import t from 'tap';
-import { decide, fingerprint, run, smallRealm } from '../../support/realm-fixture.js';
+import { decide, fingerprint, run, smallRealm, rejects } from '../../support/realm-fixture.js';
 import { fromSnapshot, toSnapshot } from '../../../src/domain/realm-snapshot.js';
 import { fieldsToWire, profileDataToWire } from '../../../src/domain/custom-profile-fields.js';
 import type { RealmState } from '../../../src/domain/realm-state.js';
@@ -12,16 +12,6 @@ import type { CommandContext } from '../../../src/realm/decision.js';
 import type { Command } from '../../../src/realm/commands.js';
 import type { CreateCustomProfileField, UpdateCustomProfileField } from '../../../src/realm/handlers/custom-profile-fields.js';
 
-type Asserts = { equal(a: unknown, b: unknown, ...m: any[]): unknown; fail(...m: any[]): unknown };
-
-/** Asserts `cmd` fails with `msg` and leaves the state exactly as it was. */
-function rejects(t: Asserts, state: RealmState, cmd: Command, ctx: CommandContext, msg: string) {
-  const before = fingerprint(state);
-  const result = decide(state, cmd, ctx);
-  if (result.ok) return t.fail(`expected "${msg}", got success`);
-  t.equal(result.error.message, msg, msg);
-  t.equal(fingerprint(state), before, `state unchanged after "${msg}"`);
-}
 
 const create = (actorId: number, over: Partial<CreateCustomProfileField> = {}): CreateCustomProfileField => ({
   type: 'create_custom_profile_field', actorId, fieldType: 1, name: 'Phone', hint: '', fieldData: {},

@@ -5,7 +5,7 @@
  * round trip and replay.
  */
 import t from 'tap';
-import { decide, fingerprint, run, smallRealm } from '../../support/realm-fixture.js';
+import { decide, fingerprint, run, smallRealm, rejects } from '../../support/realm-fixture.js';
 import { fromSnapshot, toSnapshot } from '../../../src/domain/realm-snapshot.js';
 import { emptyRealmState, Role, type RealmState } from '../../../src/domain/realm-state.js';
 import { evolve } from '../../../src/domain/evolve.js';
@@ -14,16 +14,6 @@ import type { CommandContext } from '../../../src/realm/decision.js';
 import type { Command } from '../../../src/realm/commands.js';
 import { isValidTimezone, type AddBot, type AdminCreateUser, type UpdateUser } from '../../../src/realm/handlers/user-admin.js';
 
-type Asserts = { equal(a: unknown, b: unknown, ...m: any[]): unknown; fail(...m: any[]): unknown };
-
-/** Asserts `cmd` fails with `msg` and leaves the state exactly as it was. */
-function rejects(t: Asserts, state: RealmState, cmd: Command, ctx: CommandContext, msg: string) {
-  const before = fingerprint(state);
-  const result = decide(state, cmd, ctx);
-  if (result.ok) return t.fail(`expected "${msg}", got success`);
-  t.equal(result.error.message, msg, msg);
-  t.equal(fingerprint(state), before, `state unchanged after "${msg}"`);
-}
 
 const update = (actorId: number, userId: number, over: Partial<UpdateUser> = {}): UpdateUser => ({ type: 'update_user', actorId, userId, ...over });
 
