@@ -13,8 +13,9 @@
  *   hashed. Password strength: empty or shorter than 6 characters is "The password is too weak.";
  *   Zulip's additional zxcvbn guess estimate is not applied (parley ships no zxcvbn);
  * - `PATCH /settings` (the caller's own account, humans only): `full_name`, `timezone`,
- *   `email_address_visibility`. Parley stores no other personal settings yet: every other
- *   parameter is reported in `ignored_parameters_unsupported`;
+ *   `email_address_visibility` and every generic personal setting (`domain/user-settings.ts`:
+ *   typed after its default, enumerations checked); `presence_enabled` (kept by user status)
+ *   and unknown names are reported in `ignored_parameters_unsupported`;
  * - `POST /bots` (`full_name`, `short_name`, `bot_type` default 1): generic bots with API keys,
  *   answering `{user_id, api_key, avatar_url, default_sending_stream,
  *   default_events_register_stream, default_all_public_streams}`. Other bot types, services,
@@ -28,9 +29,16 @@ import { checkCanCreateUsers, checkNewAccount } from '../realm/handlers/user-adm
 import type { Command } from '../realm/commands.js';
 import { runCommand } from './run-command.js';
 import { defineEndpoint } from './define-endpoint.js';
-import { P } from './params.js';
+import { P, type ParamSpec } from './params.js';
+import { GENERIC_USER_SETTINGS } from '../domain/user-settings.js';
 
-/** Runs a command and answers `{}`, or the handler's error. */
+/** `PATCH /settings` parameters of the generic personal settings, typed after their defaults. */
+const GENERIC_SETTING_PARAMS: Record<string, ParamSpec<string | number | boolean, true>> = Object.fromEntries(
+  Object.entries(GENERIC_USER_SETTINGS).map(([name, value]) => [
+    name,
+    (typeof value === 'boolean' ? P.bool() : typeof value === 'number' ? P.int() : P.string()) as ParamSpec<string | number | boolean, true>,
+  ]),
+);
 
 /** Zulip's minimum password length (`PASSWORD_MIN_LENGTH`). */
 export const PASSWORD_MIN_LENGTH = 6;
@@ -60,15 +68,22 @@ export const userAdminEndpoints = [
     method: 'PATCH',
     path: '/settings',
     auth: 'user',
-    params: { full_name: P.string(), timezone: P.string(), email_address_visibility: P.int() },
-    handler: ({ realm, user, params }) =>
-      runCommand(realm!, {
+    params: { full_name: P.string(), timezone: P.string(), email_address_visibility: P.int(), ...GENERIC_SETTING_PARAMS },
+    handler: ({ realm, user, params }) => {
+      const settings: Record<string, string | number | boolean> = {};
+      for (const name of Object.keys(GENERIC_SETTING_PARAMS)) {
+        const value = (params as Record<string, string | number | boolean | undefined>)[name];
+        if (value !== undefined) settings[name] = value;
+      }
+      return runCommand(realm!, {
         type: 'update_settings',
         actorId: user!.id,
         ...(params.full_name !== undefined && { fullName: params.full_name }),
         ...(params.timezone !== undefined && { timezone: params.timezone }),
         ...(params.email_address_visibility !== undefined && { emailAddressVisibility: params.email_address_visibility }),
-      }),
+        ...(Object.keys(settings).length > 0 && { settings }),
+      });
+    },
   }),
   defineEndpoint({
     method: 'POST',

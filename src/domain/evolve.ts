@@ -116,6 +116,7 @@ function userCreated(state: RealmState, r: UserCreated): void {
     apiKey: r.apiKey,
     passwordHash: r.passwordHash,
     emailAddressVisibility: state.settings.emailAddressVisibility,
+    ...(r.systemBot !== undefined && { systemBot: r.systemBot }),
   });
   state.usersByEmail.set(r.email.toLowerCase(), r.id);
   state.usersByApiKey.set(r.apiKey, r.id);

@@ -41,6 +41,10 @@ export interface User {
   passwordHash: string | null;
   /** 1 everyone, 2 members, 3 admins, 4 nobody, 5 moderators (zulip-behavior.md §11.1). */
   emailAddressVisibility: number;
+  /** Set for the realm's system bots (see `system-bots.ts`). */
+  systemBot?: 'notification' | 'welcome';
+  /** Personal settings that differ from Zulip's defaults, by wire name (see `user-settings.ts`). */
+  settings?: Record<string, string | number | boolean>;
 }
 
 /**

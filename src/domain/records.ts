@@ -45,6 +45,8 @@ export interface UserCreated {
   timezone: string;
   apiKey: string;
   passwordHash: string | null;
+  /** Present for the realm's system bots (see `system-bots.ts`). */
+  systemBot?: 'notification' | 'welcome';
 }
 
 /** A channel was created. */

@@ -20,6 +20,8 @@ export interface UserUpdated {
   isActive?: boolean;
   timezone?: string;
   emailAddressVisibility?: number;
+  /** The complete new map of personal-setting overrides (`User.settings`). */
+  settings?: Record<string, string | number | boolean>;
 }
 
 export type UserAdminRecord = UserUpdated;
@@ -39,4 +41,8 @@ export function evolveUserAdmin(state: RealmState, r: UserAdminRecord): void {
   if (r.isActive !== undefined) user.isActive = r.isActive;
   if (r.timezone !== undefined) user.timezone = r.timezone;
   if (r.emailAddressVisibility !== undefined) user.emailAddressVisibility = r.emailAddressVisibility;
+  if (r.settings !== undefined) {
+    if (Object.keys(r.settings).length === 0) delete user.settings;
+    else user.settings = { ...r.settings };
+  }
 }

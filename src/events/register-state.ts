@@ -201,7 +201,7 @@ export function buildRegisterState(state: RealmState, user: User, opts: Register
   if (want('stop_words')) out.stop_words = [];
   const settingsObject = caps.user_settings_object === true;
   if (want('update_display_settings') && !settingsObject) Object.assign(out, legacyDisplaySettings(user));
-  if (want('update_global_notifications') && !settingsObject) Object.assign(out, legacyNotificationSettings());
+  if (want('update_global_notifications') && !settingsObject) Object.assign(out, legacyNotificationSettings(user));
   if (want('user_settings')) out.user_settings = userSettingsSection(user);
   if (want('user_status')) out.user_status = userStatusRegister(state);
   if (want('user_topic')) out.user_topics = userTopicsWire(state, user.id);

@@ -328,6 +328,12 @@ export const UpdateDisplaySettingsEventSchema = Type.Object(
   strict,
 );
 
+/** Legacy `update_global_notifications` (only to queues without the `user_settings_object` capability). */
+export const UpdateGlobalNotificationsEventSchema = Type.Object(
+  { id: Int(), type: Type.Literal('update_global_notifications'), user: Str(), notification_name: Str(), setting: Type.Union([Str(), Int(), Bool()]) },
+  strict,
+);
+
 /** `realm_bot` add (POST /bots: the bot as `realm_bots` shows it) and update (`full_name`, `is_active`). */
 export const RealmBotEventSchema = Type.Union([
   Type.Object({ id: Int(), type: Type.Literal('realm_bot'), op: Type.Literal('add'), bot: registerListItem('realm_bots') }, strict),
@@ -349,6 +355,7 @@ export const EVENT_SCHEMAS: Readonly<Record<string, TSchema>> = {
   user_settings: UserSettingsEventSchema,
   realm_bot: RealmBotEventSchema,
   update_display_settings: UpdateDisplaySettingsEventSchema,
+  update_global_notifications: UpdateGlobalNotificationsEventSchema,
   message: MessageEventSchema,
   heartbeat: HeartbeatEventSchema,
   typing: TypingEventSchema,

@@ -89,6 +89,24 @@ export interface SendMessage {
   readBySender?: boolean;
   queueId?: string;
   localId?: string;
+  /** Set only by `internal_send` (system bots): skips the sender permission checks. */
+  internal?: boolean;
+}
+
+/**
+ * A message from a system bot (Zulip's `internal_send_stream_message` / `internal_send_private_message`):
+ * the realm's Notification Bot or Welcome Bot, created on first use. Skips the sender-side
+ * permission checks (`can_send_message_group`, channel access) as Zulip's internal sends do.
+ * Never built from client input; handlers issue it as a follow-up (`Decision.followUps`).
+ */
+export interface InternalSend {
+  type: 'internal_send';
+  bot: 'notification' | 'welcome';
+  /** `stream`: `to` is a channel id and `topic` is required; `private`: `to` lists user ids. */
+  messageType: 'stream' | 'private';
+  to: number | number[];
+  topic?: string;
+  content: string;
 }
 
 /**
@@ -126,7 +144,7 @@ export type { CreateChannel, UpdateChannel, ArchiveChannel };
 import type { UpdateUserStatus } from './handlers/user-status.js';
 export type { UpdateUserStatus };
 
-export type Command = CreateRealm | LinkifierCommand | CreateUser | CreateStream | Subscribe | SendMessage | Typing | UpdatePresence | UpdateSubscriptions | SetSubscriptionProperties | CreateChannel | UpdateChannel | ArchiveChannel | SetUserTopic | CreateUserGroup | UpdateUserGroupMembership | UpdateUserGroup | UpdateUserStatus | CustomProfileFieldCommand | NavigationViewCommand | InviteCommand | UserAdminCommand;
+export type Command = CreateRealm | InternalSend | LinkifierCommand | CreateUser | CreateStream | Subscribe | SendMessage | Typing | UpdatePresence | UpdateSubscriptions | SetSubscriptionProperties | CreateChannel | UpdateChannel | ArchiveChannel | SetUserTopic | CreateUserGroup | UpdateUserGroupMembership | UpdateUserGroup | UpdateUserStatus | CustomProfileFieldCommand | NavigationViewCommand | InviteCommand | UserAdminCommand;
 
 import type { CustomProfileFieldCommand, CustomProfileFieldReplies } from './handlers/custom-profile-fields.js';
 import type { NavigationViewCommand, NavigationViewReplies } from './handlers/navigation-views.js';
@@ -188,6 +206,7 @@ export interface CommandReplies extends CustomProfileFieldReplies, NavigationVie
   create_stream: { streamId: number };
   subscribe: Record<string, never>;
   send_message: { id: number; automatic_new_visibility_policy?: number };
+  internal_send: { id: number };
   typing: Record<string, never>;
   update_presence: Record<string, unknown>;
   set_user_topic: Record<string, never>;

@@ -18,11 +18,18 @@ export interface CommandContext {
 import type { RealmEvent } from '../events/realm-event.js';
 export type { RealmEvent };
 
-/** A successful decision: records to persist (in order), events to deliver, and the reply. */
+/**
+ * A successful decision: records to persist (in order), events to deliver, and the reply.
+ * `followUps` are commands decided right after this decision's records are applied, in the same
+ * actor step and the same log commit (e.g. the Notification Bot's message announcing a new
+ * channel, which needs the channel to exist). A follow-up that fails is skipped (logged): it
+ * never undoes the primary command.
+ */
 export interface Decision<R> {
   records: RealmRecord[];
   events: RealmEvent[];
   reply: R;
+  followUps?: import('./commands.js').Command[];
 }
 
 /** A handler: `decide`. Returns an error value for expected failures; never throws for them. */

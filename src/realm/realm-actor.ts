@@ -18,7 +18,6 @@
  */
 import { createActor, setup } from 'xstate';
 import { Errors, ok, type Result } from '../errors.js';
-import { evolve } from '../domain/evolve.js';
 import type { RealmState } from '../domain/realm-state.js';
 import type { MessageBody } from '../domain/records.js';
 import { toSnapshot } from '../domain/realm-snapshot.js';
@@ -27,7 +26,7 @@ import type { SnapshotStore } from '../storage/snapshot-store.js';
 import type { Command, CommandReply } from './commands.js';
 import type { CommandContext, RealmEvent } from './decision.js';
 import type { RealmHandle } from './realm-handle.js';
-import { bodiesOf, decide } from './apply-command.js';
+import { bodiesOf, execute, EvolveError } from './apply-command.js';
 
 /** When to write a snapshot: after this many records, or this many seconds with any record. */
 export interface SnapshotPolicy {
@@ -78,8 +77,13 @@ function process(self: { send(input: ActorInput): void }, c: ActorContext, input
   const seq = ++c.commandSeq;
   let decision;
   try {
-    decision = decide(c.state, command, c.deps.ctx);
+    decision = execute(c.state, command, c.deps.ctx);
   } catch (error) {
+    if (error instanceof EvolveError) {
+      self.send({ type: 'FAILED', error });
+      reject(error);
+      return;
+    }
     console.error(`realm ${c.state.id}: handler ${command.type} threw`, error);
     c.durable.then(() => resolve({ ok: false, error: Errors.internal() }), reject);
     return;
@@ -96,13 +100,6 @@ function process(self: { send(input: ActorInput): void }, c: ActorContext, input
     return;
   }
   const { records, events, reply } = decision.value;
-  try {
-    for (const record of records) evolve(c.state, record);
-  } catch (error) {
-    self.send({ type: 'FAILED', error });
-    reject(error);
-    return;
-  }
   const bodies = bodiesOf(records);
   for (const [id, body] of bodies) c.pendingBodies.set(id, body);
   const appended = c.deps.log.append(c.state.id, records, bodies);

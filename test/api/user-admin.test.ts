@@ -315,7 +315,50 @@ t.test('PATCH /settings: full_name, timezone, email_address_visibility', async (
   t.equal((await polonius.call('GET', `/users/${hamlet.userId}`)).body.user.delivery_email, null);
 
   // Unsupported settings are reported, not rejected.
-  t.same((await hamlet.call('PATCH', '/settings', { enter_sends: true })).body, { ...success, ignored_parameters_unsupported: ['enter_sends'] });
+  t.same((await hamlet.call('PATCH', '/settings', { no_such_setting: true })).body, { ...success, ignored_parameters_unsupported: ['no_such_setting'] });
+});
+
+t.test('PATCH /settings: generic personal settings are stored, validated and announced', async (t) => {
+  const s = await startTestServer(t);
+  const hamlet = await s.as('hamlet@zulip.com');
+  const settingsOf = async () => (await hamlet.call('POST', '/register', { fetch_event_types: ['user_settings'] })).body.user_settings;
+  const before = await settingsOf();
+  t.equal(before.enter_sends, false);
+  t.equal(before.automatically_follow_topics_policy, 3);
+
+  // Type and enumeration errors change nothing, even when another value in the request was fine.
+  t.same((await hamlet.call('PATCH', '/settings', { enter_sends: 'yes' })).body, bad('Argument "enter_sends" is not valid JSON.'));
+  t.same((await hamlet.call('PATCH', '/settings', { automatically_follow_topics_policy: 7 })).body, bad('Invalid automatically_follow_topics_policy'));
+  t.same((await hamlet.call('PATCH', '/settings', { enter_sends: true, web_home_view: 'nowhere' })).body, bad('Invalid web_home_view'));
+  t.same((await hamlet.call('PATCH', '/settings', { web_font_size_px: 99 })).body, bad('Invalid web_font_size_px'));
+  t.same(await settingsOf(), before, 'state unchanged after errors');
+
+  // A display setting: user_settings, plus the legacy event for clients without user_settings_object.
+  const legacy = await verifyAction(t, s, hamlet, {
+    action: () => hamlet.call('PATCH', '/settings', { enter_sends: true }),
+    registerParams: { client_capabilities: {} },
+    stateChangeExpected: true,
+  });
+  t.same(legacy.events.map((e) => e.type), ['user_settings', 'update_display_settings']);
+  t.equal(legacy.after.enter_sends, true, 'legacy top-level copy');
+  const modern = await verifyAction(t, s, hamlet, {
+    action: () => hamlet.call('PATCH', '/settings', { enable_sounds: false, enable_drafts_synchronization: false }),
+    registerParams: { client_capabilities: { user_settings_object: true } },
+    stateChangeExpected: true,
+  });
+  t.same(modern.events.map((e) => [e.type, e.property]).sort(), [['user_settings', 'enable_drafts_synchronization'], ['user_settings', 'enable_sounds']]);
+  t.same((await hamlet.call('PATCH', '/settings', { enable_sounds: false })).body, success, 'unchanged: no-op');
+  const after = await settingsOf();
+  t.same([after.enter_sends, after.enable_sounds, after.enable_drafts_synchronization], [true, false, false]);
+
+  // The automatic follow policy drives automatic_new_visibility_policy on send.
+  t.same((await hamlet.call('PATCH', '/settings', { automatically_follow_topics_policy: 4 })).body, success);
+  const sent = await hamlet.call('POST', '/messages', { type: 'stream', to: 'Verona', topic: 'brand new topic', content: 'hi' });
+  t.equal(sent.body.result, 'success');
+  t.equal(sent.body.automatic_new_visibility_policy, undefined, 'never: no automatic follow');
+  t.same((await hamlet.call('PATCH', '/settings', { automatically_follow_topics_policy: 3 })).body, success);
+  const followed = await hamlet.call('POST', '/messages', { type: 'stream', to: 'Verona', topic: 'another new topic', content: 'hi' });
+  t.equal(followed.body.automatic_new_visibility_policy, 3);
 });
 
 t.test('POST /bots', async (t) => {

@@ -469,6 +469,9 @@ export function applyEvent(state: Json, event: Json, user: { id: number }): void
     case 'update_display_settings':
       if (event.setting_name in state) state[event.setting_name] = event.setting;
       return;
+    case 'update_global_notifications':
+      if (event.notification_name in state) state[event.notification_name] = event.setting;
+      return;
     case 'typing':
     case 'heartbeat':
     case 'invites_changed':

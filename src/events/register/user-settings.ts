@@ -4,10 +4,11 @@
  * without the `user_settings_object` capability; removed by Zulip at FL 439, still present at
  * 417) and `realm_user_settings_defaults`.
  *
- * parley does not store personal settings yet, so every user has Zulip's defaults
- * (`constants.ts`), except the per-user `email_address_visibility` and `timezone`.
+ * Values are the user's own (`User.settings`, `timezone`, `email_address_visibility`) over Zulip's
+ * defaults (`constants.ts`).
  */
 import type { User } from '../../domain/realm-state.js';
+import { personalSetting } from '../../domain/user-settings.js';
 import {
   AVAILABLE_NOTIFICATION_SOUNDS,
   DISPLAY_SETTINGS_LEGACY,
@@ -18,13 +19,11 @@ import {
 
 /** The user's value of every personal setting (`UserBaseSettings.property_types`). */
 export function userSettingValues(user: User): Record<string, unknown> {
-  return { ...USER_SETTING_DEFAULTS, email_address_visibility: user.emailAddressVisibility };
+  return { ...USER_SETTING_DEFAULTS, ...user.settings, email_address_visibility: user.emailAddressVisibility };
 }
 
 /** One personal setting's value (e.g. `enable_stream_desktop_notifications`). */
-export function userSetting(user: User, name: string): unknown {
-  return name === 'email_address_visibility' ? user.emailAddressVisibility : USER_SETTING_DEFAULTS[name];
-}
+export const userSetting: (user: User, name: string) => unknown = personalSetting;
 
 /**
  * `user_settings`: every personal setting plus `emojiset_choices`, `timezone` (IANA name or ''),
@@ -41,12 +40,19 @@ export function userSettingsSection(user: User): Record<string, unknown> {
 
 /** Legacy top-level display settings (`update_display_settings`), with `emojiset_choices` and `timezone`. */
 export function legacyDisplaySettings(user: User): Record<string, unknown> {
-  return { ...DISPLAY_SETTINGS_LEGACY, emojiset_choices: EMOJISET_CHOICES.map((c) => ({ ...c })), timezone: user.timezone };
+  return { ...pick(user, DISPLAY_SETTINGS_LEGACY), emojiset_choices: EMOJISET_CHOICES.map((c) => ({ ...c })), timezone: user.timezone };
 }
 
 /** Legacy top-level notification settings (`update_global_notifications`), with the sound list. */
-export function legacyNotificationSettings(): Record<string, unknown> {
-  return { ...NOTIFICATION_SETTINGS_LEGACY, available_notification_sounds: [...AVAILABLE_NOTIFICATION_SOUNDS] };
+export function legacyNotificationSettings(user: User): Record<string, unknown> {
+  return { ...pick(user, NOTIFICATION_SETTINGS_LEGACY), available_notification_sounds: [...AVAILABLE_NOTIFICATION_SOUNDS] };
+}
+
+/** The user's values of the settings named by `defaults`' keys. */
+function pick(user: User, defaults: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const name of Object.keys(defaults)) out[name] = personalSetting(user, name);
+  return out;
 }
 
 /** `realm_user_settings_defaults`: the settings new users get (no `timezone`). */

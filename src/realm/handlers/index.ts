@@ -8,6 +8,7 @@ import { createRealm } from './realm.js';
 import { createUser } from './users.js';
 import { createStream, subscribe } from './streams.js';
 import { sendMessage } from './messages.js';
+import { internalSend } from './internal-send.js';
 import { typing } from './typing.js';
 import { updatePresence } from './presence.js';
 import { setUserTopic } from './user-topics.js';
@@ -37,6 +38,7 @@ export const handlers: HandlerTable = {
   create_stream: createStream,
   subscribe,
   send_message: sendMessage,
+  internal_send: internalSend,
   typing,
   update_presence: updatePresence,
   set_user_topic: setUserTopic,

@@ -24,7 +24,7 @@ import { findUserByEmail } from '../../domain/users.js';
 import { hasGroupPermission } from '../../domain/groups.js';
 import { isSubscribed } from '../../domain/access.js';
 import { directMembers, findDirectRecipient } from '../../domain/recipients.js';
-import { renderMarkdown } from '../../markdown/render.js';
+import { renderMessageContent } from '../../domain/message-render.js';
 import type { SendMessage, CommandReplies } from '../commands.js';
 import type { Handler } from '../decision.js';
 import { automaticVisibilityOnSend } from './user-topics.js';
@@ -166,8 +166,10 @@ export const sendMessage: Handler<SendMessage, CommandReplies['send_message']> =
     if (!stream.ok) return stream;
     const policyError = checkTopicsPolicy(state, stream.value, topic);
     if (policyError) return fail(policyError);
-    if (!maySendToStream(state, sender, stream.value)) return fail(Errors.cannotSendToChannel());
-    if (!canPostToStream(state, sender, stream.value)) return fail(Errors.notAuthorizedToSend(stream.value.name));
+    if (!cmd.internal) {
+      if (!maySendToStream(state, sender, stream.value)) return fail(Errors.cannotSendToChannel());
+      if (!canPostToStream(state, sender, stream.value)) return fail(Errors.notAuthorizedToSend(stream.value.name));
+    }
     recipientId = stream.value.recipientId;
     receivers = receiversOf(state, sender.id, state.subscriptions.get(stream.value.id)!.keys());
     targetStream = stream.value;
@@ -190,6 +192,9 @@ export const sendMessage: Handler<SendMessage, CommandReplies['send_message']> =
     receivers = members;
   }
 
+  const rendering = renderMessageContent(state, content, targetStream
+    ? { senderId: sender.id, streamId: targetStream.id, topic }
+    : { senderId: sender.id, directUserIds: receivers });
   const record: MessageSent = {
     type: 'message_sent',
     v: 1,
@@ -198,13 +203,14 @@ export const sendMessage: Handler<SendMessage, CommandReplies['send_message']> =
     recipientId,
     topic,
     content,
-    rendered: renderMarkdown(content),
+    rendered: rendering.rendered,
     timestamp: Math.floor(ctx.now()),
     client: cmd.client,
     isMeMessage: isMeMessage(content),
     readBySender: cmd.readBySender ?? defaultReadBySender(cmd.client),
   };
   if (newDirectUserIds !== undefined) record.newDirectUserIds = newDirectUserIds;
+  if (Object.keys(rendering.userFlags).length > 0) record.userFlags = rendering.userFlags;
   const automatic = targetStream && automaticVisibilityOnSend(state, sender, targetStream, topic, record.timestamp);
   const message = messageEvent(state, record, receivers, cmd);
   if (automatic) {

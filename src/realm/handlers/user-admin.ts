@@ -28,6 +28,8 @@
  * Not sent (parley gap): the channel visibility (`stream` create/delete) events Zulip sends to the
  * target when a role change alters which channels they can see.
  */
+import { checkPersonalSetting, personalSetting, withSettings } from '../../domain/user-settings.js';
+import { DISPLAY_SETTINGS_LEGACY, NOTIFICATION_SETTINGS_LEGACY } from '../../events/register/constants.js';
 import { ok, fail, Errors, type Result } from '../../errors.js';
 import { Role, type RealmState, type RoleCode, type User } from '../../domain/realm-state.js';
 import { apiEmail, checkFullName, canSeeDeliveryEmail, gravatarUrl, isValidEmail } from '../../domain/users.js';
@@ -89,6 +91,8 @@ export interface UpdateSettings {
   fullName?: string;
   timezone?: string;
   emailAddressVisibility?: number;
+  /** Generic personal settings by wire name (`GENERIC_USER_SETTINGS`), types already checked. */
+  settings?: Record<string, string | number | boolean>;
 }
 
 /** `POST /bots`: a bot owned by the caller (parley creates generic bots, `bot_type` 1). */
@@ -488,8 +492,39 @@ export const updateSettings: Handler<UpdateSettings, Record<string, never>> = (s
       }
     }
   }
+  if (cmd.settings !== undefined) {
+    const changed: Record<string, string | number | boolean> = {};
+    for (const [name, value] of Object.entries(cmd.settings)) {
+      const error = checkPersonalSetting(name, value);
+      if (error !== null) return fail(bad(error));
+      if (personalSetting(user, name) !== value) changed[name] = value;
+    }
+    if (Object.keys(changed).length > 0) {
+      update.settings = withSettings(user, changed);
+      events.push(...personalSettingEvents(state, user, changed));
+    }
+  }
   return ok({ records: Object.keys(update).length > 3 ? [update] : [], events, reply: {} });
 };
+
+/**
+ * Events for changed personal settings (Zulip's `do_change_user_setting`): `user_settings` update
+ * per property, plus the legacy `update_display_settings` / `update_global_notifications` event
+ * for settings in those legacy groups.
+ */
+function personalSettingEvents(state: RealmState, user: User, changed: Readonly<Record<string, string | number | boolean>>): RealmEvent[] {
+  const events: RealmEvent[] = [];
+  const email = apiEmail(user, state.host);
+  for (const [name, value] of Object.entries(changed)) {
+    events.push({ userIds: [user.id], payload: { type: 'user_settings', op: 'update', property: name, value } });
+    if (name in DISPLAY_SETTINGS_LEGACY) {
+      events.push({ userIds: [user.id], payload: { type: 'update_display_settings', user: email, setting_name: name, setting: value } });
+    } else if (name in NOTIFICATION_SETTINGS_LEGACY) {
+      events.push({ userIds: [user.id], payload: { type: 'update_global_notifications', user: email, notification_name: name, setting: value } });
+    }
+  }
+  return events;
+}
 
 /** Bot types `POST /bots` creates: generic (1). Incoming/outgoing webhook and embedded bots are not supported. */
 const BOT_TYPES: readonly number[] = [1];

@@ -10,6 +10,7 @@
  * visibility_policy}`. Queues registered for `user_topic` do not get the legacy one
  * (event-queues.ts `deliver`).
  */
+import { personalSetting } from '../../domain/user-settings.js';
 import { ok, fail, Errors, type Result } from '../../errors.js';
 import { Role, type RealmState, type Stream, type User } from '../../domain/realm-state.js';
 import type { UserTopicSet } from '../../domain/records.js';
@@ -116,10 +117,17 @@ export const AutoPolicy = { participation: 1, send: 2, initiation: 3, never: 4 }
  * these are Zulip's defaults (`register/constants.ts`): follow topics the user initiates, unmute
  * topics in muted channels the user sends to.
  */
-export function automaticSettings(_state: RealmState, _userId: number): { follow: number; unmuteInMuted: number } {
+export function automaticSettings(state: RealmState, userId: number): { follow: number; unmuteInMuted: number } {
+  const user = state.users.get(userId);
+  if (user === undefined) {
+    return {
+      follow: MODERN_NOTIFICATION_SETTINGS.automatically_follow_topics_policy,
+      unmuteInMuted: MODERN_NOTIFICATION_SETTINGS.automatically_unmute_topics_in_muted_streams_policy,
+    };
+  }
   return {
-    follow: MODERN_NOTIFICATION_SETTINGS.automatically_follow_topics_policy,
-    unmuteInMuted: MODERN_NOTIFICATION_SETTINGS.automatically_unmute_topics_in_muted_streams_policy,
+    follow: personalSetting(user, 'automatically_follow_topics_policy') as number,
+    unmuteInMuted: personalSetting(user, 'automatically_unmute_topics_in_muted_streams_policy') as number,
   };
 }
 
