@@ -22,6 +22,7 @@
  * Build an instance once with {@link createRenderer}; rendering does no per-call setup.
  */
 import MarkdownIt from 'markdown-it';
+import type { ZulipRenderContext } from './context.js';
 import type { MarkdownIt as MarkdownItInstance, StateCore, Token } from 'markdown-it';
 import { BASIC_INLINE_PATTERNS } from './plugins/basic-inline.js';
 import { installZulipBlocks } from './plugins/blocks.js';
@@ -64,6 +65,8 @@ export interface RenderOptions {
    * `/user_uploads/...`) are rendered relative, as Zulip does. Omitted: links stay absolute.
    */
   realmUrl?: string;
+  /** Realm data for Zulip-specific syntax and the findings it reports (see `context.ts`). */
+  zulip?: ZulipRenderContext;
 }
 
 /** A configured renderer: build once, call `render` per message. */
@@ -151,6 +154,7 @@ export function createRenderer(plugins: readonly MarkdownPlugin[]): Renderer {
       if (!content.trim()) return '';
       const env: RenderEnv = { htmlStash: [] };
       if (options.realmUrl !== undefined) env.realmUrl = options.realmUrl;
+      if (options.zulip !== undefined) env.zulip = options.zulip;
       const ctx: PreprocessContext = {
         env,
         fenceHandlers,

@@ -41,6 +41,8 @@ export interface RenderEnv {
   htmlStash: StashedHtml[];
   /** Realm base URL (e.g. `https://chat.example.com`), for relative local links. */
   realmUrl?: string;
+  /** Realm data for Zulip-specific syntax (mentions, channel links, linkifiers, emoji); see `../context.ts`. */
+  zulip?: import('../context.js').ZulipRenderContext;
   [key: string | symbol]: unknown;
 }
 
