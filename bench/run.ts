@@ -7,6 +7,8 @@
  *   ceiling  GET  /api/v1/bench/ceiling   fixed reply straight from uWS: the HTTP throughput ceiling
  *   send     POST /api/v1/messages        durable channel sends to Verona (form-urlencoded, Basic auth)
  *   fetch    GET  /api/v1/messages/{id}   one existing message
+ *   list     GET  /api/v1/messages?anchor=newest&num_before=50   the latest 50 messages: no narrow,
+ *            a channel narrow, a channel+topic narrow, and a sparse topic (few old messages)
  * and, with `--preload N`, loads up to N messages (bounded by `--preload-time-limit`) and measures
  * send and fetch again on the bigger store. Prints a table, writes bench/results/<timestamp>.json.
  * Exit code 1 if any scenario saw connection errors, timeouts or non-2xx replies.
@@ -20,6 +22,7 @@ import { runLoad, stopCurrentLoad, type LoadRequest, type LoadResult } from './l
 import { formatTable, type Row } from './report.js';
 import { runFanout, type FanoutReport } from './fanout.js';
 import { runServerFanout, type ServerFanoutReport } from './fanout-server.js';
+import { formatRenderBench, runRenderBench, type RenderBenchReport } from './render.js';
 
 const USAGE = `usage: npm run bench -- [--duration S] [--connections N] [--warmup S]
                        [--preload N] [--preload-time-limit S] [--preload-connections N]
@@ -31,7 +34,7 @@ const USAGE = `usage: npm run bench -- [--duration S] [--connections N] [--warmu
   --preload-connections N  connections used for preloading (default 200)
   --fanout N               fan-out scenario: N long-polling queues in Verona, one sender (default 1000; 0 = skip)
   --fanout-messages K      messages sent in the fan-out scenario (default 50)
-  --only a,b               run only these scenarios of ceiling,send,fetch,fanout (the ceiling is always run)`;
+  --only a,b               run only these scenarios of ceiling,send,fetch,list,fanout,render (the ceiling is always run)`;
 
 /** Targets printed next to the results. */
 const TARGETS = {
@@ -75,8 +78,8 @@ function parseOptions(argv: string[]) {
     console.log(USAGE);
     process.exit(0);
   }
-  const only = new Set((values.only ?? 'ceiling,send,fetch,fanout').split(',').map((s) => s.trim()));
-  for (const name of only) if (!['ceiling', 'send', 'fetch', 'fanout'].includes(name)) throw new Error(`unknown scenario '${name}'`);
+  const only = new Set((values.only ?? 'ceiling,send,fetch,list,fanout,render').split(',').map((s) => s.trim()));
+  for (const name of only) if (!['ceiling', 'send', 'fetch', 'list', 'fanout', 'render'].includes(name)) throw new Error(`unknown scenario '${name}'`);
   only.add('ceiling');
   return {
     duration: intOption(values.duration, 'duration', 10, 1),
@@ -129,7 +132,44 @@ function scenarioRequests(auth: string, messageId: number) {
     } satisfies LoadRequest,
     fetch: (id: number = messageId) =>
       ({ method: 'GET', path: `/api/v1/messages/${id}`, headers: { authorization: auth } }) satisfies LoadRequest,
+    list: (narrow: unknown[] | null) => {
+      const query = new URLSearchParams({ anchor: 'newest', num_before: '50', num_after: '0' });
+      if (narrow !== null) query.set('narrow', JSON.stringify(narrow));
+      return { method: 'GET', path: `/api/v1/messages?${query}`, headers: { authorization: auth } } satisfies LoadRequest;
+    },
   };
+}
+
+/**
+ * The `GET /messages` scenarios (anchor=newest, num_before=50, num_after=0): no narrow; the
+ * channel every bench send goes to (Verona); that channel and the bench topic; and a sparse topic
+ * (Denmark > castle: one demo message, far below a preload), where the planner must walk the
+ * topic's list rather than the channel's or the user's rows.
+ */
+const LIST_SCENARIOS: Array<[name: string, narrow: unknown[] | null]> = [
+  ['list', null],
+  ['list-channel', [{ operator: 'channel', operand: 'Verona' }]],
+  ['list-topic', [{ operator: 'channel', operand: 'Verona' }, { operator: 'topic', operand: 'bench' }]],
+  ['list-sparse-topic', [{ operator: 'channel', operand: 'Denmark' }, { operator: 'topic', operand: 'castle' }]],
+];
+
+/** Runs the `list*` scenarios in `phase`, after checking each request answers 200 with messages. */
+async function measureLists(
+  server: ServerProcess,
+  opts: Options,
+  phase: ScenarioReport['phase'],
+  requests: ReturnType<typeof scenarioRequests>,
+  interrupted: () => boolean,
+) {
+  const out: ScenarioReport[] = [];
+  for (const [name, narrow] of LIST_SCENARIOS) {
+    if (interrupted()) break;
+    const request = requests.list(narrow);
+    const check = await sampleReply(server, request);
+    if (!check.startsWith('HTTP 200') || !check.includes('"messages":[{')) throw new Error(`${name}: unexpected reply ${check}`);
+    out.push(await measure(server, opts, name, phase, request));
+  }
+  return out;
 }
 
 async function sampleReply(server: ServerProcess, request: LoadRequest): Promise<string> {
@@ -279,6 +319,7 @@ async function main(): Promise<number> {
     reports.push(ceiling);
     if (!interrupted && opts.only.has('send')) reports.push(await measure(server, opts, 'send', 'empty', requests.send));
     if (!interrupted && opts.only.has('fetch')) reports.push(await measure(server, opts, 'fetch', 'empty', requests.fetch()));
+    if (!interrupted && opts.only.has('list')) reports.push(...(await measureLists(server, opts, 'empty', requests, () => interrupted)));
 
     let fanout: FanoutReport | undefined;
     let serverFanout: ServerFanoutReport | undefined;
@@ -311,6 +352,7 @@ async function main(): Promise<number> {
         const mid = Math.max(first.body.id, Math.floor((first.body.id + latest.body.max_message_id) / 2));
         reports.push(await measure(server, opts, 'fetch-mid', 'preloaded', requests.fetch(mid)));
       }
+      if (!interrupted && opts.only.has('list')) reports.push(...(await measureLists(server, opts, 'preloaded', requests, () => interrupted)));
     }
     for (const r of reports) judge(r, ceiling.result.reqPerSec);
 
@@ -359,6 +401,12 @@ async function main(): Promise<number> {
           `p50 ${serverFanout.latencyMs.p50.toFixed(1)} ms, p99 ${serverFanout.latencyMs.p99.toFixed(1)} ms, max ${serverFanout.latencyMs.max.toFixed(1)} ms`,
       );
     }
+    // In-process Markdown rendering (bench/render.ts): no server involved, bounded loops.
+    let render: RenderBenchReport | undefined;
+    if (!interrupted && opts.only.has('render')) {
+      render = runRenderBench();
+      console.log(`Markdown rendering (in-process, full message renderer):\n${formatRenderBench(render)}`);
+    }
     const flagged = reports.filter((r) => r.flagged);
     for (const r of flagged) console.log(`FLAGGED ${r.name} (${r.phase}): ${r.flagged}; sample reply: ${r.sampleErrorReply}`);
     const missed = [...reports.flatMap((r) => r.targets.filter((x) => !x.met).map((x) => `${r.name} (${r.phase}) ${x.description}`)), ...missedExtra];
@@ -382,6 +430,7 @@ async function main(): Promise<number> {
           preload: preloadReport ?? null,
           fanout: fanout ?? null,
           serverFanout: serverFanout ?? null,
+          render: render ?? null,
           interrupted,
         },
         null,

@@ -185,6 +185,12 @@ export const Errors = {
     new ZulipError('STREAM_DOES_NOT_EXIST', `Channel with ID '${id}' does not exist`, 400, { stream_id: id }),
   notAuthorizedToSend: (streamName: string) => bad(`Not authorized to send to channel '${streamName}'`),
   cannotSendToChannel: () => bad('You do not have permission to post in this channel.'),
+  /** Zulip's `StreamWildcardMentionNotAllowedError` (FL 229 code; FL 417 wording). */
+  streamWildcardMentionNotAllowed: () =>
+    new ZulipError('STREAM_WILDCARD_MENTION_NOT_ALLOWED', 'You do not have permission to use channel wildcard mentions in this channel.', 400),
+  /** Zulip's `TopicWildcardMentionNotAllowedError`. */
+  topicWildcardMentionNotAllowed: () =>
+    new ZulipError('TOPIC_WILDCARD_MENTION_NOT_ALLOWED', 'You do not have permission to use topic wildcard mentions in this topic.', 400),
   noLongerUsingZulip: (email: string) => bad(`'${email}' is no longer using Zulip.`),
   cannotAccessRecipients: () => bad('You do not have permission to access some of the recipients.'),
   topicsRequired: () => bad('Topics are required in this organization.'),
@@ -198,6 +204,12 @@ export const Errors = {
 
   // §2.3 message access
   invalidMessage: () => bad('Invalid message(s)'),
+
+  // Message flags (Zulip's zerver/actions/message_flags.py, zerver/views/message_flags.py)
+  invalidFlag: (flag: string) => bad(`Invalid flag: '${flag}'`),
+  flagNotEditable: (flag: string) => bad(`Flag not editable: '${flag}'`),
+  invalidFlagOperation: (op: string) => bad(`Invalid message flag operation: '${op}'`),
+  noSuchTopic: (topic: string) => bad(`No such topic '${topic}'`),
 
   // §11 users and §3 streams lookups
   noSuchUser: () => bad('No such user'),

@@ -5,6 +5,8 @@ import { authEndpoints } from './auth.js';
 import { serverSettingsEndpoints } from './server-settings.js';
 import { messageEndpoints } from './messages.js';
 import { messageFetchEndpoints } from './messages-fetch.js';
+import { messageDeleteEndpoints } from './message-delete.js';
+import { matchesNarrowEndpoints } from './matches-narrow.js';
 import { userEndpoints } from './users.js';
 import { userAdminEndpoints } from './user-admin.js';
 import { streamEndpoints } from './streams.js';
@@ -20,6 +22,11 @@ import { userGroupEndpoints } from './user-groups.js';
 import { channelEndpoints } from './channels.js';
 import { customProfileFieldEndpoints } from './custom-profile-fields.js';
 import { navigationViewEndpoints } from './navigation-views.js';
+import { messageEditEndpoints } from './message-edit.js';
+import { messageHistoryEndpoints } from './message-history.js';
+import { messageFlagEndpoints } from './message-flags.js';
+import { draftEndpoints } from './drafts.js';
+import { reactionEndpoints } from './reactions.js';
 
 /** Server-wide services some endpoints are bound to. */
 export interface EndpointServices {
@@ -33,6 +40,8 @@ export function buildEndpoints(services: EndpointServices): Endpoint<any>[] {
     ...serverSettingsEndpoints,
     ...messageEndpoints,
     ...messageFetchEndpoints,
+    ...matchesNarrowEndpoints,
+    ...messageDeleteEndpoints,
     ...userEndpoints,
     ...userAdminEndpoints,
     ...streamEndpoints,
@@ -48,5 +57,10 @@ export function buildEndpoints(services: EndpointServices): Endpoint<any>[] {
     ...channelEndpoints,
     ...customProfileFieldEndpoints,
     ...navigationViewEndpoints,
+    ...messageEditEndpoints,
+    ...messageHistoryEndpoints,
+    ...messageFlagEndpoints,
+    ...draftEndpoints,
+    ...reactionEndpoints,
   ];
 }

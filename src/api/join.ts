@@ -55,19 +55,6 @@ function form(realmName: string, key: string, error: string | null, values: { fu
 </form>`);
 }
 
-/**
- * The welcome message. parley has no Welcome Bot, so the invite's custom text (set by an
- * administrator; null = the organization default, which is empty) is sent as a direct message
- * from the inviter; empty text sends nothing. The account exists already, so a failure here (e.g.
- * the inviter was deactivated meanwhile) is ignored.
- */
-async function sendWelcome(realm: RealmHandle, inviterId: number, userId: number, custom: string | null): Promise<void> {
-  const text = custom ?? '';
-  const inviter = realm.state.users.get(inviterId);
-  if (text.trim() === '' || inviter === undefined || !inviter.isActive) return;
-  await realm.execute({ type: 'send_message', senderId: inviterId, messageType: 'private', to: [userId], topic: undefined, content: text, client: 'Internal' });
-}
-
 /** Answers `GET` / `POST /join/{key}/`. */
 export async function handleJoin(req: ApiRequest, services: JoinServices): Promise<HtmlResponse> {
   const match = JOIN_PATH.exec(req.path);
@@ -101,6 +88,5 @@ export async function handleJoin(req: ApiRequest, services: JoinServices): Promi
     if (result.error.message === LINK_EXPIRED) return notFound(LINK_EXPIRED);
     return form(realmName, key, result.error.message, values);
   }
-  await sendWelcome(realm, invite.invitedById, result.value.userId, invite.welcomeMessageCustomText);
   return page(200, `Welcome to ${realmName}`, `<p>Your account ${escapeHtml(values.email.trim().toLowerCase())} has been created. Log in with your email and password (API: <code>POST /api/v1/fetch_api_key</code>).</p>`);
 }

@@ -9,7 +9,7 @@ import { defineEndpoint } from './define-endpoint.js';
 import { P } from './params.js';
 import { canAccessMessage } from '../domain/access.js';
 import { messageToWire } from '../domain/messages.js';
-import { renderMarkdown } from '../markdown/render.js';
+import { renderMessageContent } from '../domain/message-render.js';
 
 /** Wire `type` → internal message type (`channel`/`direct` are the FL 248/174 names). */
 const MESSAGE_TYPES: Record<string, 'stream' | 'private'> = {
@@ -79,6 +79,8 @@ export const messageEndpoints = [
     path: '/messages/render',
     auth: 'user',
     params: { content: P.string({ required: true }) },
-    handler: ({ params }) => ({ rendered: renderMarkdown(params.content) }),
+    handler: ({ realm, user, params }) => ({
+      rendered: renderMessageContent(realm!.state, params.content, { senderId: user!.id }).rendered,
+    }),
   }),
 ];

@@ -67,6 +67,7 @@ type AddOptions = {
   is_default_stream: boolean;
   history_public_to_subscribers?: boolean | undefined;
   authorization_errors_fatal: boolean;
+  announce?: boolean;
 };
 
 function command(actorId: number, add: Entry[], remove: string[], p: AddOptions): UpdateSubscriptions {
@@ -81,6 +82,7 @@ function command(actorId: number, add: Entry[], remove: string[], p: AddOptions)
     ...(p.history_public_to_subscribers !== undefined && { historyPublicToSubscribers: p.history_public_to_subscribers }),
     isDefault: p.is_default_stream,
     authorizationErrorsFatal: p.authorization_errors_fatal,
+    ...(p.announce === true && { announce: true }),
   };
 }
 
@@ -93,7 +95,6 @@ export const subscriptionEndpoints = [
     handler: async ({ realm, user, params }) => {
       const bad = checkColors(params.subscriptions, 'subscriptions');
       if (bad) return bad;
-      // `announce` is accepted; parley posts no announcement message yet.
       return runCommand(realm!, command(user!.id, params.subscriptions, [], params), (reply) => ({ ...reply }));
     },
   }),

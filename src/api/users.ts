@@ -2,6 +2,7 @@
  * User reads: `GET /users/me` (seed §4.17), `GET /users` (§4.21), `GET /users/{user_id}` (§4.22)
  * and `GET /users/{email}` (zulip-behavior.md §11.2–11.4).
  */
+import { isSystemBot } from '../domain/system-bots.js';
 import Type from 'typebox';
 import { Errors } from '../errors.js';
 import { defineEndpoint } from './define-endpoint.js';
@@ -46,7 +47,7 @@ export const userEndpoints = [
       const view = { clientGravatar: params.client_gravatar, includeCustomProfileFields: params.include_custom_profile_fields };
       const targets =
         params.user_ids === undefined
-          ? [...state.users.values()]
+          ? [...state.users.values()].filter((u) => !isSystemBot(u))
           : params.user_ids.map((id) => state.users.get(id)).filter((u): u is User => u !== undefined);
       return { members: targets.map((target) => userToWire(state, user!, target, view)) };
     },

@@ -11,14 +11,20 @@ import { directKey } from './recipients.js';
 import { newSubscription, streamFromRecord } from './streams.js';
 import { userTopicSet } from './user-topics.js';
 import { linkifiersChanged } from './linkifiers.js';
+import { realmSettingsChanged } from './realm-settings.js';
 import { evolveInvites } from './invites.js';
 import { userStatusSet } from './user-status.js';
 import { userGroupCreated, userGroupMembershipChanged, userGroupUpdated } from './user-groups.js';
 import { streamUpdated } from './evolve-channels.js';
 import { evolveProfileFields } from './custom-profile-fields.js';
 import { evolveNavigationViews } from './navigation-views.js';
+import { evolveDrafts } from './drafts.js';
+import { evolveReactions } from './reactions.js';
 import { evolveUserAdmin } from './user-admin.js';
+import { messageEdited } from './message-edits.js';
+import { evolveMessagesDeleted } from './message-delete.js';
 import { subscriptionsRemoved, subscriptionPropertyChanged } from './subscriptions.js';
+import { messageFlagsChanged } from './message-flags.js';
 
 /** Applies one record to the state, in place. */
 export function evolve(state: RealmState, record: RealmRecord): void {
@@ -37,6 +43,12 @@ export function evolve(state: RealmState, record: RealmRecord): void {
       return subscriptionPropertyChanged(state, record);
     case 'message_sent':
       return messageSent(state, record);
+    case 'message_edited':
+      return messageEdited(state, record);
+    case 'messages_deleted':
+      return evolveMessagesDeleted(state, record);
+    case 'realm_settings_changed':
+      return realmSettingsChanged(state, record);
     case 'linkifiers_changed':
       return linkifiersChanged(state, record);
     case 'user_topic_set':
@@ -61,11 +73,21 @@ export function evolve(state: RealmState, record: RealmRecord): void {
     case 'navigation_view_updated':
     case 'navigation_view_removed':
       return evolveNavigationViews(state, record);
+    case 'drafts_created':
+    case 'draft_edited':
+    case 'draft_deleted':
+    case 'drafts_cleared':
+      return evolveDrafts(state, record);
+    case 'reaction_added':
+    case 'reaction_removed':
+      return evolveReactions(state, record);
     case 'user_updated':
       return evolveUserAdmin(state, record);
     case 'multiuse_invite_created':
     case 'multiuse_invite_revoked':
       return evolveInvites(state, record);
+    case 'message_flags_changed':
+      return messageFlagsChanged(state, record);
     default:
       throw new Error(`unknown record ${JSON.stringify((record as { type: unknown }).type)}`);
   }

@@ -82,7 +82,9 @@ export function defaultStreamGroups(
     can_administer_channel_group:
       creatorId === null ? nobody : { direct_members: [creatorId], direct_subgroups: [] },
     can_delete_any_message_group: nobody,
-    can_delete_own_message_group: systemGroupId(state, 'role:everyone'),
+    // Zulip: Stream.stream_permission_group_settings default NOBODY (the realm-level setting
+    // already lets everyone delete their own messages).
+    can_delete_own_message_group: nobody,
     can_move_messages_out_of_channel_group: nobody,
     can_move_messages_within_channel_group: nobody,
     can_remove_subscribers_group: systemGroupId(state, 'role:administrators'),

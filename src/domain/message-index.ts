@@ -66,6 +66,93 @@ export class UserMessages {
     this.ids.push(messageId);
   }
 
+  /**
+   * Inserts a row keeping ids sorted (message moves into a channel with protected history);
+   * does nothing when the row exists. O(rows after the position).
+   */
+  insert(messageId: number, flags: number): void {
+    let lo = 0;
+    let hi = this.ids.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.ids.get(mid) < messageId) lo = mid + 1;
+      else hi = mid;
+    }
+    if (lo < this.ids.length && this.ids.get(lo) === messageId) return;
+    for (let i = this.ids.length; i > lo; i--) {
+      this.flags.set(i, this.flags.get(i - 1));
+      this.ids.set(i, this.ids.get(i - 1));
+    }
+    this.flags.set(lo, flags);
+    this.ids.set(lo, messageId);
+  }
+
+  /**
+   * Removes the row for `messageId` if present (users losing access on a move). The columns keep
+   * their length: the freed last slot is set to 0 and `length` shrinks via `restoreLength`.
+   */
+  remove(messageId: number): boolean {
+    const at = this.indexOf(messageId);
+    if (at < 0) return false;
+    const last = this.ids.length - 1;
+    for (let i = at; i < last; i++) {
+      this.ids.set(i, this.ids.get(i + 1));
+      this.flags.set(i, this.flags.get(i + 1));
+    }
+    this.ids.set(last, 0);
+    this.flags.set(last, 0);
+    this.ids.restoreLength(last);
+    this.flags.restoreLength(last);
+    return true;
+  }
+
+  /** Replaces the flags of an existing row; false when the user has no row for the message. */
+  setFlags(messageId: number, flags: number): boolean {
+    const at = this.indexOf(messageId);
+    if (at < 0) return false;
+    this.flags.set(at, flags);
+    return true;
+  }
+
+  /**
+   * Sets (`on`) or clears the flag `bit` of the row of `messageId`. Returns whether the flags
+   * changed (false when there is no row or the bit already had that value).
+   */
+  setFlag(messageId: number, bit: number, on: boolean): boolean {
+    const i = this.indexOf(messageId);
+    if (i < 0) return false;
+    const before = this.flags.get(i);
+    const after = on ? before | bit : before & ~bit;
+    if (after === before) return false;
+    this.flags.set(i, after);
+    return true;
+  }
+
+  /**
+   * Inserts rows for `messageIds` (ascending, none present yet: Zulip's "historical"
+   * UserMessages), all with `flags`, keeping the ids
+   * sorted: one merge pass from the end, O(rows after the first insertion point + k). Every row
+   * that moves is rewritten with `Column.set`, so the chunks it lands in are marked dirty and the
+   * next snapshot persists them (with the new length).
+   */
+  insertMany(messageIds: readonly number[], flags: number): void {
+    let j = messageIds.length - 1;
+    if (j < 0) return;
+    let i = this.ids.length - 1;
+    for (let w = i + j + 1; j >= 0; w--) {
+      const newId = messageIds[j]!;
+      if (i >= 0 && this.ids.get(i) > newId) {
+        this.ids.set(w, this.ids.get(i));
+        this.flags.set(w, this.flags.get(i));
+        i--;
+      } else {
+        this.ids.set(w, newId);
+        this.flags.set(w, flags);
+        j--;
+      }
+    }
+  }
+
   /** Highest message id, or -1 when empty. */
   maxId(): number {
     return this.ids.length === 0 ? -1 : this.ids.get(this.ids.length - 1);
@@ -146,6 +233,23 @@ export class MessageIndex {
     this.timestamp.set(m.id, m.timestamp);
     this.client.set(m.id, m.clientId);
     this.bits.set(m.id, m.bits | MessageBit.exists);
+  }
+
+  /** Marks message `id` deleted: `exists` becomes false; its attributes stay (ids are never reused). */
+  markDeleted(id: number): void {
+    if (this.exists(id)) this.bits.set(id, this.bits.get(id) & ~MessageBit.exists);
+  }
+
+  /** Moves a message to another recipient and/or topic (message edits; `message-edits.ts`). */
+  relocate(id: number, recipientId: number, topicId: number): void {
+    this.recipient.set(id, recipientId);
+    this.topic.set(id, topicId);
+  }
+
+  /** Sets (`on`) or clears per-message bits (`MessageBit`) of an existing message. */
+  setBits(id: number, bits: number, on: boolean): void {
+    const cur = this.bits.get(id);
+    this.bits.set(id, on ? cur | bits : cur & ~bits);
   }
 
   /** The user's rows, created on first use. */

@@ -1,12 +1,33 @@
 /**
- * Rendering a message's content in its realm (issue 7 fills this in): Zulip-flavored Markdown with
- * the realm's users, groups, channels, emoji and linkifiers, plus what delivery needs from the
- * rendering — mention flags per recipient and the wildcard mentions the send permission checks.
- * Used by sending (`handlers/messages.ts`) and content edits (`PATCH /messages/{id}`), so both
+ * Rendering a message's content in its realm (issue 7): Zulip-flavored Markdown with the realm's
+ * users, groups, channels, emoji and linkifiers, plus what delivery needs from the rendering —
+ * mention flags per recipient and the wildcard mentions the send permission checks.
+ * Used by sending (`handlers/messages.ts`), content edits and `POST /messages/render`, so all
  * render identically.
+ *
+ * Zulip's rules (zerver/actions/message_send.py `build_message_send_dict`,
+ * `create_user_messages`; zerver/lib/mention.py):
+ * - `mentioned`: users mentioned with `@**…**`, and the active members (through subgroups) of
+ *   groups mentioned with `@*…*` — Zulip sets `mentioned`, not `group_mentioned`, for those;
+ * - `stream_wildcard_mentioned`: every recipient, for `@**all**`/`@**everyone**`/`@**channel**`/`@**stream**`;
+ * - `topic_wildcard_mentioned`: recipients who participate in the topic (sent or reacted to a
+ *   message in it, the sender included), for `@**topic**` in a channel message;
+ * - silent mentions (`@_**…**`, quoted mentions, deactivated users/groups) flag nobody.
+ * Only recipients (users who get a UserMessage row) appear in `userFlags`.
+ *
+ * Cost on the send path: the context is a handful of closures over the state's maps; lookups run
+ * only for mention/link syntax actually present (names via a cached index, see user-name-index.ts).
  */
-import type { RealmState } from './realm-state.js';
-import { renderMarkdown } from '../markdown/render.js';
+import { Role, type RealmState, type Stream, type User } from './realm-state.js';
+import { Flag } from './message-index.js';
+import { isSubscribed } from './access.js';
+import { hasGroupPermission, isUserInGroup } from './groups.js';
+import { messageLookupIndex } from './recipient-index.js';
+import { personalSetting } from './user-settings.js';
+import { usersByLowerName } from './user-name-index.js';
+import { emptyFindings, type LinkableStream, type MentionableUser, type RenderFindings, type ZulipRenderContext } from '../markdown/context.js';
+import { zulipRenderer } from '../markdown/zulip-renderer.js';
+import { Errors, type ZulipError } from '../errors.js';
 
 /** Where the message goes; mentions and topic wildcards depend on it. */
 export interface RenderTarget {
@@ -28,9 +49,213 @@ export interface RenderedMessage {
   streamWildcard: boolean;
   /** `@**topic**` appeared unsilenced. */
   topicWildcard: boolean;
+  /**
+   * Channel messages with a topic wildcard: the number of topic participants (users who sent or
+   * reacted to a message in the topic, the sender included) — Zulip's `topic_participant_user_ids`.
+   */
+  topicParticipantCount?: number;
 }
 
+/** Zulip's `Realm.WILDCARD_MENTION_THRESHOLD`: up to this many users, anyone may use wildcards. */
+export const WILDCARD_MENTION_THRESHOLD = 15;
+
 /** Renders `content` (already normalized by `normalizeContent`) for `target` in `state`. */
-export function renderMessageContent(_state: RealmState, content: string, _target: RenderTarget): RenderedMessage {
-  return { rendered: renderMarkdown(content), userFlags: {}, streamWildcard: false, topicWildcard: false };
+export function renderMessageContent(state: RealmState, content: string, target: RenderTarget): RenderedMessage {
+  const zulip = renderContext(state, target.senderId);
+  const rendered = zulipRenderer.render(content, { zulip });
+  const found = zulip.out;
+  const result: RenderedMessage = {
+    rendered,
+    userFlags: {},
+    streamWildcard: found.streamWildcard,
+    topicWildcard: found.topicWildcard,
+  };
+  const anyMention =
+    found.streamWildcard || found.topicWildcard || found.mentionedUserIds.size > 0 || found.mentionedGroupIds.size > 0;
+  if (!anyMention) return result;
+
+  const stream = target.streamId !== undefined ? state.streams.get(target.streamId) : undefined;
+  let participants: Set<number> | undefined;
+  if (found.topicWildcard && stream !== undefined) {
+    participants = topicParticipants(state, stream, target.topic ?? '', target.senderId);
+    result.topicParticipantCount = participants.size;
+  }
+  const mentioned = mentionedUserIds(state, found);
+  for (const userId of recipientsOf(state, target, stream)) {
+    let bits = 0;
+    if (mentioned.has(userId)) bits |= Flag.mentioned;
+    if (found.streamWildcard) bits |= Flag.stream_wildcard_mentioned;
+    if (participants?.has(userId)) bits |= Flag.topic_wildcard_mentioned;
+    if (bits !== 0) result.userFlags[userId] = bits;
+  }
+  return result;
+}
+
+/**
+ * Zulip's wildcard permission check on sending (zerver/lib/message.py
+ * `stream_wildcard_mention_allowed`, `topic_wildcard_mention_allowed`): with more than
+ * {@link WILDCARD_MENTION_THRESHOLD} active subscribers (channel wildcard) or topic participants
+ * (topic wildcard), only members of the realm's `can_mention_many_users_group` may use them.
+ * Returns the error (`STREAM_WILDCARD_MENTION_NOT_ALLOWED` / `TOPIC_WILDCARD_MENTION_NOT_ALLOWED`) or null.
+ */
+export function checkWildcardMentions(
+  state: RealmState,
+  senderId: number,
+  stream: Stream,
+  rendering: RenderedMessage,
+): ZulipError | null {
+  if (!rendering.streamWildcard && !rendering.topicWildcard) return null;
+  const allowed = () => {
+    const group = state.settings.groups['can_mention_many_users_group'];
+    return group !== undefined && hasGroupPermission(state, senderId, group);
+  };
+  if (rendering.streamWildcard && activeSubscriberCount(state, stream) > WILDCARD_MENTION_THRESHOLD && !allowed()) {
+    return Errors.streamWildcardMentionNotAllowed();
+  }
+  if (
+    rendering.topicWildcard &&
+    (rendering.topicParticipantCount ?? 0) > WILDCARD_MENTION_THRESHOLD &&
+    !allowed()
+  ) {
+    return Errors.topicWildcardMentionNotAllowed();
+  }
+  return null;
+}
+
+/** Zulip's `num_subscribers_for_stream_id`: subscriptions of active users. */
+function activeSubscriberCount(state: RealmState, stream: Stream): number {
+  let n = 0;
+  for (const userId of state.subscriptions.get(stream.id)?.keys() ?? []) if (state.users.get(userId)?.isActive) n++;
+  return n;
+}
+
+/** Users who will get a UserMessage row: active subscribers (channel) or members (direct), and the sender. */
+function recipientsOf(state: RealmState, target: RenderTarget, stream: Stream | undefined): Set<number> {
+  const out = new Set<number>([target.senderId]);
+  const ids: Iterable<number> =
+    stream !== undefined ? (state.subscriptions.get(stream.id)?.keys() ?? []) : (target.directUserIds ?? []);
+  for (const id of ids) if (state.users.get(id)?.isActive) out.add(id);
+  return out;
+}
+
+/** Mentioned users plus the active members (through subgroups) of mentioned groups. */
+function mentionedUserIds(state: RealmState, found: RenderFindings): Set<number> {
+  const out = new Set(found.mentionedUserIds);
+  const seen = new Set<number>();
+  const addMembers = (groupId: number): void => {
+    if (seen.has(groupId)) return;
+    seen.add(groupId);
+    const group = state.groups.get(groupId);
+    if (group === undefined) return;
+    if (group.isSystemGroup) {
+      for (const user of state.users.values()) if (isUserInGroup(state, user.id, groupId)) out.add(user.id);
+      return;
+    }
+    for (const id of group.directMembers) if (state.users.get(id)?.isActive) out.add(id);
+    for (const sub of group.directSubgroups) addMembers(sub);
+  };
+  for (const groupId of found.mentionedGroupIds) addMembers(groupId);
+  return out;
+}
+
+/**
+ * Zulip's `participants_for_topic` plus the sender: users who sent or reacted to a message in
+ * the channel's topic (topic compared case-insensitively).
+ */
+export function topicParticipants(state: RealmState, stream: Stream, topic: string, senderId: number): Set<number> {
+  const out = new Set<number>([senderId]);
+  const index = messageLookupIndex(state);
+  const m = state.messages;
+  const reactions = state.reactions?.byMessage;
+  for (const topicId of index.topicIdsMatching(topic)) {
+    const ids = index.byTopic.get(topicId);
+    if (ids === undefined) continue;
+    for (let i = 0; i < ids.length; i++) {
+      const id = ids.get(i);
+      if (m.recipient.get(id) !== stream.recipientId || !m.exists(id)) continue;
+      out.add(m.sender.get(id));
+      const list = reactions?.get(id);
+      if (list !== undefined) for (let j = 0; j < list.length; j += 2) out.add(list[j]!);
+    }
+  }
+  return out;
+}
+
+/**
+ * Zulip's `user_has_content_access`: which channels' names the sender may turn into links
+ * (web-public, subscribed, public for non-guests, or private with permission to subscribe).
+ */
+function hasContentAccess(state: RealmState, user: User, stream: Stream): boolean {
+  if (stream.isWebPublic || isSubscribed(state, user.id, stream.id)) return true;
+  if (user.role === Role.guest) return false;
+  if (!stream.inviteOnly) return true;
+  return (
+    hasGroupPermission(state, user.id, stream.groups.can_add_subscribers_group) ||
+    hasGroupPermission(state, user.id, stream.groups.can_subscribe_group)
+  );
+}
+
+const NO_USERS: readonly MentionableUser[] = [];
+
+function mentionable(user: User): MentionableUser {
+  return { id: user.id, fullName: user.fullName, isActive: user.isActive };
+}
+
+/** The realm as the sender's Markdown sees it (closures over `state`; nothing is copied). */
+export function renderContext(state: RealmState, senderId: number): ZulipRenderContext {
+  const sender = state.users.get(senderId);
+  const linkable = (stream: Stream | undefined): LinkableStream | undefined =>
+    stream !== undefined && sender !== undefined && hasContentAccess(state, sender, stream)
+      ? { id: stream.id, name: stream.name }
+      : undefined;
+  return {
+    userById(id) {
+      const user = state.users.get(id);
+      return user === undefined ? undefined : mentionable(user);
+    },
+    usersByFullName(name) {
+      const users = usersByLowerName(state, name);
+      return users.length === 0 ? NO_USERS : users.map(mentionable);
+    },
+    groupByName(name) {
+      for (const group of state.groups.values()) {
+        if (group.name === name && !group.isSystemGroup) {
+          return { id: group.id, name: group.name, deactivated: group.deactivated };
+        }
+      }
+      return undefined;
+    },
+    streamByName(name) {
+      const id = state.streamsByName.get(name.toLowerCase());
+      const stream = id === undefined ? undefined : state.streams.get(id);
+      return stream?.name === name ? linkable(stream) : undefined;
+    },
+    streamById(id) {
+      return linkable(state.streams.get(id));
+    },
+    topicLatestMessageId(streamId, topic) {
+      const stream = state.streams.get(streamId);
+      if (stream === undefined) return undefined;
+      const index = messageLookupIndex(state);
+      const m = state.messages;
+      let best: number | undefined;
+      for (const topicId of index.topicIdsMatching(topic)) {
+        const ids = index.byTopic.get(topicId);
+        if (ids === undefined) continue;
+        for (let i = ids.length - 1; i >= 0; i--) {
+          const id = ids.get(i);
+          if (best !== undefined && id <= best) break;
+          if (m.recipient.get(id) !== stream.recipientId || !m.exists(id)) continue;
+          if (!stream.historyPublicToSubscribers && m.userFlags(senderId, id) === undefined) continue;
+          best = id;
+          break;
+        }
+      }
+      return best;
+    },
+    linkifiers: state.linkifiers?.items ?? [],
+    realmEmoji: () => undefined,
+    translateEmoticons: sender !== undefined && personalSetting(sender, 'translate_emoticons') === true,
+    out: emptyFindings(),
+  };
 }

@@ -6,6 +6,9 @@ import type { RealmState, Recipient, User } from './realm-state.js';
 import type { MessageBody } from './records.js';
 import { MessageBit, flagNames, Flag } from './message-index.js';
 import { apiEmail, avatarUrl } from './users.js';
+import { reactionsWire } from './reactions.js';
+import { addEditFields } from './message-edits.js';
+import { topicLinks } from './topic-links.js';
 
 /** Register-reported limits (seed §8; values from zulip-behavior.md §2.0). */
 export const MAX_MESSAGE_LENGTH = 10000;
@@ -147,9 +150,9 @@ export function buildMessageWire(
     timestamp: f.timestamp,
     client: f.client,
     subject: '',
-    topic_links: [],
+    topic_links: f.recipient.type === 'stream' ? topicLinks(state, f.topic) : [],
     is_me_message: f.isMeMessage,
-    reactions: [],
+    reactions: reactionsWire(state, f.id),
     submessages: [],
     sender_full_name: sender.fullName,
     sender_email: apiEmail(sender, state.host),
@@ -191,5 +194,6 @@ export function messageToWire(
     view,
   );
   wire.flags = flagNames(state.messages.userFlags(viewer.id, id) ?? Flag.read | Flag.historical);
+  addEditFields(state, id, wire, view.allowEmptyTopicName);
   return wire;
 }

@@ -33,7 +33,10 @@ import { canAccessMessage, canSeeStream, isSubscribed } from './access.js';
 import { findStreamByName } from './streams.js';
 import { findUserByEmail } from './users.js';
 import { directKey } from './recipients.js';
+import { hasReactions } from './reactions.js';
 import { matchesSearch, parseSearch, type SearchQuery } from './message-search.js';
+import { mutedMessageTest, topicPolicyOf } from './narrow-muting.js';
+import { VisibilityPolicy } from './user-topics.js';
 import { EMPTY_SEQUENCE, mergeSequences, type IdList, type IdSequence, type MessageLookupIndex } from './recipient-index.js';
 
 /** Whether the remaining terms name one conversation (Zulip's `can_narrow_define_conversation`). */
@@ -215,8 +218,12 @@ export function compileNarrow(
   let isChannelNarrow = false;
   let isDmNarrow = false;
   let channelRecipientId: number | null = null;
-  let muted: Set<number> | undefined;
-  const mutedSet = () => (muted ??= mutedRecipientIds(state, viewer));
+  // Zulip's `in:home` muting (channels and topics, narrow-muting.ts), computed on first use.
+  let muted: ((id: number) => boolean) | null | undefined;
+  const isMuted = (id: number) => {
+    if (muted === undefined) muted = mutedMessageTest(state, viewer, null);
+    return muted !== null && muted(id);
+  };
   const isDirect = (id: number) => state.recipients.get(m.recipient.get(id))?.type === 'direct';
 
   /** Zulip's `check_not_both_channel_and_dm_narrow` (negated terms don't count). */
@@ -239,13 +246,16 @@ export function compileNarrow(
         const pattern =
           operand === 'link' ? HAS_LINK : operand === 'image' ? HAS_IMAGE : operand === 'attachment' ? HAS_ATTACHMENT : null;
         if (pattern === null && operand !== 'reaction') return badNarrow(`unknown 'has' operand ${operandText(operand)}`);
-        // Reactions are not stored yet: no message has one.
-        const test: BodyTest = pattern === null ? () => false : (_id, body) => pattern.test(body.rendered);
+        if (pattern === null) {
+          add(tests, (id) => hasReactions(state, id));
+          break;
+        }
+        const test: BodyTest = (_id, body) => pattern.test(body.rendered);
         bodyTests.push(negated ? (id, b) => !test(id, b) : test);
         break;
       }
       case 'in': {
-        if (operand === 'home') add(tests, (id) => !mutedSet().has(m.recipient.get(id)));
+        if (operand === 'home') add(tests, (id) => !isMuted(id));
         else if (operand !== 'all') return badNarrow(`unknown 'in' operand ${operandText(operand)}`);
         break;
       }
@@ -275,12 +285,11 @@ export function compileNarrow(
             add(flagTests, (_id, f) => (f & Flag.has_alert_word) !== 0);
             break;
           case 'followed':
-            // No followed topics are stored yet.
-            add(tests, NEVER);
+            add(tests, (id) => topicPolicyOf(state, viewer, id) === VisibilityPolicy.followed);
             break;
           case 'muted':
-            // Channel muting only (topic muting is not stored yet).
-            add(tests, (id) => mutedSet().has(m.recipient.get(id)));
+            // Zulip: `is:muted` is `-in:home`.
+            add(tests, isMuted);
             break;
           default:
             return badNarrow(`unknown 'is' operand ${operandText(operand)}`);

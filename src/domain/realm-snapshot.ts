@@ -18,6 +18,9 @@ import { invitesFromCore, invitesToCore } from './invites.js';
 import { profileFieldsFromCore, profileFieldsToCore, type ProfileFieldsCore } from './custom-profile-fields.js';
 import { userStatusFromCore, userStatusToCore, type UserStatusCore } from './user-status.js';
 import { navigationViewsFromCore, navigationViewsToCore, type NavigationViewsCore } from './navigation-views.js';
+import { draftsFromCore, draftsToCore, type DraftsCore } from './drafts.js';
+import { reactionsFromCore, reactionsToCore, type ReactionsCore } from './reactions.js';
+import { editHistoryFromCore, editHistoryToCore, type EditHistoryCore } from './message-edits.js';
 
 export const CORE_VERSION = 1;
 
@@ -54,8 +57,14 @@ export interface RealmCore {
   userStatus?: UserStatusCore;
   /** Navigation views (absent in snapshots written before navigation views: none). */
   navigationViews?: NavigationViewsCore;
+  /** Drafts (absent in snapshots written before drafts, or before the first draft: none). */
+  drafts?: DraftsCore;
+  /** Emoji reactions (absent in snapshots written before reactions, or when there are none). */
+  reactions?: ReactionsCore;
   /** Presence store (absent in snapshots written before presence: empty). */
   presence?: PresenceCore;
+  /** Message edit histories (absent in snapshots written before message edits: none). */
+  editHistory?: EditHistoryCore;
 }
 
 const umIds = (userId: number) => `um:ids:${userId}`;
@@ -92,7 +101,10 @@ export function toSnapshot(state: RealmState): { core: RealmCore; columns: Recor
     profileFields: profileFieldsToCore(state),
     userStatus: userStatusToCore(state),
     navigationViews: navigationViewsToCore(state),
+    drafts: draftsToCore(state),
+    reactions: reactionsToCore(state),
     presence: state.presence.toCore(),
+    editHistory: editHistoryToCore(state),
   };
   return { core, columns };
 }
@@ -139,7 +151,10 @@ export function fromSnapshot(id: number, coreObject: object, columns: Record<str
   profileFieldsFromCore(state, core.profileFields);
   userStatusFromCore(state, core.userStatus);
   navigationViewsFromCore(state, core.navigationViews);
+  draftsFromCore(state, core.drafts);
+  reactionsFromCore(state, core.reactions);
   state.presence = PresenceStore.fromCore(core.presence);
+  editHistoryFromCore(state, core.editHistory);
   return state;
 }
 

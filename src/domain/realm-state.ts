@@ -139,9 +139,17 @@ export interface RealmSettings {
   allowEditHistory: boolean;
   messageContentEditLimitSeconds: number | null;
   messageContentDeleteLimitSeconds: number | null;
+  /** Topic-move time limit in seconds; null = unlimited; absent = Zulip's default 604800 (7 days). */
+  moveMessagesWithinStreamLimitSeconds?: number | null;
+  /** Channel-move time limit in seconds; null = unlimited; absent = Zulip's default 604800 (7 days). */
+  moveMessagesBetweenStreamsLimitSeconds?: number | null;
   /** null = unlimited. */
   messageRetentionDays: number | null;
   emailAddressVisibility: number;
+  /** Channel for `announce` messages about new channels (Zulip's `new_stream_announcements_stream`); null/absent = none. */
+  newStreamAnnouncementsStreamId?: number | null;
+  /** Channel announcing new users (Zulip's `signup_announcements_stream`); null/absent = none. */
+  signupAnnouncementsStreamId?: number | null;
   /** Realm-level group-setting values, keyed by Zulip's wire name (e.g. `can_create_public_channel_group`). */
   groups: Record<string, GroupSettingValue>;
 }
@@ -204,6 +212,12 @@ export interface RealmState {
   presence: PresenceStore;
   /** user id → navigation views in order; see `navigation-views.ts` (optional: created on first use). */
   navigationViews?: Map<number, NavigationView[]>;
+  /** Users' drafts and the next draft id; see `drafts.ts` (optional: created on first use). */
+  drafts?: import('./drafts.js').DraftState;
+  /** Emoji reactions per message; see `reactions.ts` (optional: created on the first reaction). */
+  reactions?: import('./reactions.js').ReactionState;
+  /** message id → stored edit history, newest first; see `message-edits.ts` (optional: created on first edit). */
+  editHistory?: Map<number, import('./message-edits.js').EditHistoryEntry[]>;
   nextIds: IdCounters;
 }
 

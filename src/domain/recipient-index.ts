@@ -224,3 +224,11 @@ export function messageLookupIndex(state: RealmState): MessageLookupIndex {
   index.sync();
   return index;
 }
+
+/**
+ * Drops the realm's lookup index so the next `messageLookupIndex` rebuilds it (after messages
+ * moved to another recipient or topic: the append-only lists cannot hold a moved id in order).
+ */
+export function invalidateMessageLookupIndex(state: RealmState): void {
+  indexes.delete(state.messages);
+}

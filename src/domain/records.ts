@@ -129,9 +129,15 @@ export interface MessageSent {
 
 import type { CustomProfileFieldRecord } from './custom-profile-fields.js';
 import type { NavigationViewRecord } from './navigation-views.js';
+import type { DraftRecord } from './drafts.js';
 import type { InviteRecord } from './invites.js';
 import type { UserAdminRecord } from './user-admin.js';
-export type RealmRecord = RealmCreated | LinkifiersChanged | UserCreated | StreamCreated | SubscriptionsAdded | SubscriptionsRemoved | SubscriptionPropertyChanged | MessageSent | UserTopicSet | StreamUpdated | UserGroupCreated | UserGroupMembershipChanged | UserGroupUpdated | UserStatusSet | CustomProfileFieldRecord | NavigationViewRecord | InviteRecord | UserAdminRecord;
+import type { ReactionRecord } from './reactions.js';
+import type { MessageEdited } from './message-edits.js';
+import type { MessagesDeleted } from './message-delete.js';
+import type { RealmSettingsChanged } from './realm-settings.js';
+import type { MessageFlagsChanged } from './message-flags.js';
+export type RealmRecord = RealmCreated | RealmSettingsChanged | LinkifiersChanged | UserCreated | StreamCreated | SubscriptionsAdded | SubscriptionsRemoved | SubscriptionPropertyChanged | MessageSent | UserTopicSet | StreamUpdated | UserGroupCreated | UserGroupMembershipChanged | UserGroupUpdated | UserStatusSet | CustomProfileFieldRecord | NavigationViewRecord | DraftRecord | InviteRecord | UserAdminRecord | MessagesDeleted | MessageEdited | ReactionRecord | MessageFlagsChanged;
 
 /**
  * A user's status changed (zulip-behavior.md §7; see domain/user-status.ts): only the keys present

@@ -7,6 +7,7 @@
  * extra snapshot code.
  */
 import type { RealmState, RoleCode } from './realm-state.js';
+import { invalidateUserNameIndex } from './user-name-index.js';
 
 /** A user's account attributes changed. */
 export interface UserUpdated {
@@ -31,7 +32,10 @@ export function evolveUserAdmin(state: RealmState, r: UserAdminRecord): void {
   if (r.v !== 1) throw new Error(`unsupported ${r.type} version ${r.v}`);
   const user = state.users.get(r.userId);
   if (user === undefined) throw new Error(`user_updated: unknown user ${r.userId}`);
-  if (r.fullName !== undefined) user.fullName = r.fullName;
+  if (r.fullName !== undefined) {
+    user.fullName = r.fullName;
+    invalidateUserNameIndex(state);
+  }
   if (r.role !== undefined) user.role = r.role;
   if (r.email !== undefined) {
     state.usersByEmail.delete(user.email.toLowerCase());

@@ -134,6 +134,29 @@ export class EventQueueManager {
       const { email: _email, ...slim } = payload;
       payload = slim;
     }
+    // Zulip's `process_deletion_event`: the empty topic's display name for clients without
+    // `empty_topic_name`; one legacy `message_id` event per id without `bulk_message_deletion`.
+    // Zulip: update_message topics of the empty topic as its display name for the same clients.
+    if (type === 'update_message' && event.emptyTopicDisplayName !== undefined && queue.settings.clientCapabilities.empty_topic_name !== true) {
+      payload = { ...payload };
+      for (const key of ['orig_subject', 'subject']) if (payload[key] === '') payload[key] = event.emptyTopicDisplayName;
+    }
+    if (type === 'delete_message') {
+      if (payload.topic === '' && event.emptyTopicDisplayName !== undefined && queue.settings.clientCapabilities.empty_topic_name !== true) {
+        payload = { ...payload, topic: event.emptyTopicDisplayName };
+      }
+      if (queue.settings.clientCapabilities.bulk_message_deletion !== true) {
+        const { message_ids: ids, ...rest } = payload;
+        for (const messageId of ids as number[]) {
+          if (!queue.push({ ...rest, message_id: messageId })) {
+            console.error(`event queue ${queue.id} dropped: more than its backlog limit of unacknowledged events`);
+            this.delete(queue);
+            return;
+          }
+        }
+        return;
+      }
+    }
     if (!queue.push(payload)) {
       console.error(`event queue ${queue.id} dropped: more than its backlog limit of unacknowledged events`);
       this.delete(queue);

@@ -8,6 +8,11 @@ export interface RealmEvent {
   payload: Record<string, unknown>;
   /** Present on `message` events: what per-queue finalization needs (see message-event.ts). */
   message?: MessageEventExtras;
+  /**
+   * `delete_message` and `update_message` events of an empty topic: the name shown instead to clients without the
+   * `empty_topic_name` capability (Zulip's `process_deletion_event`).
+   */
+  emptyTopicDisplayName?: string;
 }
 
 /**

@@ -38,6 +38,7 @@ import { realmBots, realmUserSection } from './register/users.js';
 import { mutedTopicsWire, userTopicsWire } from '../domain/user-topics.js';
 import { userStatusRegister } from '../domain/user-status.js';
 import { navigationViewsWire } from '../domain/navigation-views.js';
+import { draftsForRegister } from '../domain/drafts.js';
 import { Role } from '../domain/realm-state.js';
 
 /** What the client asked for at `POST /register` (the parts the initial state depends on). */
@@ -140,7 +141,7 @@ export function buildRegisterState(state: RealmState, user: User, opts: Register
   if (want('message')) out.max_message_id = maxMessageId(state, user);
   if (want('saved_snippets')) out.saved_snippets = [];
   if (want('navigation_views')) out.navigation_views = navigationViewsWire(state, user.id);
-  if (want('drafts')) out.drafts = [];
+  if (want('drafts')) out.drafts = draftsForRegister(state, user);
   if (want('scheduled_messages')) out.scheduled_messages = [];
   if (want('reminders')) out.reminders = [];
   // FL 134: clients that ask for `user_topic` explicitly do not get the legacy list.

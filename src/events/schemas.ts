@@ -156,6 +156,54 @@ export const UserTopicEventSchema = Type.Object(
   strict,
 );
 
+/**
+ * `delete_message` (zulip-behavior.md §10.4, OpenAPI): `message_ids` for clients with the
+ * `bulk_message_deletion` capability, else one event per id with `message_id`; `stream_id` and
+ * `topic` exactly for `message_type: "stream"`.
+ */
+export const DeleteMessageEventSchema = Type.Union(
+  ([{ message_ids: Type.Array(Int()) }, { message_id: Int() }] as Array<Record<string, TSchema>>).flatMap((ids) => [
+    Type.Object({ id: Int(), type: Type.Literal('delete_message'), ...ids, message_type: Type.Literal('private') }, strict),
+    Type.Object(
+      { id: Int(), type: Type.Literal('delete_message'), ...ids, message_type: Type.Literal('stream'), stream_id: Int(), topic: Str() },
+      strict,
+    ),
+  ]),
+);
+
+/**
+ * `update_message` (zulip-behavior.md §10.4, OpenAPI; Zulip's `do_update_message`): always the
+ * editor, edit time, ids, per-user flags and `rendering_only`; channel messages add the original
+ * `stream_id`/`stream_name`; content edits the old and new content; moves `propagate_mode`,
+ * `orig_subject` and `subject` + `topic_links` (topic) or `new_stream_id` (channel).
+ */
+export const UpdateMessageEventSchema = Type.Object(
+  {
+    id: Int(),
+    type: Type.Literal('update_message'),
+    user_id: Nullable(Int()),
+    edit_timestamp: Int(),
+    message_id: Int(),
+    message_ids: Type.Array(Int()),
+    flags: Type.Array(Str()),
+    rendering_only: Bool(),
+    stream_id: Type.Optional(Int()),
+    stream_name: Type.Optional(Str()),
+    new_stream_id: Type.Optional(Int()),
+    propagate_mode: Type.Optional(Type.Union([Type.Literal('change_one'), Type.Literal('change_later'), Type.Literal('change_all')])),
+    orig_subject: Type.Optional(Str()),
+    subject: Type.Optional(Str()),
+    topic_links: Type.Optional(Type.Array(Type.Object({ text: Str(), url: Str() }, strict))),
+    orig_content: Type.Optional(Str()),
+    orig_rendered_content: Type.Optional(Str()),
+    prev_rendered_content_version: Type.Optional(Int()),
+    content: Type.Optional(Str()),
+    rendered_content: Type.Optional(Str()),
+    is_me_message: Type.Optional(Bool()),
+  },
+  strict,
+);
+
 /** Legacy `muted_topics`: the whole list of `[stream_name, topic, last_updated]` after a change. */
 export const MutedTopicsEventSchema = Type.Object(
   { id: Int(), type: Type.Literal('muted_topics'), muted_topics: Type.Array(Type.Tuple([Str(), Str(), Int()])) },
@@ -268,6 +316,48 @@ export const NavigationViewEventSchema = Type.Union([
   Type.Object({ id: Int(), type: Type.Literal('navigation_view'), op: Type.Literal('remove'), fragment: Str() }, strict),
 ]);
 
+/**
+ * `reaction` (Zulip's `notify_reaction_update`): op `add` or `remove`, the emoji and the reacting
+ * user; the deprecated `user` object is sent in events at FL 339–483.
+ */
+export const ReactionEventSchema = Type.Object(
+  {
+    id: Int(),
+    type: Type.Literal('reaction'),
+    op: Type.Union([Type.Literal('add'), Type.Literal('remove')]),
+    user_id: Int(),
+    user: Type.Object({ user_id: Int(), email: Str(), full_name: Str() }, strict),
+    message_id: Int(),
+    emoji_name: Str(),
+    emoji_code: Str(),
+    reaction_type: Type.Union([Type.Literal('unicode_emoji'), Type.Literal('realm_emoji'), Type.Literal('zulip_extra_emoji')]),
+  },
+  strict,
+);
+
+/** A draft object (Zulip's `Draft.to_dict()`, seed §2.4). */
+const DraftObject = Type.Object(
+  {
+    id: Int(),
+    type: Type.Union([Type.Literal(''), Type.Literal('stream'), Type.Literal('private')]),
+    to: Type.Array(Int()),
+    topic: Str(),
+    content: Str(),
+    timestamp: Int(),
+  },
+  strict,
+);
+
+/**
+ * `drafts` (zulip-behavior.md §11, `zerver/lib/drafts.py`), to the owner only: op `add` with the
+ * created drafts, `update` with the whole edited draft, `remove` with its id.
+ */
+export const DraftsEventSchema = Type.Union([
+  Type.Object({ id: Int(), type: Type.Literal('drafts'), op: Type.Literal('add'), drafts: Type.Array(DraftObject) }, strict),
+  Type.Object({ id: Int(), type: Type.Literal('drafts'), op: Type.Literal('update'), draft: DraftObject }, strict),
+  Type.Object({ id: Int(), type: Type.Literal('drafts'), op: Type.Literal('remove'), draft_id: Int() }, strict),
+]);
+
 /** Event schema by event `type`. */
 /** `custom_profile_fields`: every field of the realm after a change (zulip-behavior.md §5). */
 export const CustomProfileFieldsEventSchema = Type.Object(
@@ -348,7 +438,50 @@ export const RealmBotEventSchema = Type.Union([
   ),
 ]);
 
+/**
+ * `update_message_flags` (OpenAPI; Zulip's `do_update_message_flags` / `do_mark_all_as_read` /
+ * `do_mark_stream_messages_as_read`): `op` add/remove with its deprecated copy `operation`, the
+ * flag, the changed ids and `all` (true only for mark-all-as-read, with `messages: []`); remove of
+ * `read` also carries `message_details` (id → where the message lives, so clients can rebuild
+ * `unread_msgs`).
+ */
+const UnreadDetailsSchema = Type.Union([
+  Type.Object({ type: Type.Literal('private'), user_ids: Type.Array(Int()), mentioned: Type.Optional(Type.Literal(true)) }, strict),
+  Type.Object(
+    { type: Type.Literal('stream'), stream_id: Int(), topic: Str(), unmuted_stream_msg: Bool(), mentioned: Type.Optional(Type.Literal(true)) },
+    strict,
+  ),
+]);
+export const UpdateMessageFlagsEventSchema = Type.Union([
+  Type.Object(
+    {
+      id: Int(),
+      type: Type.Literal('update_message_flags'),
+      op: Type.Literal('add'),
+      operation: Type.Literal('add'),
+      flag: Type.Union([Type.Literal('read'), Type.Literal('starred'), Type.Literal('collapsed')]),
+      messages: Type.Array(Int()),
+      all: Bool(),
+    },
+    strict,
+  ),
+  Type.Object(
+    {
+      id: Int(),
+      type: Type.Literal('update_message_flags'),
+      op: Type.Literal('remove'),
+      operation: Type.Literal('remove'),
+      flag: Type.Union([Type.Literal('read'), Type.Literal('starred'), Type.Literal('collapsed')]),
+      messages: Type.Array(Int()),
+      all: Type.Literal(false),
+      message_details: Type.Optional(Type.Record(Type.String({ pattern: '^[0-9]+$' }), UnreadDetailsSchema)),
+    },
+    strict,
+  ),
+]);
+
 export const EVENT_SCHEMAS: Readonly<Record<string, TSchema>> = {
+  update_message_flags: UpdateMessageFlagsEventSchema,
   invites_changed: InvitesChangedEventSchema,
   custom_profile_fields: CustomProfileFieldsEventSchema,
   realm_user: Type.Union([RealmUserEventSchema, RealmUserAdminEventSchema]),
@@ -357,6 +490,8 @@ export const EVENT_SCHEMAS: Readonly<Record<string, TSchema>> = {
   update_display_settings: UpdateDisplaySettingsEventSchema,
   update_global_notifications: UpdateGlobalNotificationsEventSchema,
   message: MessageEventSchema,
+  delete_message: DeleteMessageEventSchema,
+  update_message: UpdateMessageEventSchema,
   heartbeat: HeartbeatEventSchema,
   typing: TypingEventSchema,
   presence: PresenceEventSchema,
@@ -364,6 +499,8 @@ export const EVENT_SCHEMAS: Readonly<Record<string, TSchema>> = {
   realm_linkifiers: RealmLinkifiersEventSchema,
   user_status: UserStatusEventSchema,
   navigation_view: NavigationViewEventSchema,
+  drafts: DraftsEventSchema,
+  reaction: ReactionEventSchema,
   muted_topics: MutedTopicsEventSchema,
   user_group: UserGroupEventSchema,
   subscription: SubscriptionEventSchema,

@@ -11,12 +11,16 @@ import type { Linkifier } from '../domain/linkifiers.js';
 export interface MentionableUser {
   id: number;
   fullName: string;
+  /** False for deactivated users: Zulip still renders their mentions, but silent (absent = active). */
+  isActive?: boolean;
 }
 
 /** A user group a mention may name. */
 export interface MentionableGroup {
   id: number;
   name: string;
+  /** Deactivated groups still render, but silent (absent = active). */
+  deactivated?: boolean;
 }
 
 /** A channel a `#**channel**` link may name. */
@@ -36,15 +40,30 @@ export interface RealmEmojiInfo {
 
 /** Inputs: realm data lookups (read-only). */
 export interface ZulipRenderContext {
-  /** Active users by id. */
+  /**
+   * Users by id, deactivated ones included (with `isActive: false`, rendered as silent mentions,
+   * as Zulip's `MentionBackend` does); users the sender may not know of are absent.
+   */
   userById(id: number): MentionableUser | undefined;
-  /** Active users whose full name equals `name` case-insensitively (Zulip allows duplicates). */
+  /**
+   * Users whose full name equals `name` case-insensitively (Zulip allows duplicates), deactivated
+   * ones included; sorted by id (the mention plugin takes the last, as Zulip's name map does).
+   */
   usersByFullName(name: string): readonly MentionableUser[];
-  /** Non-deactivated user groups by exact name (system groups are not mentionable by name). */
+  /** User groups by exact name, deactivated ones included (system groups are not mentionable by name). */
   groupByName(name: string): MentionableGroup | undefined;
-  /** Channels the sender may link to, by name (case-insensitive) and id. */
+  /**
+   * Channels the sender may link to (Zulip: the channels whose content the sender can access),
+   * by exact, case-sensitive name (Zulip's `Q(name=...)` lookup) and by id.
+   */
   streamByName(name: string): LinkableStream | undefined;
   streamById(id: number): LinkableStream | undefined;
+  /**
+   * For `#**channel>topic**` links (Zulip's `/with/` operand, FL 400): the id of the latest
+   * message in that channel's topic (topic compared case-insensitively) that the sender can see,
+   * or undefined when there is none (then the link has no `/with/` part). Optional: absent = none.
+   */
+  topicLatestMessageId?(streamId: number, topic: string): number | undefined;
   /** The realm's linkifiers in order (for `applyLinkifiers`). */
   linkifiers: readonly Linkifier[];
   /** Realm emoji by name. */

@@ -92,6 +92,8 @@ export function applyCommand<C extends Command>(
 export function bodiesOf(records: readonly RealmRecord[]): Array<[number, MessageBody]> {
   const out: Array<[number, MessageBody]> = [];
   for (const r of records) if (r.type === 'message_sent') out.push([r.id, { content: r.content, rendered: r.rendered }]);
+  // Content edits replace the body (message-edits.ts).
+  for (const r of records) if (r.type === 'message_edited' && r.content !== undefined) out.push([r.messageId, { content: r.content.content, rendered: r.content.rendered }]);
   return out;
 }
 

@@ -65,6 +65,8 @@ export interface UpdateSubscriptions {
   historyPublicToSubscribers?: boolean;
   isDefault: boolean;
   authorizationErrorsFatal: boolean;
+  /** Announce new channels in the realm's new-channel announcements channel. */
+  announce?: boolean;
 }
 
 /** Changes of the actor's own subscription settings (zulip-behavior.md §3.6). */
@@ -109,6 +111,11 @@ export interface InternalSend {
   content: string;
 }
 
+/** Create the realm's system bots that do not exist yet (realm creation; see `system-bots.ts`). */
+export interface EnsureSystemBots {
+  type: 'ensure_system_bots';
+}
+
 /**
  * A presence report (`POST /users/me/presence`, zulip-behavior.md §8.1): no records; the handler
  * updates the in-memory presence store (see `domain/presence.ts`) and may emit a `presence` event.
@@ -144,12 +151,29 @@ export type { CreateChannel, UpdateChannel, ArchiveChannel };
 import type { UpdateUserStatus } from './handlers/user-status.js';
 export type { UpdateUserStatus };
 
-export type Command = CreateRealm | InternalSend | LinkifierCommand | CreateUser | CreateStream | Subscribe | SendMessage | Typing | UpdatePresence | UpdateSubscriptions | SetSubscriptionProperties | CreateChannel | UpdateChannel | ArchiveChannel | SetUserTopic | CreateUserGroup | UpdateUserGroupMembership | UpdateUserGroup | UpdateUserStatus | CustomProfileFieldCommand | NavigationViewCommand | InviteCommand | UserAdminCommand;
+/**
+ * Set the channels receiving Notification Bot announcements of new channels and new users
+ * (Zulip's `new_stream_announcements_stream` / `signup_announcements_stream`); undefined =
+ * unchanged, null = none. Used by the demo organization; no endpoint yet.
+ */
+export interface SetAnnouncementChannels {
+  type: 'set_announcement_channels';
+  newStreams?: number | null;
+  signups?: number | null;
+}
+export type Command = CreateRealm | InternalSend | EnsureSystemBots | SetAnnouncementChannels | LinkifierCommand | CreateUser | CreateStream | Subscribe | SendMessage | Typing | UpdatePresence | UpdateSubscriptions | SetSubscriptionProperties | CreateChannel | UpdateChannel | ArchiveChannel | SetUserTopic | CreateUserGroup | UpdateUserGroupMembership | UpdateUserGroup | UpdateUserStatus | CustomProfileFieldCommand | NavigationViewCommand | DraftCommand | InviteCommand | UserAdminCommand | DeleteMessage | EditMessage | ReactionCommand | MessageFlagCommand;
 
 import type { CustomProfileFieldCommand, CustomProfileFieldReplies } from './handlers/custom-profile-fields.js';
 import type { NavigationViewCommand, NavigationViewReplies } from './handlers/navigation-views.js';
+import type { MessageFlagCommand, MessageFlagReplies } from './handlers/message-flags.js';
+import type { ReactionCommand, ReactionReplies } from './handlers/reactions.js';
+import type { DraftCommand, DraftReplies } from './handlers/drafts.js';
 import type { InviteCommand, InviteReplies } from './handlers/invites.js';
 import type { UserAdminCommand, UserAdminReplies } from './handlers/user-admin.js';
+import type { DeleteMessage } from './handlers/message-delete.js';
+export type { DeleteMessage };
+import type { EditMessage, EditMessageReply } from './handlers/message-edit.js';
+export type { EditMessage };
 
 /**
  * Set a user's visibility policy for (channel, topic) (zulip-behavior.md §3.15): `POST /user_topics`
@@ -200,13 +224,15 @@ export interface UpdateUserGroup {
 }
 
 /** The reply each command type yields on success. */
-export interface CommandReplies extends CustomProfileFieldReplies, NavigationViewReplies, InviteReplies, UserAdminReplies {
+export interface CommandReplies extends MessageFlagReplies, CustomProfileFieldReplies, NavigationViewReplies, ReactionReplies, DraftReplies, InviteReplies, UserAdminReplies {
   create_realm: Record<string, never>;
   create_user: { userId: number; apiKey: string };
   create_stream: { streamId: number };
   subscribe: Record<string, never>;
   send_message: { id: number; automatic_new_visibility_policy?: number };
   internal_send: { id: number };
+  ensure_system_bots: Record<string, never>;
+  set_announcement_channels: Record<string, never>;
   typing: Record<string, never>;
   update_presence: Record<string, unknown>;
   set_user_topic: Record<string, never>;
@@ -224,6 +250,8 @@ export interface CommandReplies extends CustomProfileFieldReplies, NavigationVie
   update_channel: Record<string, never>;
   archive_channel: Record<string, never>;
   update_user_status: Record<string, never>;
+  delete_message: Record<string, never>;
+  edit_message: EditMessageReply;
 }
 
 export type CommandReply<C extends Command> = CommandReplies[C['type']];

@@ -52,12 +52,16 @@ export function createDemoRealm(registry: RealmRegistry, passwordHash: string): 
       isBot: true, botType: 1, botOwnerId: ids.get('hamlet@zulip.com')!, timezone: '',
     });
     const humans = [...ids.values()];
+    const streamIds = new Map<string, number>();
     for (const name of DEMO_PUBLIC_STREAMS) {
-      run({
+      const { streamId } = run({
         type: 'create_stream', actorId: null, name, description: `The ${name} channel.`, inviteOnly: false, isWebPublic: false,
         isDefault: EVERYONE_STREAMS.has(name), subscriberIds: EVERYONE_STREAMS.has(name) ? humans : [],
       });
+      streamIds.set(name, streamId);
     }
+    // As Zulip's development realm: announcements go to Verona.
+    run({ type: 'set_announcement_channels', newStreams: streamIds.get('Verona')!, signups: streamIds.get('Verona')! });
     run({
       type: 'create_stream', actorId: null, name: 'core team', description: 'A private channel for the core team.',
       inviteOnly: true, isWebPublic: false, isDefault: false,

@@ -105,7 +105,8 @@ function process(self: { send(input: ActorInput): void }, c: ActorContext, input
   const appended = c.deps.log.append(c.state.id, records, bodies);
   c.durable = appended.then(
     () => {
-      for (const [id] of bodies) c.pendingBodies.delete(id);
+      // A later in-flight command may have replaced the body (message edits): keep the newer one.
+      for (const [id, body] of bodies) if (c.pendingBodies.get(id) === body) c.pendingBodies.delete(id);
       resolve(ok(reply));
       if (events.length) c.deps.dispatch(c.state.id, seq, events);
     },

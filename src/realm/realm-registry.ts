@@ -130,6 +130,8 @@ export class RealmRegistry {
       const run = setupRunner(state, this.options.ctx ?? systemContext, records);
       run({ type: 'create_realm', subdomain, name, description });
       setup?.(run);
+      // Zulip's cross-realm bots exist from the start (so /register never sees them appear).
+      run({ type: 'ensure_system_bots' });
       await this.log.append(id, records, bodiesOf(records), { subdomain });
       return this.start(state);
     } finally {

@@ -101,14 +101,16 @@ t.test('create: events', async (t) => {
   const hamlet = await s.as('hamlet@zulip.com');
   const othello = await s.as('othello@zulip.com');
   const cordelia = await s.as('cordelia@zulip.com');
-  // othello (not subscribed) sees the stream created; folded state equals the fresh one.
-  const { events } = await verifyAction(t, s, othello, {
-    eventTypes: ['stream', 'subscription'],
+  // A new subscriber sees the stream created, their subscription, and Notification Bot's first
+  // message (which sets first_message_id); folded state equals the fresh one.
+  const { events } = await verifyAction(t, s, cordelia, {
+    eventTypes: ['stream', 'subscription', 'message'],
     registerParams: { client_capabilities: { notification_settings_null: true } },
-    numEvents: 2,
+    numEvents: 3,
     action: () => hamlet.call('POST', '/channels/create', { name: 'Evented', subscribers: [hamlet.userId, cordelia.userId] }),
   });
   t.match(events[0], { type: 'stream', op: 'create', streams: [{ name: 'Evented', subscriber_count: 0 }] });
+  t.match(events[2], { type: 'message', message: { sender_email: 'notification-bot@zulip.com', subject: 'channel events' } });
   // A subscriber gets stream create + subscription add; a non-subscriber stream create + peer_add.
   const reg = (await cordelia.call('POST', '/register', { event_types: ['stream', 'subscription'] })).body;
   const reg2 = (await othello.call('POST', '/register', { event_types: ['stream', 'subscription'] })).body;
@@ -216,7 +218,14 @@ t.test('update: errors, state unchanged', async (t) => {
 t.test('empty_topic_only needs every message in the empty topic', async (t) => {
   const s = await startTestServer(t);
   const hamlet = await s.as('hamlet@zulip.com');
-  const id = (await hamlet.call('POST', '/channels/create', { name: 'Topicless', subscribers: [hamlet.userId] })).body.id;
+  // Created through a subscription request: the creation notice lands in "channel events"
+  // (a topic), so make the empty topic the only one by creating the channel with that policy.
+  const id = (await hamlet.call('POST', '/channels/create', { name: 'Topicless', subscribers: [hamlet.userId], topics_policy: 'empty_topic_only' })).body.id;
+  t.same(
+    (await hamlet.call('GET', '/messages', { anchor: 'newest', num_before: 5, num_after: 0, narrow: [{ operator: 'channel', operand: id }], allow_empty_topic_name: true })).body.messages.map((m: any) => m.subject),
+    [''],
+    'the creation notice goes to the empty topic of an empty_topic_only channel',
+  );
   t.equal((await hamlet.call('POST', '/messages', { type: 'stream', to: id, topic: '', content: 'hi' })).status, 200);
   t.same((await hamlet.call('PATCH', `/streams/${id}`, { topics_policy: 'empty_topic_only' })).body, { result: 'success', msg: '' });
   t.equal((await hamlet.call('GET', `/streams/${id}`)).body.stream.topics_policy, 'empty_topic_only');

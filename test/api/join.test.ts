@@ -67,8 +67,16 @@ t.test('GET/POST /join/{key}/ creates the account with the invite\'s role, chann
   if (Array.isArray(defaults)) {
     t.same(oSubs.subscriptions.map((x: any) => x.stream_id).sort(), defaults.map((d: any) => (typeof d === 'number' ? d : d.stream_id)).sort(), 'realm defaults on request');
   }
-  const msgs = await (await fetch(`${s.url}/api/v1/messages?anchor=newest&num_before=5&num_after=0&narrow=${encodeURIComponent('[{"operator":"dm","operand":"iago@zulip.com"}]')}`, { headers: oAuth })).json();
-  t.match(msgs.messages.at(-1)?.content ?? '', /Welcome, <strong>friend<\/strong>!/, 'welcome message from the inviter');
+  const msgs = await (await fetch(`${s.url}/api/v1/messages?anchor=newest&num_before=5&num_after=0&narrow=${encodeURIComponent('[{"operator":"dm","operand":"welcome-bot@zulip.com"}]')}`, { headers: oAuth })).json();
+  t.same(msgs.messages.map((m: any) => m.sender_full_name), ['Welcome Bot', 'Welcome Bot'], 'Welcome Bot: the welcome message, then the custom text');
+  t.match(msgs.messages[0]?.content ?? '', /welcome to Zulip/);
+  t.match(msgs.messages[1]?.content ?? '', /Welcome, <strong>friend<\/strong>!/, 'the invitation\'s custom text');
+  // Welcome Bot is a cross-realm bot: in cross_realm_bots, not in realm_users or GET /users.
+  const reg = await (await fetch(`${s.url}/api/v1/register`, { method: 'POST', headers: oAuth })).json();
+  t.same(reg.cross_realm_bots.map((b: any) => [b.email, b.is_system_bot]), [['notification-bot@zulip.com', true], ['welcome-bot@zulip.com', true]]);
+  t.notOk(reg.realm_users.some((u: any) => u.email === 'welcome-bot@zulip.com'));
+  const members = (await iago.call('GET', '/users')).body.members;
+  t.notOk(members.some((u: any) => u.email === 'welcome-bot@zulip.com'));
   void DEMO_PASSWORD;
 
   // Revoked, malformed, unknown.

@@ -60,9 +60,10 @@ t.test('creating channels by subscribing', async (t) => {
   const creator = await verifyAction(t, s, othello, {
     registerParams: CAPS,
     action: () => othello.call('POST', '/users/me/subscriptions', { subscriptions: [{ name: 'Another' }] }),
-    numEvents: 2,
+    numEvents: 3,
   });
-  t.same(creator.events.map((e) => `${e.type}/${e.op}`), ['stream/create', 'subscription/add']);
+  t.same(creator.events.map((e) => `${e.type}/${e.op ?? ''}`), ['stream/create', 'subscription/add', 'message/']);
+  t.match(creator.events[2], { message: { sender_email: 'notification-bot@zulip.com', subject: 'channel events', display_recipient: 'Another' } });
 
   // A private channel: invisible to other members, visible to administrators.
   const member = await verifyAction(t, s, hamlet, {
@@ -88,9 +89,10 @@ t.test('joining a private channel by invitation sends stream create', async (t) 
   const { events } = await verifyAction(t, s, othello, {
     registerParams: CAPS,
     action: () => hamlet.call('POST', '/users/me/subscriptions', { subscriptions: [{ name: 'core team' }], principals: [othello.userId] }),
-    numEvents: 2,
+    numEvents: 3,
   });
-  t.same(events.map((e) => `${e.type}/${e.op}`), ['stream/create', 'subscription/add']);
+  t.same(events.map((e) => `${e.type}/${e.op ?? ''}`), ['stream/create', 'subscription/add', 'message/']);
+  t.match(events[2], { message: { sender_email: 'notification-bot@zulip.com', content: /subscribed you to the channel/ } });
 });
 
 t.test('unsubscribe: reply and events', async (t) => {

@@ -12,6 +12,7 @@
  * group; users with the member role are direct members of both `role:members` and
  * `role:fulltimemembers` (the realm's waiting period is 0, so every member is a full member).
  */
+import { isSystemBot } from '../../domain/system-bots.js';
 import { Role, type GroupSettingValue, type RealmState, type UserGroup } from '../../domain/realm-state.js';
 
 /** Zulip's `GroupPermissionSetting` as serialized into `server_supported_permission_settings`. */
@@ -158,7 +159,7 @@ const SYSTEM_GROUP_SUBGROUP: Readonly<Record<string, string>> = {
 function activeUsersByRole(state: RealmState): Map<number, number[]> {
   const byRole = new Map<number, number[]>();
   for (const user of state.users.values()) {
-    if (!user.isActive) continue;
+    if (!user.isActive || isSystemBot(user)) continue;
     let list = byRole.get(user.role);
     if (list === undefined) byRole.set(user.role, (list = []));
     list.push(user.id);

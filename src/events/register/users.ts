@@ -7,6 +7,7 @@
  * `is_active` key; lists are sorted by user id. The current user's `avatar_url` is always
  * computed (client_gravatar forced off, Zulip #8253).
  */
+import { isSystemBot } from '../../domain/system-bots.js';
 import { Role, type RealmState, type User } from '../../domain/realm-state.js';
 import { apiEmail, gravatarUrl, userToWire } from '../../domain/users.js';
 import { hasGroupPermission } from '../../domain/groups.js';
@@ -17,11 +18,13 @@ export function realmUserSection(state: RealmState, me: User, clientGravatar: bo
   const active: Record<string, unknown>[] = [];
   const inactive: Record<string, unknown>[] = [];
   const view = { clientGravatar, includeCustomProfileFields: true };
+  const crossRealmBots: Record<string, unknown>[] = [];
   const users = [...state.users.values()].sort((a, b) => a.id - b.id);
   for (const target of users) {
     const wire = userToWire(state, me, target, view);
     delete wire.is_active;
-    (target.isActive ? active : inactive).push(wire);
+    if (isSystemBot(target)) crossRealmBots.push({ ...wire, is_system_bot: true });
+    else (target.isActive ? active : inactive).push(wire);
   }
   const can = (name: string) => hasGroupPermission(state, me.id, realmGroupSetting(state, name));
   const canCreatePrivate = can('can_create_private_channel_group');
@@ -31,8 +34,8 @@ export function realmUserSection(state: RealmState, me: User, clientGravatar: bo
   return {
     realm_users: active,
     realm_non_active_users: inactive,
-    // System bots (Notification Bot, Welcome Bot…) live in Zulip's internal realm; parley has none.
-    cross_realm_bots: [],
+    // System bots (Notification Bot, Welcome Bot) are Zulip's cross-realm bots (domain/system-bots.ts).
+    cross_realm_bots: crossRealmBots,
     avatar_source: 'G',
     avatar_url_medium: `${avatar}&s=500`,
     avatar_url: avatar,
@@ -62,7 +65,7 @@ export function realmUserSection(state: RealmState, me: User, clientGravatar: bo
 export function realmBots(state: RealmState, me: User): Record<string, unknown>[] {
   const isAdmin = me.role <= Role.admin;
   return [...state.users.values()]
-    .filter((u) => u.isBot && (isAdmin || u.botOwnerId === me.id))
+    .filter((u) => u.isBot && !isSystemBot(u) && (isAdmin || u.botOwnerId === me.id))
     .sort((a, b) => a.id - b.id)
     .map((bot) => ({
       email: apiEmail(bot, state.host),

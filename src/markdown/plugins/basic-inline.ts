@@ -206,7 +206,7 @@ const link: InlinePattern = {
 };
 
 /** Zulip's `get_web_link_regex()`, with Python's Unicode `\w`. */
-function buildWebLinkRegex(): RegExp {
+export function buildWebLinkRegex(): RegExp {
   const w = String.raw`\p{L}\p{N}_`;
   const inner = String.raw`[^\s()"]*`;
   const parenGroup = String.raw`[^\s()"]*?(?:\(%s\)[^\s()"]*?)*`;

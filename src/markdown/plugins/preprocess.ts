@@ -44,6 +44,12 @@ export interface FenceInfo {
  */
 export interface FenceHandler {
   processContents: boolean;
+  /**
+   * Without `processContents`: whether the HTML is block-level (Python-Markdown's `isblocklevel`:
+   * a paragraph holding only its placeholder is replaced by it) or inline, staying inside `<p>`
+   * (TeX's `<span class="katex-display">`). Default true.
+   */
+  block?: boolean;
   format(text: string, info: FenceInfo, ctx: PreprocessContext): string;
 }
 
@@ -125,7 +131,7 @@ function runFences(lines: string[], ctx: PreprocessContext): string[] {
     const frame = stack.pop()!;
     if (frame.info === null || frame.handler === null || frame.lines.length === 0) return;
     let text = frame.handler.format(frame.lines.join('\n'), frame.info, ctx);
-    if (!frame.handler.processContents) text = ctx.stash(text, true);
+    if (!frame.handler.processContents) text = ctx.stash(text, frame.handler.block ?? true);
     frame.out.push('', ...text.split('\n'), '');
   };
 

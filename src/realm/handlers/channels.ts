@@ -42,6 +42,7 @@ import { renderMarkdown } from '../../markdown/render.js';
 import type { CommandReplies } from '../commands.js';
 import type { CreateChannel, UpdateChannel, ArchiveChannel } from '../channel-commands.js';
 import type { Handler, RealmEvent } from '../decision.js';
+import { channelChangeNotices, channelCreatedNotice, newChannelsAnnouncement } from '../notifications.js';
 
 const isError = (v: unknown): v is ZulipError => v instanceof ZulipError;
 
@@ -190,7 +191,8 @@ export const createChannel: Handler<CreateChannel, CommandReplies['create_channe
     events.push({ userIds: peers, payload: { type: 'subscription', op: 'peer_add', stream_ids: [id], user_ids: sortedSubscribers } });
   }
   const records: RealmRecord[] = subscriberIds.length > 0 ? [created, subscriptions] : [created];
-  return ok({ records, events, reply: { streamId: id } });
+  const followUps = [channelCreatedNotice(actor, stream), ...(cmd.announce ? newChannelsAnnouncement(state, actor, [stream.name]) : [])];
+  return ok({ records, events, reply: { streamId: id }, followUps });
 };
 
 /** Parses a `{new, old?}` group-setting update (seed §4.2). */
@@ -328,7 +330,12 @@ export const updateChannel: Handler<UpdateChannel, CommandReplies['update_channe
   if (Object.keys(groupChanges).length > 0) changes.groups = groupChanges;
 
   if (Object.keys(changes).length === 0) return ok({ records: [], events: [], reply: {} });
-  return ok({ records: [{ type: 'stream_updated', v: 1, streamId: stream.id, changes }], events: updateEvents(state, stream, changes), reply: {} });
+  const followUps = channelChangeNotices(actor, stream, {
+    name: changes.name ?? stream.name,
+    description: changes.description ?? stream.description,
+    inviteOnly, isWebPublic: webPublic, historyPublicToSubscribers: history,
+  });
+  return ok({ records: [{ type: 'stream_updated', v: 1, streamId: stream.id, changes }], events: updateEvents(state, stream, changes), reply: {}, followUps });
 };
 
 /**

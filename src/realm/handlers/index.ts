@@ -8,7 +8,8 @@ import { createRealm } from './realm.js';
 import { createUser } from './users.js';
 import { createStream, subscribe } from './streams.js';
 import { sendMessage } from './messages.js';
-import { internalSend } from './internal-send.js';
+import { ensureSystemBots, internalSend } from './internal-send.js';
+import { setAnnouncementChannels } from './realm-settings.js';
 import { typing } from './typing.js';
 import { updatePresence } from './presence.js';
 import { setUserTopic } from './user-topics.js';
@@ -28,6 +29,11 @@ import {
   removeCustomProfileValues,
 } from './custom-profile-fields.js';
 import { addNavigationView, updateNavigationView, removeNavigationView } from './navigation-views.js';
+import { updateMessageFlags, markAllAsRead, markChannelAsRead } from './message-flags.js';
+import { addReaction, removeReaction } from './reactions.js';
+import { createDrafts, editDraft, deleteDraft } from './drafts.js';
+import { deleteMessage } from './message-delete.js';
+import { editMessage } from './message-edit.js';
 import { updateUser, deactivateUser, reactivateUser, adminCreateUser, updateSettings, addBot } from './user-admin.js';
 
 type HandlerTable = { [T in Command['type']]: Handler<Extract<Command, { type: T }>, CommandReplies[T]> };
@@ -39,6 +45,8 @@ export const handlers: HandlerTable = {
   subscribe,
   send_message: sendMessage,
   internal_send: internalSend,
+  ensure_system_bots: ensureSystemBots,
+  set_announcement_channels: setAnnouncementChannels,
   typing,
   update_presence: updatePresence,
   set_user_topic: setUserTopic,
@@ -64,6 +72,16 @@ export const handlers: HandlerTable = {
   add_navigation_view: addNavigationView,
   update_navigation_view: updateNavigationView,
   remove_navigation_view: removeNavigationView,
+  update_message_flags: updateMessageFlags,
+  mark_all_as_read: markAllAsRead,
+  mark_channel_as_read: markChannelAsRead,
+  add_reaction: addReaction,
+  remove_reaction: removeReaction,
+  create_drafts: createDrafts,
+  edit_draft: editDraft,
+  delete_draft: deleteDraft,
+  delete_message: deleteMessage,
+  edit_message: editMessage,
   create_multiuse_invite: createMultiuseInvite,
   revoke_multiuse_invite: revokeMultiuseInvite,
   accept_multiuse_invite: acceptMultiuseInvite,

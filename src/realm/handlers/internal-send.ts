@@ -1,34 +1,47 @@
 /**
  * `internal_send`: a message from the Notification Bot or Welcome Bot (Zulip's `internal_send_*`).
- * The bot account is created the first time a realm needs it: the decision is then just its
- * `user_created` record plus the same command as a follow-up, which finds the bot in place.
+ * Realms get their system bots at creation (`ensure_system_bots`); a realm created before they
+ * existed gets the bot on first use: the decision is then its `user_created` record plus the same
+ * command as a follow-up, which finds the bot in place.
  */
 import { ok } from '../../errors.js';
-import { SYSTEM_BOTS, systemBot } from '../../domain/system-bots.js';
-import { Role } from '../../domain/realm-state.js';
-import type { CommandReplies, InternalSend } from '../commands.js';
-import type { Handler } from '../decision.js';
+import { SYSTEM_BOTS, systemBot, type SystemBotKind } from '../../domain/system-bots.js';
+import { Role, type RealmState } from '../../domain/realm-state.js';
+import type { UserCreated } from '../../domain/records.js';
+import type { CommandReplies, EnsureSystemBots, InternalSend } from '../commands.js';
+import type { CommandContext, Handler } from '../decision.js';
 import { API_KEY_LENGTH } from './users.js';
 import { sendMessage } from './messages.js';
 
 /** Client name Zulip records for internal sends. */
 const INTERNAL_CLIENT = 'Internal';
 
+/** `user_created` records for the system bots of `kinds` that do not exist yet (no events: they are not realm members). */
+function missingBotRecords(state: RealmState, kinds: readonly SystemBotKind[], ctx: CommandContext): UserCreated[] {
+  const records: UserCreated[] = [];
+  const keys = new Set<string>();
+  for (const kind of kinds) {
+    if (systemBot(state, kind) !== undefined) continue;
+    const { email, fullName } = SYSTEM_BOTS[kind];
+    let apiKey = ctx.randomToken(API_KEY_LENGTH);
+    while (state.usersByApiKey.has(apiKey) || keys.has(apiKey)) apiKey = ctx.randomToken(API_KEY_LENGTH);
+    keys.add(apiKey);
+    records.push({
+      type: 'user_created', v: 1, id: state.nextIds.user + records.length, email, fullName, role: Role.member, isBot: true,
+      botType: 1, botOwnerId: null, dateJoined: ctx.now(), timezone: '', apiKey, passwordHash: null, systemBot: kind,
+    });
+  }
+  return records;
+}
+
+export const ensureSystemBots: Handler<EnsureSystemBots, CommandReplies['ensure_system_bots']> = (state, _cmd, ctx) =>
+  ok({ records: missingBotRecords(state, ['notification', 'welcome'], ctx), events: [], reply: {} });
+
 export const internalSend: Handler<InternalSend, CommandReplies['internal_send']> = (state, cmd, ctx) => {
   const bot = systemBot(state, cmd.bot);
   if (bot === undefined) {
-    const { email, fullName } = SYSTEM_BOTS[cmd.bot];
-    let apiKey = ctx.randomToken(API_KEY_LENGTH);
-    while (state.usersByApiKey.has(apiKey)) apiKey = ctx.randomToken(API_KEY_LENGTH);
-    return ok({
-      records: [{
-        type: 'user_created', v: 1, id: state.nextIds.user, email, fullName, role: Role.member, isBot: true,
-        botType: 1, botOwnerId: null, dateJoined: ctx.now(), timezone: '', apiKey, passwordHash: null, systemBot: cmd.bot,
-      }],
-      events: [],
-      reply: { id: 0 },
-      followUps: [cmd],
-    });
+    // Realms created before system bots existed: create the bot, then send as a follow-up.
+    return ok({ records: missingBotRecords(state, [cmd.bot], ctx), events: [], reply: { id: 0 }, followUps: [cmd] });
   }
   const sent = sendMessage(state, {
     type: 'send_message', senderId: bot.id, messageType: cmd.messageType, to: cmd.to, topic: cmd.topic,

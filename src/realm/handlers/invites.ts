@@ -19,6 +19,7 @@
  * the record. Each change sends `{type: "invites_changed"}` to the realm's administrators and the
  * inviter.
  */
+import { welcomeMessages } from '../notifications.js';
 import { ok, fail, Errors, type Result } from '../../errors.js';
 import { Role, type RealmState, type RoleCode, type User } from '../../domain/realm-state.js';
 import { hasGroupPermission } from '../../domain/groups.js';
@@ -238,5 +239,5 @@ export const acceptMultiuseInvite: Handler<AcceptMultiuseInvite, InviteReplies['
     records.push({ type: 'user_group_membership_changed', v: 1, groupId, addMembers: [userId], removeMembers: [], addSubgroups: [], removeSubgroups: [] });
     events.push({ userIds: groupWatchers, payload: { type: 'user_group', op: 'add_members', group_id: groupId, user_ids: [userId] } });
   }
-  return ok({ records, events, reply: created.value.reply });
+  return ok({ records, events, reply: created.value.reply, followUps: welcomeMessages(state, userId, invite.welcomeMessageCustomText) });
 };

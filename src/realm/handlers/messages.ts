@@ -20,11 +20,11 @@ import {
   truncateTopic,
 } from '../../domain/messages.js';
 import { checkStreamName, findStreamByName } from '../../domain/streams.js';
-import { findUserByEmail } from '../../domain/users.js';
+import { apiEmail, findUserByEmail } from '../../domain/users.js';
 import { hasGroupPermission } from '../../domain/groups.js';
 import { isSubscribed } from '../../domain/access.js';
 import { directMembers, findDirectRecipient } from '../../domain/recipients.js';
-import { renderMessageContent } from '../../domain/message-render.js';
+import { checkWildcardMentions, renderMessageContent } from '../../domain/message-render.js';
 import type { SendMessage, CommandReplies } from '../commands.js';
 import type { Handler } from '../decision.js';
 import { automaticVisibilityOnSend } from './user-topics.js';
@@ -130,7 +130,7 @@ function resolveDirectRecipients(state: RealmState, to: { emails: string[] } | {
     }
   }
   if (users.length === 0) return fail(Errors.noRecipients());
-  for (const user of users) if (!user.isActive) return fail(Errors.noLongerUsingZulip(user.email));
+  for (const user of users) if (!user.isActive) return fail(Errors.noLongerUsingZulip(apiEmail(user, state.host)));
   return ok(users);
 }
 
@@ -195,6 +195,10 @@ export const sendMessage: Handler<SendMessage, CommandReplies['send_message']> =
   const rendering = renderMessageContent(state, content, targetStream
     ? { senderId: sender.id, streamId: targetStream.id, topic }
     : { senderId: sender.id, directUserIds: receivers });
+  if (targetStream && !cmd.internal) {
+    const wildcardError = checkWildcardMentions(state, sender.id, targetStream, rendering);
+    if (wildcardError) return fail(wildcardError);
+  }
   const record: MessageSent = {
     type: 'message_sent',
     v: 1,

@@ -16,6 +16,8 @@
  * - `subscription` op `update` `{stream_id, property, value}` to the user (two for a mute change:
  *   legacy `in_home_view` first, then `is_muted`).
  */
+import { channelCreatedNotice, newChannelsAnnouncement, subscribedYouNotices } from '../notifications.js';
+import type { InternalSend } from '../commands.js';
 import { ok, fail, Errors, type ZulipError } from '../../errors.js';
 import { checkStreamName, findStreamByName, newSubscription, STREAM_COLORS, streamFromRecord, streamToWire, subscriptionToWire } from '../../domain/streams.js';
 import { defaultStreamGroups, hasGroupPermission } from '../../domain/groups.js';
@@ -72,6 +74,8 @@ interface AddOutcome {
   subscribed: Record<string, string[]>;
   alreadySubscribed: Record<string, string[]>;
   unauthorized: string[];
+  /** Notification Bot messages: new channels' first messages, `announce`, "subscribed you" DMs. */
+  followUps: InternalSend[];
 }
 
 function decideAdd(state: RealmState, actor: User, users: User[], cmd: UpdateSubscriptions, ctx: CommandContext): AddOutcome | ZulipError {
@@ -228,7 +232,18 @@ function decideAdd(state: RealmState, actor: User, users: User[], cmd: UpdateSub
       });
     }
   }
-  return { records, events, subscribed, alreadySubscribed, unauthorized };
+  const created = targets.filter((t) => t.created).map((t) => t.stream);
+  const namesByUser = new Map<number, string[]>();
+  for (const t of targets) {
+    if (t.created) continue;
+    for (const userId of newSubs.get(t.stream.id)!.keys()) namesByUser.set(userId, [...(namesByUser.get(userId) ?? []), t.stream.name]);
+  }
+  const followUps = [
+    ...created.map((stream) => channelCreatedNotice(actor, stream)),
+    ...(cmd.announce ? newChannelsAnnouncement(state, actor, created.map((s) => s.name)) : []),
+    ...subscribedYouNotices(state, actor, namesByUser),
+  ];
+  return { records, events, subscribed, alreadySubscribed, unauthorized, followUps };
 }
 
 interface RemoveOutcome {
@@ -312,6 +327,7 @@ export const updateSubscriptions: Handler<UpdateSubscriptions, CommandReplies['u
   const reply: Record<string, unknown> = {};
   const records: RealmRecord[] = [];
   const events: RealmEvent[] = [];
+  const followUps: InternalSend[] = [];
   if (cmd.add.length > 0) {
     const add = decideAdd(state, actor, users, cmd, ctx);
     if (!('records' in add)) return fail(add);
@@ -320,6 +336,7 @@ export const updateSubscriptions: Handler<UpdateSubscriptions, CommandReplies['u
     reply.subscribed = add.subscribed;
     reply.already_subscribed = add.alreadySubscribed;
     if (!cmd.authorizationErrorsFatal) reply.unauthorized = add.unauthorized;
+    followUps.push(...add.followUps);
   }
   if (cmd.remove.length > 0) {
     // Removal decides against the state before the add half; a name in both lists is not supported.
@@ -330,7 +347,7 @@ export const updateSubscriptions: Handler<UpdateSubscriptions, CommandReplies['u
     reply.removed = remove.removed;
     reply.not_removed = remove.notRemoved;
   }
-  return ok({ records, events, reply });
+  return ok({ records, events, reply, followUps });
 };
 
 /**

@@ -35,6 +35,7 @@ import { Role, type RealmState, type RoleCode, type User } from '../../domain/re
 import { apiEmail, checkFullName, canSeeDeliveryEmail, gravatarUrl, isValidEmail } from '../../domain/users.js';
 import { checkFieldValue, isRenderable, type CustomProfileValuesChanged } from '../../domain/custom-profile-fields.js';
 import type { UserUpdated } from '../../domain/user-admin.js';
+import { draftsClearedBySettings } from '../../domain/drafts.js';
 import type { UserCreated } from '../../domain/records.js';
 import { userToWire } from '../../domain/users.js';
 import { createUser } from './users.js';
@@ -504,7 +505,9 @@ export const updateSettings: Handler<UpdateSettings, Record<string, never>> = (s
       events.push(...personalSettingEvents(state, user, changed));
     }
   }
-  return ok({ records: Object.keys(update).length > 3 ? [update] : [], events, reply: {} });
+  // Turning draft synchronisation off deletes the user's drafts, without events (Zulip's do_change_user_setting).
+  const cleared = draftsClearedBySettings(state, user.id, personalSetting(user, 'enable_drafts_synchronization'), cmd.settings);
+  return ok({ records: [...(Object.keys(update).length > 3 ? [update] : []), ...cleared], events, reply: {} });
 };
 
 /**

@@ -28,7 +28,6 @@ import {
   canAccessStreamHistory,
   compileNarrow,
   includesHistory,
-  mutedRecipientIds,
   type CompiledNarrow,
   type NarrowTerm,
 } from '../../domain/narrow.js';
@@ -41,6 +40,7 @@ import {
   type IdSequence,
 } from '../../domain/recipient-index.js';
 import { highlightHtml, highlightTopic } from '../../domain/message-search.js';
+import { mutedMessageTest } from '../../domain/narrow-muting.js';
 
 /** Reads a message's stored body (raw Markdown and rendered HTML). */
 export type BodyReader = (messageId: number) => MessageBody | undefined;
@@ -77,7 +77,7 @@ const HISTORY_OK = 2;
 const NO_ROW = -1;
 
 /** A compiled narrow bound to one viewer: the full membership test and the candidate list. */
-class Selection {
+export class Selection {
   private readonly m: MessageIndex;
   private readonly rows: UserMessages | undefined;
   private readonly chosen = new Map<boolean, { seq: IdSequence; isRows: boolean }>();
@@ -126,9 +126,9 @@ class Selection {
   /**
    * Whether message `id` is in the result set. `knownFlags`: the row flags when the caller
    * walks the rows, NO_ROW when it knows there is none, undefined to look them up.
-   * `firstUnread`: additionally require an unread row outside muted channels.
+   * `firstUnread`: additionally require an unread row that `muted` (if any) does not exclude.
    */
-  accepts(id: number, knownFlags?: number, firstUnread?: { mutedRecipients: Set<number> | null }): boolean {
+  accepts(id: number, knownFlags?: number, firstUnread?: { muted: ((id: number) => boolean) | null }): boolean {
     const m = this.m;
     if (id <= 0 || id > MAX_POSSIBLE_MESSAGE_ID || (m.bits.get(id) & MessageBit.exists) === 0) return false;
     const rid = m.recipient.get(id);
@@ -144,7 +144,7 @@ class Selection {
     }
     if (firstUnread !== undefined) {
       if ((flags & Flag.read) !== 0) return false;
-      if (firstUnread.mutedRecipients?.has(rid)) return false;
+      if (firstUnread.muted?.(id)) return false;
     }
     for (const test of this.narrow.tests) if (!test(id, flags)) return false;
     const bodyTests = this.narrow.bodyTests;
@@ -215,13 +215,14 @@ class Selection {
 
   /**
    * Zulip's `find_first_unread_anchor`: the oldest unread message (a row without `read`)
-   * matching the narrow, skipping muted channels unless the narrow names a channel or is a
-   * direct-message narrow; `LARGER_THAN_MAX_MESSAGE_ID` when none.
+   * matching the narrow, skipping muted topics, and muted channels (but not their unmuted or
+   * followed topics) unless the narrow names a channel (Zulip's `exclude_muting_conditions`,
+   * `domain/narrow-muting.ts`); `LARGER_THAN_MAX_MESSAGE_ID` when none.
    */
   firstUnread(): number {
-    const muted =
-      this.narrow.isDmNarrow || this.narrow.channelRecipientId !== null ? null : mutedRecipientIds(this.state, this.viewer);
-    const opts = { mutedRecipients: muted !== null && muted.size > 0 ? muted : null };
+    const rid = this.narrow.channelRecipientId;
+    const channel = rid === null ? undefined : this.state.recipients.get(rid);
+    const opts = { muted: mutedMessageTest(this.state, this.viewer, channel?.type === 'stream' ? channel.streamId : null) };
     const { seq, isRows } = this.candidates(true);
     if (isRows) {
       const flags = this.rows!.flags;

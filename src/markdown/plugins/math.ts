@@ -1,0 +1,87 @@
+/**
+ * TeX math through KaTeX, as Zulip renders it (zerver/lib/markdown: `Tex` inline pattern at
+ * priority 90, fenced_code.py `TexHandler` / `format_tex`, zerver/lib/tex.py `render_tex`):
+ *
+ * - inline `$$…$$` (Zulip's `TEX_RE`: not next to a word character or another `$`, no newline,
+ *   body not starting with `_`, `\$` allowed inside) → KaTeX's `<span class="katex">…`;
+ * - ```math blocks: each blank-line-separated paragraph in display mode →
+ *   `<span class="katex-display">…`, kept inside the surrounding `<p>` (inline HTML, as in Zulip);
+ * - invalid TeX: `<span class="tex-error">$$body$$</span>` inline (text escaped like all text),
+ *   `<span class="tex-error">body</span>` in blocks (Django `escape`: quotes too).
+ *
+ * KaTeX runs with its defaults (`throwOnError`), as Zulip's KaTeX server does (warnings silenced); its output is
+ * HTML-escaped by KaTeX itself and never contains raw input markup. Byte-for-byte equality with
+ * Zulip's stored HTML needs the KaTeX release Zulip uses (0.16.x); later releases renamed some
+ * classes and round some lengths differently.
+ */
+import { createRequire } from 'node:module';
+import type { MarkdownPlugin } from '../render.js';
+import type { InlinePattern } from './inline-engine.js';
+import type { FenceHandler } from './preprocess.js';
+
+interface KatexApi {
+  renderToString(tex: string, options: { displayMode: boolean; throwOnError: boolean; strict: 'ignore' }): string;
+}
+
+const katex = createRequire(import.meta.url)('katex') as KatexApi;
+
+/** `render_tex`: KaTeX HTML, or null when the TeX does not parse. */
+export function renderTex(tex: string, inline: boolean): string | null {
+  try {
+    // `strict: 'ignore'`: same HTML as KaTeX's default 'warn', without a console warning per message.
+    return katex.renderToString(tex, { displayMode: !inline, throwOnError: true, strict: 'ignore' }).trim();
+  } catch {
+    return null;
+  }
+}
+
+/** Django's `escape`. */
+function djangoEscape(s: string): string {
+  return s
+    .replaceAll('&', '&amp;')
+    .replaceAll('<', '&lt;')
+    .replaceAll('>', '&gt;')
+    .replaceAll('"', '&quot;')
+    .replaceAll("'", '&#x27;');
+}
+
+/** Zulip's `TEX_RE`, with Python's Unicode `\B` spelled out as lookarounds. */
+const TEX_RE = /(?<![\p{L}\p{N}_$])\$\$(?<body>[^\n_$](?:\\\$|[^$\n])*)\$\$(?![\p{L}\p{N}_$])/gu;
+
+const inlineTex: InlinePattern = {
+  name: 'tex',
+  priority: 90,
+  legacy: true,
+  regex: TEX_RE,
+  handle(m) {
+    const body = m.groups!['body']!;
+    const start = m.index;
+    const end = start + m[0].length;
+    const html = renderTex(body, true);
+    if (html !== null) return { node: { kind: 'html', html, text: m[0] }, start, end };
+    return {
+      node: { kind: 'element', open: '<span class="tex-error">', close: '</span>', content: `$$${body}$$`, atomic: true },
+      start,
+      end,
+    };
+  },
+};
+
+/** ```math: display-mode TeX per paragraph (inline HTML: it stays inside the paragraph). */
+export const MATH_FENCE: FenceHandler = {
+  processContents: false,
+  block: false,
+  format(text) {
+    return text
+      .split('\n\n')
+      .map((paragraph) => renderTex(paragraph, false) ?? `<span class="tex-error">${djangoEscape(paragraph)}</span>`)
+      .join('\n\n');
+  },
+};
+
+/** Inline `$$…$$` and ```math blocks. */
+export const mathPlugin: MarkdownPlugin = {
+  name: 'math',
+  fenceHandlers: { math: MATH_FENCE },
+  inlinePatterns: [inlineTex],
+};
