@@ -11,6 +11,7 @@
  * the `{status, headers, body}` returned here verbatim.
  */
 import { hashPassword } from '../auth/passwords.js';
+import { isPasswordStrongEnough } from '../auth/password-strength.js';
 import { inviteByKey, isInviteUsable } from '../domain/invites.js';
 import { LINK_EXPIRED } from '../realm/handlers/invites.js';
 import type { RealmHandle } from '../realm/realm-handle.js';
@@ -76,6 +77,8 @@ export async function handleJoin(req: ApiRequest, services: JoinServices): Promi
   if (values.full_name.trim() === '') return form(realmName, key, 'This field is required: full name.', values);
   if (values.email.trim() === '') return form(realmName, key, 'This field is required: email.', values);
   if (password === '') return form(realmName, key, 'This field is required: password.', values);
+  // Zulip's registration form message for a password failing check_password_strength.
+  if (!isPasswordStrongEnough(password)) return form(realmName, key, 'The password is too weak.', values);
   const result = await realm.execute({
     type: 'accept_multiuse_invite',
     key,

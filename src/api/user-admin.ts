@@ -10,8 +10,8 @@
  *   Zulip requires an administrator holding the server-granted `can_create_users`, which parley
  *   has no way to grant, so owners are treated as holding it. Checks run in Zulip's order
  *   (permission, missing arguments, account, then password strength) before the password is
- *   hashed. Password strength: empty or shorter than 6 characters is "The password is too weak.";
- *   Zulip's additional zxcvbn guess estimate is not applied (parley ships no zxcvbn);
+ *   hashed. Password strength as Zulip (`auth/password-strength.ts`: 6–100 characters and at
+ *   least 10000 zxcvbn guesses), else "The password is too weak.";
  * - `PATCH /settings` (the caller's own account, humans only): `full_name`, `timezone`,
  *   `email_address_visibility` and every generic personal setting (`domain/user-settings.ts`:
  *   typed after its default, enumerations checked); `presence_enabled` (kept by user status)
@@ -25,6 +25,7 @@
 import Type from 'typebox';
 import { Errors } from '../errors.js';
 import { hashPassword } from '../auth/passwords.js';
+import { isPasswordStrongEnough } from '../auth/password-strength.js';
 import { checkCanCreateUsers, checkNewAccount } from '../realm/handlers/user-admin.js';
 import type { Command } from '../realm/commands.js';
 import { runCommand } from './run-command.js';
@@ -40,8 +41,6 @@ const GENERIC_SETTING_PARAMS: Record<string, ParamSpec<string | number | boolean
   ]),
 );
 
-/** Zulip's minimum password length (`PASSWORD_MIN_LENGTH`). */
-export const PASSWORD_MIN_LENGTH = 6;
 
 export const userAdminEndpoints = [
   defineEndpoint({
@@ -99,7 +98,7 @@ export const userAdminEndpoints = [
       if (params.full_name === undefined) return Errors.missingArgument('full_name');
       const account = checkNewAccount(state, params.email, params.full_name);
       if (!account.ok) return account.error;
-      if ([...params.password].length < PASSWORD_MIN_LENGTH) return Errors.badRequest('The password is too weak.');
+      if (!isPasswordStrongEnough(params.password)) return Errors.badRequest('The password is too weak.');
       const passwordHash = await hashPassword(params.password);
       return runCommand(
         realm!,

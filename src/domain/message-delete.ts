@@ -29,6 +29,9 @@ export function evolveMessagesDeleted(state: RealmState, r: MessagesDeleted): vo
     if (!m.exists(id)) continue;
     for (const rows of m.users.values()) rows.remove(id);
     m.markDeleted(id);
+    // As Zulip, reactions and edit history go with the message.
+    state.reactions?.byMessage.delete(id);
+    state.editHistory?.delete(id);
   }
   for (const { streamId, firstMessageId } of r.firstMessageIds ?? []) {
     const stream = state.streams.get(streamId);

@@ -169,18 +169,6 @@ export interface CompiledNarrow {
   readonly search: SearchQuery | null;
 }
 
-/** Recipient ids of the channels the viewer muted (subscription `is_muted`). */
-export function mutedRecipientIds(state: RealmState, viewer: User): Set<number> {
-  const out = new Set<number>();
-  for (const streamId of state.userStreams.get(viewer.id) ?? []) {
-    if (state.subscriptions.get(streamId)?.get(viewer.id)?.isMuted) {
-      const stream = state.streams.get(streamId);
-      if (stream !== undefined) out.add(stream.recipientId);
-    }
-  }
-  return out;
-}
-
 const MENTION_MASK = Flag.mentioned | Flag.stream_wildcard_mentioned | Flag.topic_wildcard_mentioned | Flag.group_mentioned;
 
 const HAS_LINK = /<a\s[^>]*href=/i;

@@ -54,13 +54,16 @@ t.test('GET/POST /join/{key}/ creates the account with the invite\'s role, chann
 
   const dup = await join(s, link, 'POST', { full_name: 'Viola', email: 'viola@zulip.com', password: 'x' });
   t.equal(dup.status, 400, 'email already in use');
-  const again = await join(s, link, 'POST', { full_name: 'Sebastian', email: 'sebastian@zulip.com', password: 'pw' });
+  const weak = await join(s, link, 'POST', { full_name: 'Sebastian', email: 'sebastian@zulip.com', password: 'qwerty123' });
+  t.match(weak.text, /The password is too weak\./, 'guessable password refused');
+  t.equal((await s.request('POST', '/fetch_api_key', { params: { username: 'sebastian@zulip.com', password: 'qwerty123' } })).status, 401, 'no account after a weak password');
+  const again = await join(s, link, 'POST', { full_name: 'Sebastian', email: 'sebastian@zulip.com', password: 'tempest-isle-42' });
   t.equal(again.status, 200, 'a multiuse link is reusable');
 
   // Defaults on request.
   const withDefaults = await iago.call('POST', '/invites/multiuse', { include_realm_default_subscriptions: true, welcome_message_custom_text: 'Welcome, **friend**!' });
-  t.equal((await join(s, withDefaults.body.invite_link, 'POST', { full_name: 'Olivia', email: 'olivia@zulip.com', password: 'pw' })).status, 200);
-  const oKey = (await s.request('POST', '/fetch_api_key', { params: { username: 'olivia@zulip.com', password: 'pw' } })).body.api_key;
+  t.equal((await join(s, withDefaults.body.invite_link, 'POST', { full_name: 'Olivia', email: 'olivia@zulip.com', password: 'tempest-isle-42' })).status, 200);
+  const oKey = (await s.request('POST', '/fetch_api_key', { params: { username: 'olivia@zulip.com', password: 'tempest-isle-42' } })).body.api_key;
   const oAuth = { Authorization: 'Basic ' + Buffer.from(`olivia@zulip.com:${oKey}`).toString('base64') };
   const oSubs = await (await fetch(`${s.url}/api/v1/users/me/subscriptions`, { headers: oAuth })).json();
   const defaults = (await iago.call('POST', '/register', { fetch_event_types: ['default_streams'] })).body.realm_default_streams;
@@ -85,9 +88,9 @@ t.test('GET/POST /join/{key}/ creates the account with the invite\'s role, chann
   const revoked = await join(s, link);
   t.equal(revoked.status, 404);
   t.match(revoked.text, /expired or been deactivated/);
-  const post = await join(s, link, 'POST', { full_name: 'Late', email: 'late@zulip.com', password: 'pw' });
+  const post = await join(s, link, 'POST', { full_name: 'Late', email: 'late@zulip.com', password: 'tempest-isle-42' });
   t.equal(post.status, 404);
-  t.equal((await s.request('POST', '/fetch_api_key', { params: { username: 'late@zulip.com', password: 'pw' } })).status, 401, 'no account');
+  t.equal((await s.request('POST', '/fetch_api_key', { params: { username: 'late@zulip.com', password: 'tempest-isle-42' } })).status, 401, 'no account');
   t.match((await join(s, `${s.url}/join/short/`)).text, /malformed/);
   t.equal((await join(s, `${s.url}/join/aaaaaaaaaaaaaaaaaaaaaaaa/`)).status, 404);
 });

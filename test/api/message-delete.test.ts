@@ -268,7 +268,11 @@ t.test('handler rules on a small realm', async (t) => {
   t.same(scan.recent_private_conversations, [], 'no conversation left');
   t.notOk(scan.unread_msgs!.pms.length, 'no unread DM left');
 
+  // Reactions go with the message.
+  exec({ type: 'add_reaction', actorId: ids.member, messageId: others, emojiName: 'smile' });
+  t.ok(state.reactions?.byMessage.has(others), 'reacted');
   const channelDecision = exec(del(ids.other, others));
+  t.notOk(state.reactions?.byMessage.has(others), 'reactions deleted with the message');
   t.same(channelDecision.events.at(-1)!.payload, { type: 'delete_message', message_ids: [others], message_type: 'stream', stream_id: streams.general, topic: 'topic' });
   t.same(channelDecision.events.at(-1)!.userIds, [ids.owner, ids.admin, ids.member, ids.other], 'subscribers and row owners');
 

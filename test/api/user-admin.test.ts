@@ -230,6 +230,10 @@ t.test('POST /users', async (t) => {
   t.same((await desdemona.call('POST', '/users', { ...ok, email: 'hamlet@zulip.com', password: '' })).body, bad("Email 'hamlet@zulip.com' already in use"), 'existing before weak password');
   t.same((await desdemona.call('POST', '/users', { ...ok, password: '' })).body, bad('The password is too weak.'));
   t.same((await desdemona.call('POST', '/users', { ...ok, password: 'abc12' })).body, bad('The password is too weak.'));
+  // Long enough but guessable (zxcvbn estimate below 10000 guesses), and too long.
+  t.same((await desdemona.call('POST', '/users', { ...ok, password: 'password1' })).body, bad('The password is too weak.'));
+  t.same((await desdemona.call('POST', '/users', { ...ok, password: 'abcdef' })).body, bad('The password is too weak.'));
+  t.same((await desdemona.call('POST', '/users', { ...ok, password: 'Zq8!'.repeat(26) })).body, bad('The password is too weak.'));
   t.same(await people(desdemona), before, 'state unchanged after errors');
 
   for (const clientGravatar of [false, true]) {
