@@ -40,7 +40,8 @@ export type ErrorCode =
   | 'NOT_FOUND'
   | 'METHOD_NOT_ALLOWED'
   | 'PAYLOAD_TOO_LARGE'
-  | 'SERVER_NOT_READY';
+  | 'SERVER_NOT_READY'
+  | 'CANNOT_DEACTIVATE_GROUP_IN_USE';
 
 /**
  * A Zulip API error. `data` fields are flattened into the top level of the JSON body
@@ -216,4 +217,8 @@ export const Errors = {
   invalidStreamId: () => bad('Invalid channel ID'),
   invalidStreamName: (name: string) => bad(`Invalid channel name '${name}'`),
   userNotAuthorized: () => bad('User not authorized for this query'),
+
+  // User groups (Zulip's `CannotDeactivateGroupInUseError`, FL 298): where the group is used.
+  cannotDeactivateGroupInUse: (objections: readonly Record<string, unknown>[]) =>
+    new ZulipError('CANNOT_DEACTIVATE_GROUP_IN_USE', 'Cannot deactivate user group in use.', 400, { objections }),
 } as const;

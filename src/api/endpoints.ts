@@ -22,6 +22,7 @@ import { userGroupEndpoints } from './user-groups.js';
 import { channelEndpoints } from './channels.js';
 import { customProfileFieldEndpoints } from './custom-profile-fields.js';
 import { navigationViewEndpoints } from './navigation-views.js';
+import { channelFolderEndpoints } from './channel-folders.js';
 import { messageEditEndpoints } from './message-edit.js';
 import { messageHistoryEndpoints } from './message-history.js';
 import { messageFlagEndpoints } from './message-flags.js';
@@ -57,6 +58,7 @@ export function buildEndpoints(services: EndpointServices): Endpoint<any>[] {
     ...channelEndpoints,
     ...customProfileFieldEndpoints,
     ...navigationViewEndpoints,
+    ...channelFolderEndpoints,
     ...messageEditEndpoints,
     ...messageHistoryEndpoints,
     ...messageFlagEndpoints,

@@ -8,7 +8,10 @@
  * - `POST /user_groups/{user_group_id}/members`: `add` / `delete` (JSON user ids), also
  *   `add_subgroups` / `delete_subgroups`;
  * - `POST /user_groups/{user_group_id}/subgroups`: `add` / `delete` (JSON group ids);
- * - `PATCH /user_groups/{user_group_id}`: `name`, `description`.
+ * - `PATCH /user_groups/{user_group_id}`: `name`, `description`, `deactivated` (JSON; `false`
+ *   reactivates a deactivated group);
+ * - `POST /user_groups/{user_group_id}/deactivate` (FL 290; errors incl. FL 298
+ *   `CANNOT_DEACTIVATE_GROUP_IN_USE` with `objections`).
  */
 import Type from 'typebox';
 import { Errors } from '../errors.js';
@@ -120,16 +123,27 @@ export const userGroupEndpoints = [
     method: 'PATCH',
     path: '/user_groups/{user_group_id}',
     auth: 'user',
-    params: { name: P.string(), description: P.string() },
+    params: { name: P.string(), description: P.string(), deactivated: P.bool() },
     handler: async ({ realm, user, path, params }) => {
-      if (params.name === undefined && params.description === undefined) return Errors.badRequest('No new data supplied');
+      if (params.name === undefined && params.description === undefined && params.deactivated === undefined) {
+        return Errors.badRequest('No new data supplied');
+      }
       return runCommand(realm!, {
         type: 'update_user_group',
         actorId: user!.id,
         groupId: path.user_group_id!,
         ...(params.name !== undefined && { name: params.name }),
         ...(params.description !== undefined && { description: params.description }),
+        ...(params.deactivated !== undefined && { deactivated: params.deactivated }),
       });
     },
+  }),
+  defineEndpoint({
+    method: 'POST',
+    path: '/user_groups/{user_group_id}/deactivate',
+    auth: 'user',
+    params: {},
+    handler: async ({ realm, user, path }) =>
+      runCommand(realm!, { type: 'deactivate_user_group', actorId: user!.id, groupId: path.user_group_id! }),
   }),
 ];

@@ -18,6 +18,7 @@ import { userGroupCreated, userGroupMembershipChanged, userGroupUpdated } from '
 import { streamUpdated } from './evolve-channels.js';
 import { evolveProfileFields } from './custom-profile-fields.js';
 import { evolveNavigationViews } from './navigation-views.js';
+import { evolveChannelFolders } from './channel-folders.js';
 import { evolveDrafts } from './drafts.js';
 import { evolveReactions } from './reactions.js';
 import { evolveUserAdmin } from './user-admin.js';
@@ -73,6 +74,10 @@ export function evolve(state: RealmState, record: RealmRecord): void {
     case 'navigation_view_updated':
     case 'navigation_view_removed':
       return evolveNavigationViews(state, record);
+    case 'channel_folder_created':
+    case 'channel_folder_updated':
+    case 'channel_folders_reordered':
+      return evolveChannelFolders(state, record);
     case 'drafts_created':
     case 'draft_edited':
     case 'draft_deleted':

@@ -18,6 +18,7 @@ import { invitesFromCore, invitesToCore } from './invites.js';
 import { profileFieldsFromCore, profileFieldsToCore, type ProfileFieldsCore } from './custom-profile-fields.js';
 import { userStatusFromCore, userStatusToCore, type UserStatusCore } from './user-status.js';
 import { navigationViewsFromCore, navigationViewsToCore, type NavigationViewsCore } from './navigation-views.js';
+import { channelFoldersFromCore, channelFoldersToCore, type ChannelFoldersCore } from './channel-folders.js';
 import { draftsFromCore, draftsToCore, type DraftsCore } from './drafts.js';
 import { reactionsFromCore, reactionsToCore, type ReactionsCore } from './reactions.js';
 import { editHistoryFromCore, editHistoryToCore, type EditHistoryCore } from './message-edits.js';
@@ -57,6 +58,8 @@ export interface RealmCore {
   userStatus?: UserStatusCore;
   /** Navigation views (absent in snapshots written before navigation views: none). */
   navigationViews?: NavigationViewsCore;
+  /** Channel folders (absent in snapshots written before channel folders, or when there are none). */
+  channelFolders?: ChannelFoldersCore;
   /** Drafts (absent in snapshots written before drafts, or before the first draft: none). */
   drafts?: DraftsCore;
   /** Emoji reactions (absent in snapshots written before reactions, or when there are none). */
@@ -101,6 +104,7 @@ export function toSnapshot(state: RealmState): { core: RealmCore; columns: Recor
     profileFields: profileFieldsToCore(state),
     userStatus: userStatusToCore(state),
     navigationViews: navigationViewsToCore(state),
+    channelFolders: channelFoldersToCore(state),
     drafts: draftsToCore(state),
     reactions: reactionsToCore(state),
     presence: state.presence.toCore(),
@@ -151,6 +155,7 @@ export function fromSnapshot(id: number, coreObject: object, columns: Record<str
   profileFieldsFromCore(state, core.profileFields);
   userStatusFromCore(state, core.userStatus);
   navigationViewsFromCore(state, core.navigationViews);
+  channelFoldersFromCore(state, core.channelFolders);
   draftsFromCore(state, core.drafts);
   reactionsFromCore(state, core.reactions);
   state.presence = PresenceStore.fromCore(core.presence);

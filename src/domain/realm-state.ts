@@ -212,6 +212,8 @@ export interface RealmState {
   presence: PresenceStore;
   /** user id → navigation views in order; see `navigation-views.ts` (optional: created on first use). */
   navigationViews?: Map<number, NavigationView[]>;
+  /** Channel folders and the next folder id; see `channel-folders.ts` (optional: created with the first folder). */
+  channelFolders?: import('./channel-folders.js').ChannelFolderState;
   /** Users' drafts and the next draft id; see `drafts.ts` (optional: created on first use). */
   drafts?: import('./drafts.js').DraftState;
   /** Emoji reactions per message; see `reactions.ts` (optional: created on the first reaction). */

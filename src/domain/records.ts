@@ -129,6 +129,7 @@ export interface MessageSent {
 
 import type { CustomProfileFieldRecord } from './custom-profile-fields.js';
 import type { NavigationViewRecord } from './navigation-views.js';
+import type { ChannelFolderRecord } from './channel-folders.js';
 import type { DraftRecord } from './drafts.js';
 import type { InviteRecord } from './invites.js';
 import type { UserAdminRecord } from './user-admin.js';
@@ -137,7 +138,7 @@ import type { MessageEdited } from './message-edits.js';
 import type { MessagesDeleted } from './message-delete.js';
 import type { RealmSettingsChanged } from './realm-settings.js';
 import type { MessageFlagsChanged } from './message-flags.js';
-export type RealmRecord = RealmCreated | RealmSettingsChanged | LinkifiersChanged | UserCreated | StreamCreated | SubscriptionsAdded | SubscriptionsRemoved | SubscriptionPropertyChanged | MessageSent | UserTopicSet | StreamUpdated | UserGroupCreated | UserGroupMembershipChanged | UserGroupUpdated | UserStatusSet | CustomProfileFieldRecord | NavigationViewRecord | DraftRecord | InviteRecord | UserAdminRecord | MessagesDeleted | MessageEdited | ReactionRecord | MessageFlagsChanged;
+export type RealmRecord = RealmCreated | RealmSettingsChanged | LinkifiersChanged | UserCreated | StreamCreated | SubscriptionsAdded | SubscriptionsRemoved | SubscriptionPropertyChanged | MessageSent | UserTopicSet | StreamUpdated | UserGroupCreated | UserGroupMembershipChanged | UserGroupUpdated | UserStatusSet | CustomProfileFieldRecord | NavigationViewRecord | ChannelFolderRecord | DraftRecord | InviteRecord | UserAdminRecord | MessagesDeleted | MessageEdited | ReactionRecord | MessageFlagsChanged;
 
 /**
  * A user's status changed (zulip-behavior.md §7; see domain/user-status.ts): only the keys present
@@ -203,6 +204,8 @@ export interface UserGroupUpdated {
   groupId: number;
   name?: string;
   description?: string;
+  /** Set on deactivation (true) and reactivation (false); absent = unchanged. */
+  deactivated?: boolean;
 }
 
 /** Body row of the LMDB bodies table, keyed by message id. */

@@ -69,9 +69,10 @@ export function userGroupMembershipChanged(state: RealmState, r: UserGroupMember
   for (const id of r.removeSubgroups) group.directSubgroups.delete(id);
 }
 
-/** `evolve` of `user_group_updated`: new name and/or description. */
+/** `evolve` of `user_group_updated`: new name and/or description; deactivation or reactivation. */
 export function userGroupUpdated(state: RealmState, r: UserGroupUpdated): void {
   const group = state.groups.get(r.groupId)!;
   if (r.name !== undefined) group.name = r.name;
   if (r.description !== undefined) group.description = r.description;
+  if (r.deactivated !== undefined) group.deactivated = r.deactivated;
 }

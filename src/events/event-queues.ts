@@ -121,6 +121,7 @@ export class EventQueueManager {
     delivered.add(queue);
     const type = event.payload.type as string;
     if (queue.settings.eventTypes !== null && !queue.settings.eventTypes.has(type)) return;
+    if (event.capability !== undefined && (queue.settings.clientCapabilities[event.capability.name] === true) !== event.capability.has) return;
     // Zulip's `accepts_event`: clients that asked for `user_topic` do not get the legacy `muted_topics`.
     if (type === 'muted_topics' && queue.settings.eventTypes?.has('user_topic')) return;
     // Zulip's `accepts_event`: `realm_linkifiers` only for clients declaring `linkifier_url_template`.
@@ -140,6 +141,10 @@ export class EventQueueManager {
     if (type === 'update_message' && event.emptyTopicDisplayName !== undefined && queue.settings.clientCapabilities.empty_topic_name !== true) {
       payload = { ...payload };
       for (const key of ['orig_subject', 'subject']) if (payload[key] === '') payload[key] = event.emptyTopicDisplayName;
+    }
+    // Zulip's `process_user_topic_event`: the empty topic's display name for the same clients.
+    if (type === 'user_topic' && payload.topic_name === '' && event.emptyTopicDisplayName !== undefined && queue.settings.clientCapabilities.empty_topic_name !== true) {
+      payload = { ...payload, topic_name: event.emptyTopicDisplayName };
     }
     if (type === 'delete_message') {
       if (payload.topic === '' && event.emptyTopicDisplayName !== undefined && queue.settings.clientCapabilities.empty_topic_name !== true) {

@@ -9,10 +9,17 @@ export interface RealmEvent {
   /** Present on `message` events: what per-queue finalization needs (see message-event.ts). */
   message?: MessageEventExtras;
   /**
-   * `delete_message` and `update_message` events of an empty topic: the name shown instead to clients without the
-   * `empty_topic_name` capability (Zulip's `process_deletion_event`).
+   * `delete_message`, `update_message` and `user_topic` events of an empty topic: the name shown instead to clients
+   * without the `empty_topic_name` capability (Zulip's `process_deletion_event`, `process_user_topic_event`).
    */
   emptyTopicDisplayName?: string;
+  /**
+   * Deliver only to queues that declared (`has: true`) or did not declare (`has: false`) the
+   * client capability `name`: Zulip's per-capability variants of one change (`accepts_event`),
+   * e.g. `user_group` `update {deactivated}` vs `remove` for `include_deactivated_groups`, or
+   * `stream` `update is_archived` vs `delete` / `create` for `archived_channels`.
+   */
+  capability?: { name: string; has: boolean };
 }
 
 /**

@@ -38,6 +38,7 @@ import { realmBots, realmUserSection } from './register/users.js';
 import { mutedTopicsWire, userTopicsWire } from '../domain/user-topics.js';
 import { userStatusRegister } from '../domain/user-status.js';
 import { navigationViewsWire } from '../domain/navigation-views.js';
+import { channelFoldersWire } from '../domain/channel-folders.js';
 import { draftsForRegister } from '../domain/drafts.js';
 import { Role } from '../domain/realm-state.js';
 
@@ -191,7 +192,8 @@ export function buildRegisterState(state: RealmState, user: User, opts: Register
     notificationSettingsNull: caps.notification_settings_null === true,
   };
   if (want('subscription')) Object.assign(out, subscriptionSection(state, user, streamOpts));
-  if (want('channel_folders')) out.channel_folders = [];
+  // Zulip passes include_archived=True here (clients need archived folders' names).
+  if (want('channel_folders')) out.channel_folders = channelFoldersWire(state, true);
   if (unread) out.unread_msgs = scan.unread_msgs;
   if (starred) out.starred_messages = scan.starred_messages;
   if (want('stream')) out.streams = streamSection(state, user, streamOpts.archivedChannels);
@@ -205,7 +207,11 @@ export function buildRegisterState(state: RealmState, user: User, opts: Register
   if (want('update_global_notifications') && !settingsObject) Object.assign(out, legacyNotificationSettings(user));
   if (want('user_settings')) out.user_settings = userSettingsSection(user);
   if (want('user_status')) out.user_status = userStatusRegister(state);
-  if (want('user_topic')) out.user_topics = userTopicsWire(state, user.id);
+  if (want('user_topic')) {
+    // Zulip: clients without `empty_topic_name` get the realm's display name for the empty topic.
+    const shown = caps.empty_topic_name === true ? null : state.settings.emptyTopicDisplayName;
+    out.user_topics = userTopicsWire(state, user.id).map((row) => (shown !== null && row.topic_name === '' ? { ...row, topic_name: shown } : row));
+  }
   if (want('video_calls')) out.has_zoom_token = false;
   if (want('giphy')) out.giphy_api_key = '';
   if (want('push_device')) out.push_devices = {};

@@ -215,7 +215,7 @@ function registerListItem(key: string): TSchema {
   return (REGISTER_KEY_SCHEMAS[key] as unknown as { items: TSchema }).items;
 }
 
-/** `user_group` events (OpenAPI `user_group` add/update/add_members/remove_members/add_subgroups/remove_subgroups). */
+/** `user_group` events (OpenAPI `user_group` add/update/remove/add_members/remove_members/add_subgroups/remove_subgroups). */
 export const UserGroupEventSchema = Type.Union([
   Type.Object({ id: Int(), type: Type.Literal('user_group'), op: Type.Literal('add'), group: registerListItem('realm_user_groups') }, strict),
   Type.Object(
@@ -224,10 +224,12 @@ export const UserGroupEventSchema = Type.Union([
       type: Type.Literal('user_group'),
       op: Type.Literal('update'),
       group_id: Int(),
-      data: Type.Object({ name: Type.Optional(Str()), description: Type.Optional(Str()) }, strict),
+      data: Type.Object({ name: Type.Optional(Str()), description: Type.Optional(Str()), deactivated: Type.Optional(Bool()) }, strict),
     },
     strict,
   ),
+  // Deactivation, for clients without the `include_deactivated_groups` capability.
+  Type.Object({ id: Int(), type: Type.Literal('user_group'), op: Type.Literal('remove'), group_id: Int() }, strict),
   Type.Object(
     { id: Int(), type: Type.Literal('user_group'), op: Type.Union([Type.Literal('add_members'), Type.Literal('remove_members')]), group_id: Int(), user_ids: Type.Array(Int()) },
     strict,
@@ -314,6 +316,45 @@ export const NavigationViewEventSchema = Type.Union([
     strict,
   ),
   Type.Object({ id: Int(), type: Type.Literal('navigation_view'), op: Type.Literal('remove'), fragment: Str() }, strict),
+]);
+
+/** A channel folder object (Zulip's `ChannelFolderDict`, FL 414 with `order`). */
+const ChannelFolderSchema = Type.Object(
+  {
+    id: Int(),
+    name: Str(),
+    description: Str(),
+    rendered_description: Str(),
+    creator_id: Nullable(Int()),
+    date_created: Int(),
+    is_archived: Bool(),
+    order: Int(),
+  },
+  strict,
+);
+
+/**
+ * `channel_folder` (Zulip FL 389–414, `zerver/actions/channel_folders.py`): op `add` with the
+ * folder; op `update` with `channel_folder_id` and one change in `data` (`{name}`,
+ * `{description, rendered_description}` or `{is_archived}`); op `reorder` with the `order` list.
+ */
+export const ChannelFolderEventSchema = Type.Union([
+  Type.Object({ id: Int(), type: Type.Literal('channel_folder'), op: Type.Literal('add'), channel_folder: ChannelFolderSchema }, strict),
+  Type.Object(
+    {
+      id: Int(),
+      type: Type.Literal('channel_folder'),
+      op: Type.Literal('update'),
+      channel_folder_id: Int(),
+      data: Type.Union([
+        Type.Object({ name: Str() }, strict),
+        Type.Object({ description: Str(), rendered_description: Str() }, strict),
+        Type.Object({ is_archived: Bool() }, strict),
+      ]),
+    },
+    strict,
+  ),
+  Type.Object({ id: Int(), type: Type.Literal('channel_folder'), op: Type.Literal('reorder'), order: Type.Array(Int()) }, strict),
 ]);
 
 /**
@@ -499,6 +540,7 @@ export const EVENT_SCHEMAS: Readonly<Record<string, TSchema>> = {
   realm_linkifiers: RealmLinkifiersEventSchema,
   user_status: UserStatusEventSchema,
   navigation_view: NavigationViewEventSchema,
+  channel_folder: ChannelFolderEventSchema,
   drafts: DraftsEventSchema,
   reaction: ReactionEventSchema,
   muted_topics: MutedTopicsEventSchema,

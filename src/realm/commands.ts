@@ -161,10 +161,11 @@ export interface SetAnnouncementChannels {
   newStreams?: number | null;
   signups?: number | null;
 }
-export type Command = CreateRealm | InternalSend | EnsureSystemBots | SetAnnouncementChannels | LinkifierCommand | CreateUser | CreateStream | Subscribe | SendMessage | Typing | UpdatePresence | UpdateSubscriptions | SetSubscriptionProperties | CreateChannel | UpdateChannel | ArchiveChannel | SetUserTopic | CreateUserGroup | UpdateUserGroupMembership | UpdateUserGroup | UpdateUserStatus | CustomProfileFieldCommand | NavigationViewCommand | DraftCommand | InviteCommand | UserAdminCommand | DeleteMessage | EditMessage | ReactionCommand | MessageFlagCommand;
+export type Command = CreateRealm | InternalSend | EnsureSystemBots | SetAnnouncementChannels | LinkifierCommand | CreateUser | CreateStream | Subscribe | SendMessage | Typing | UpdatePresence | UpdateSubscriptions | SetSubscriptionProperties | CreateChannel | UpdateChannel | ArchiveChannel | SetUserTopic | CreateUserGroup | UpdateUserGroupMembership | UpdateUserGroup | DeactivateUserGroup | UpdateUserStatus | CustomProfileFieldCommand | NavigationViewCommand | ChannelFolderCommand | DraftCommand | InviteCommand | UserAdminCommand | DeleteMessage | EditMessage | ReactionCommand | MessageFlagCommand;
 
 import type { CustomProfileFieldCommand, CustomProfileFieldReplies } from './handlers/custom-profile-fields.js';
 import type { NavigationViewCommand, NavigationViewReplies } from './handlers/navigation-views.js';
+import type { ChannelFolderCommand, ChannelFolderReplies } from './handlers/channel-folders.js';
 import type { MessageFlagCommand, MessageFlagReplies } from './handlers/message-flags.js';
 import type { ReactionCommand, ReactionReplies } from './handlers/reactions.js';
 import type { DraftCommand, DraftReplies } from './handlers/drafts.js';
@@ -214,17 +215,25 @@ export interface UpdateUserGroupMembership {
   removeSubgroups: number[];
 }
 
-/** `PATCH /user_groups/{id}`: new name and/or description. */
+/** `PATCH /user_groups/{id}`: new name and/or description; `deactivated: false` reactivates. */
 export interface UpdateUserGroup {
   type: 'update_user_group';
   actorId: number;
   groupId: number;
   name?: string;
   description?: string;
+  deactivated?: boolean;
+}
+
+/** `POST /user_groups/{id}/deactivate`. */
+export interface DeactivateUserGroup {
+  type: 'deactivate_user_group';
+  actorId: number;
+  groupId: number;
 }
 
 /** The reply each command type yields on success. */
-export interface CommandReplies extends MessageFlagReplies, CustomProfileFieldReplies, NavigationViewReplies, ReactionReplies, DraftReplies, InviteReplies, UserAdminReplies {
+export interface CommandReplies extends MessageFlagReplies, CustomProfileFieldReplies, NavigationViewReplies, ChannelFolderReplies, ReactionReplies, DraftReplies, InviteReplies, UserAdminReplies {
   create_realm: Record<string, never>;
   create_user: { userId: number; apiKey: string };
   create_stream: { streamId: number };
@@ -243,6 +252,7 @@ export interface CommandReplies extends MessageFlagReplies, CustomProfileFieldRe
   create_user_group: { groupId: number };
   update_user_group_membership: Record<string, never>;
   update_user_group: Record<string, never>;
+  deactivate_user_group: Record<string, never>;
   /** `subscribed`/`already_subscribed`/`unauthorized` and/or `removed`/`not_removed`, as on the wire. */
   update_subscriptions: Record<string, unknown>;
   set_subscription_properties: Record<string, never>;

@@ -177,12 +177,14 @@ t.test('HTTP: GET /user_groups, create, members, subgroups, rename, with events'
     stateChangeExpected: true,
     action: () => hamlet.call('POST', `/user_groups/${groupId}/members`, { delete: [othello.userId], delete_subgroups: [inner] }),
   });
+  // Zulip sends the rename and the new description as two events.
   const renamed = await verifyAction(t, s, othello, {
-    numEvents: 1,
+    numEvents: 2,
     stateChangeExpected: true,
     action: () => hamlet.call('PATCH', `/user_groups/${groupId}`, { name: 'Leads', description: 'New' }),
   });
-  t.match(renamed.events[0], { op: 'update', group_id: groupId, data: { name: 'Leads', description: 'New' } });
+  t.match(renamed.events[0], { op: 'update', group_id: groupId, data: { name: 'Leads' } });
+  t.match(renamed.events[1], { op: 'update', group_id: groupId, data: { description: 'New' } });
   t.equal((await hamlet.call('GET', '/user_groups')).body.user_groups.find((g: { id: number }) => g.id === groupId).name, 'Leads');
 });
 

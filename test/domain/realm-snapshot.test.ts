@@ -53,3 +53,22 @@ t.test('drafts survive the snapshot round trip (older snapshots without them loa
   delete older.drafts;
   t.equal(fromSnapshot(state.id, older, columns).drafts, undefined, 'no drafts field: no drafts');
 });
+
+t.test('channel folders survive the snapshot round trip (older snapshots without them load none)', async (t) => {
+  const { state, ctx, ids, streams } = smallRealm();
+  run(state, { type: 'create_channel_folder', actorId: ids.admin, name: 'Ops', description: 'Run *things*' }, ctx);
+  run(state, { type: 'create_channel_folder', actorId: ids.admin, name: 'Dev', description: '' }, ctx);
+  run(state, { type: 'update_channel_folder', actorId: ids.admin, folderId: 1, isArchived: true }, ctx);
+  run(state, { type: 'reorder_channel_folders', actorId: ids.admin, order: [2, 1] }, ctx);
+  run(state, { type: 'update_channel', actorId: ids.admin, streamId: streams.general, folderId: 2, groups: {} }, ctx);
+  const { core, columns } = toSnapshot(state);
+  const restored = fromSnapshot(state.id, unpack(pack(core)) as object, columns);
+  restored.host = state.host;
+  t.equal(fingerprint(restored), fingerprint(state));
+  t.same([...restored.channelFolders!.folders.values()].map((f) => [f.id, f.name, f.isArchived, f.order]), [[1, 'Ops', true, 1], [2, 'Dev', false, 0]]);
+  t.equal(restored.channelFolders!.nextId, 3);
+  t.equal(restored.streams.get(streams.general)!.folderId, 2);
+  const older = unpack(pack(core)) as Record<string, unknown>;
+  delete older.channelFolders;
+  t.equal(fromSnapshot(state.id, older, columns).channelFolders, undefined, 'no channelFolders field: no folders');
+});

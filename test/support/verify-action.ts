@@ -563,6 +563,10 @@ export function applyEvent(state: Json, event: Json, user: { id: number }, ctx: 
         groups.sort((a, b) => a.id - b.id);
         return;
       }
+      if (event.op === 'remove') {
+        state.realm_user_groups = groups.filter((g) => g.id !== event.group_id);
+        return;
+      }
       const group = groups.find((g) => g.id === event.group_id);
       if (group === undefined) return;
       const merge = (key: string, ids: number[], add: boolean) => {
@@ -633,6 +637,27 @@ export function applyEvent(state: Json, event: Json, user: { id: number }, ctx: 
         const i = views.findIndex((v) => v.fragment === event.fragment);
         if (i >= 0) views.splice(i, 1);
       } else throw new Error(`applyEvent: no fold for navigation_view ${JSON.stringify(event)}`);
+      return;
+    }
+    case 'channel_folder': {
+      // Zulip's apply_event: append (Zulip then sorts by id; parley keeps the register order,
+      // `order` then id — a new folder's order is its id, so it sorts last either way), update
+      // the given keys in place, or set each folder's order to its (last) index and sort by it.
+      const folders = state.channel_folders as Json[] | undefined;
+      if (folders === undefined) return;
+      const byOrder = (a: Json, b: Json) => a.order - b.order || a.id - b.id;
+      if (event.op === 'add') {
+        folders.push(structuredClone(event.channel_folder));
+        folders.sort(byOrder);
+      } else if (event.op === 'update') {
+        const folder = folders.find((f) => f.id === event.channel_folder_id);
+        if (folder !== undefined) Object.assign(folder, event.data);
+      } else if (event.op === 'reorder') {
+        const position = new Map<number, number>();
+        (event.order as number[]).forEach((id, i) => position.set(id, i));
+        for (const folder of folders) folder.order = position.get(folder.id);
+        folders.sort(byOrder);
+      } else throw new Error(`applyEvent: no fold for channel_folder ${JSON.stringify(event)}`);
       return;
     }
     case 'drafts': {

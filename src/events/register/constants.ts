@@ -14,6 +14,7 @@ import {
   MAX_STREAM_NAME_LENGTH,
   MAX_TOPIC_LENGTH,
 } from '../../domain/messages.js';
+import { MAX_CHANNEL_FOLDER_DESCRIPTION_LENGTH, MAX_CHANNEL_FOLDER_NAME_LENGTH } from '../../domain/channel-folders.js';
 
 /**
  * Server limits and protocol parameters reported with the `realm` fetch type.
@@ -27,8 +28,8 @@ export const SERVER_LIMITS = {
   /** FL 397: `send_new_subscription_messages` is honoured up to this many new subscribers. */
   max_bulk_new_subscription_messages: 100,
   /** FL 410. */
-  max_channel_folder_name_length: 60,
-  max_channel_folder_description_length: 1024,
+  max_channel_folder_name_length: MAX_CHANNEL_FOLDER_NAME_LENGTH,
+  max_channel_folder_description_length: MAX_CHANNEL_FOLDER_DESCRIPTION_LENGTH,
   /** FL 415 (`settings.MAX_REMINDER_NOTE_LENGTH`). */
   max_reminder_note_length: 1000,
   /** Seconds; Zulip's `PRESENCE_PING_INTERVAL_SECS`. */

@@ -201,31 +201,38 @@ export function realmUserGroups(state: RealmState, includeDeactivated: boolean):
   const groups = [...state.groups.values()]
     .filter((g) => includeDeactivated || !g.deactivated)
     .sort((a, b) => a.id - b.id);
-  return groups.map((group) => {
-    let members: number[];
-    let subgroups: number[];
-    if (group.isSystemGroup) {
-      members = (SYSTEM_GROUP_ROLES[group.name] ?? []).flatMap((role) => byRole.get(role) ?? []);
-      const sub = SYSTEM_GROUP_SUBGROUP[group.name];
-      const subId = sub === undefined ? undefined : state.systemGroups.get(sub);
-      subgroups = subId === undefined ? [] : [subId];
-    } else {
-      members = [...group.directMembers].filter((id) => state.users.get(id)?.isActive).sort((a, b) => a - b);
-      subgroups = [...group.directSubgroups].sort((a, b) => a - b);
-    }
-    return {
-      id: group.id,
-      name: group.name,
-      creator_id: group.creatorId,
-      date_created: Number.isFinite(group.dateCreated) ? Math.floor(group.dateCreated) : null,
-      description: group.description,
-      members,
-      direct_subgroup_ids: subgroups,
-      is_system_group: group.isSystemGroup,
-      ...groupPermissionValues(state, group),
-      deactivated: group.deactivated,
-    };
-  });
+  return groups.map((group) => groupDict(state, group, byRole));
+}
+
+/** One group in the `realm_user_groups` shape (e.g. for a `user_group` `add` event). */
+export function userGroupWire(state: RealmState, group: UserGroup): Record<string, unknown> {
+  return groupDict(state, group, activeUsersByRole(state));
+}
+
+function groupDict(state: RealmState, group: UserGroup, byRole: Map<number, number[]>): Record<string, unknown> {
+  let members: number[];
+  let subgroups: number[];
+  if (group.isSystemGroup) {
+    members = (SYSTEM_GROUP_ROLES[group.name] ?? []).flatMap((role) => byRole.get(role) ?? []);
+    const sub = SYSTEM_GROUP_SUBGROUP[group.name];
+    const subId = sub === undefined ? undefined : state.systemGroups.get(sub);
+    subgroups = subId === undefined ? [] : [subId];
+  } else {
+    members = [...group.directMembers].filter((id) => state.users.get(id)?.isActive).sort((a, b) => a - b);
+    subgroups = [...group.directSubgroups].sort((a, b) => a - b);
+  }
+  return {
+    id: group.id,
+    name: group.name,
+    creator_id: group.creatorId,
+    date_created: Number.isFinite(group.dateCreated) ? Math.floor(group.dateCreated) : null,
+    description: group.description,
+    members,
+    direct_subgroup_ids: subgroups,
+    is_system_group: group.isSystemGroup,
+    ...groupPermissionValues(state, group),
+    deactivated: group.deactivated,
+  };
 }
 
 /** Zulip's legacy policy enums (`Realm.POLICY_*`) by system group name. */

@@ -9,8 +9,11 @@
  * - update: one `stream` op `update` `{stream_id, name, property, value}` per changed property
  *   (`name` is the OLD name on renames; `rendered_description` with `description`;
  *   `history_public_to_subscribers` and `is_web_public` with `invite_only`);
- * - archive: `stream` op `delete` `{streams: [stream]}` to everyone who could see it; unarchive:
- *   `stream` op `create`; privacy changes: `create` / `delete` to users gaining / losing access.
+ * - archive (Zulip's `do_deactivate_stream`, FL 315 `archived_channels` capability): to everyone who
+ *   could see it, `stream` op `update` `{property: "is_archived", value: true}` for queues with the
+ *   capability and op `delete` `{streams: [stream]}` for the others (a default channel first gets
+ *   `update is_default_stream false`); unarchive (`do_unarchive_stream`): `update is_archived false`
+ *   resp. op `create`; privacy changes: `create` / `delete` to users gaining / losing access.
  */
 import { ok, fail, Errors, ZulipError, type Result } from '../../errors.js';
 import { checkStreamName, findStreamByName, pickColor, streamToWire } from '../../domain/streams.js';
@@ -38,6 +41,7 @@ import {
   webPublicChannelsEnabled,
 } from '../../domain/channel-settings.js';
 import { messageLookupIndex } from '../../domain/recipient-index.js';
+import { isUsableChannelFolder } from '../../domain/channel-folders.js';
 import { renderMarkdown } from '../../markdown/render.js';
 import type { CommandReplies } from '../commands.js';
 import type { CreateChannel, UpdateChannel, ArchiveChannel } from '../channel-commands.js';
@@ -113,7 +117,8 @@ export const createChannel: Handler<CreateChannel, CommandReplies['create_channe
     if (isError(parsed)) return fail(parsed);
     topicsPolicy = parsed;
   }
-  if (cmd.folderId !== null) return fail(Errors.badRequest('Invalid channel folder ID'));
+  // Zulip's `get_channel_folder_by_id`; an archived folder is refused with the same error.
+  if (cmd.folderId !== null && !isUsableChannelFolder(state, cmd.folderId)) return fail(Errors.badRequest('Invalid channel folder ID'));
 
   const groups = defaultStreamGroups(state, actor.id);
   for (const [key, raw] of Object.entries(cmd.groups)) {
@@ -148,7 +153,7 @@ export const createChannel: Handler<CreateChannel, CommandReplies['create_channe
     isDefault: cmd.isDefault,
     messageRetentionDays: retention,
     topicsPolicy,
-    folderId: null,
+    folderId: cmd.folderId,
     groups,
   };
   const subscriptions: SubscriptionsAdded = {
@@ -163,7 +168,7 @@ export const createChannel: Handler<CreateChannel, CommandReplies['create_channe
     id, name: created.name, description, renderedDescription: created.renderedDescription, dateCreated: created.dateCreated,
     creatorId: actor.id, inviteOnly: cmd.inviteOnly, isWebPublic: cmd.isWebPublic, historyPublicToSubscribers: history,
     isArchived: false, isDefault: cmd.isDefault, firstMessageId: null, messageRetentionDays: retention, topicsPolicy,
-    folderId: null, recipientId, groups,
+    folderId: cmd.folderId, recipientId, groups,
   };
   const subscriberSet = new Set(subscriberIds);
   const wire = { ...streamToWire(state, stream), subscriber_count: subscriberIds.length };
@@ -306,8 +311,8 @@ export const updateChannel: Handler<UpdateChannel, CommandReplies['update_channe
     }
   }
   if (cmd.folderId !== undefined) {
-    if (cmd.folderId !== null) return fail(Errors.badRequest('Invalid channel folder ID'));
-    if (stream.folderId !== null) changes.folderId = null;
+    if (cmd.folderId !== null && !isUsableChannelFolder(state, cmd.folderId)) return fail(Errors.badRequest('Invalid channel folder ID'));
+    if (stream.folderId !== cmd.folderId) changes.folderId = cmd.folderId;
   }
   if (cmd.topicsPolicy !== undefined) {
     const policy = parseTopicsPolicy(cmd.topicsPolicy);
@@ -338,17 +343,38 @@ export const updateChannel: Handler<UpdateChannel, CommandReplies['update_channe
   return ok({ records: [{ type: 'stream_updated', v: 1, streamId: stream.id, changes }], events: updateEvents(state, stream, changes), reply: {}, followUps });
 };
 
+/** `RealmEvent.capability` for the two variants of an archival change (`archived_channels`). */
+const withArchivedChannels = (has: boolean) => ({ capability: { name: 'archived_channels', has } });
+
 /**
  * Events of an update: `stream` op `update` per changed property to users who can see the channel
  * before and after; users who gain access get `stream` op `create` (with the updated channel), users
- * who lose it `stream` op `delete`. Unarchiving is announced as `create` (clients without the
- * `archived_channels` capability do not know archived channels; archiving sends `delete`).
+ * who lose it `stream` op `delete`. Unarchiving: clients without the `archived_channels`
+ * capability do not know archived channels, so every viewer gets `create`; clients with it get
+ * `update is_archived false` and then the events of the other changes.
  */
 function updateEvents(state: RealmState, stream: Stream, changes: StreamChanges): RealmEvent[] {
+  if (changes.isArchived !== false) return changeEvents(state, stream, changes, stream.isArchived);
+  const subscribers = new Set(state.subscriptions.get(stream.id)?.keys() ?? []);
+  const unarchived: RealmEvent = {
+    userIds: viewers(state, stream, subscribers).sort((a, b) => a - b),
+    payload: { type: 'stream', op: 'update', stream_id: stream.id, name: stream.name, property: 'is_archived', value: false },
+    ...withArchivedChannels(true),
+  };
+  const { isArchived: _unarchive, ...others } = changes;
+  return [
+    ...changeEvents(state, stream, changes, true).map((e) => ({ ...e, ...withArchivedChannels(false) })),
+    ...(unarchived.userIds.length > 0 ? [unarchived] : []),
+    ...changeEvents(state, { ...stream, isArchived: false }, others, false).map((e) => ({ ...e, ...withArchivedChannels(true) })),
+  ];
+}
+
+/** `updateEvents` for given changes; `hiddenBefore`: nobody knew the channel before (archived). */
+function changeEvents(state: RealmState, stream: Stream, changes: StreamChanges, hiddenBefore: boolean): RealmEvent[] {
   const subscribers = new Set(state.subscriptions.get(stream.id)?.keys() ?? []);
   const after: Stream = { ...stream, ...changes, groups: { ...stream.groups, ...changes.groups } } as Stream;
   const ascending = (a: number, b: number) => a - b;
-  const beforeIds = stream.isArchived ? [] : viewers(state, stream, subscribers);
+  const beforeIds = hiddenBefore ? [] : viewers(state, stream, subscribers);
   const afterIds = after.isArchived ? [] : viewers(state, after, subscribers);
   const beforeSet = new Set(beforeIds);
   const afterSet = new Set(afterIds);
@@ -384,9 +410,19 @@ export const archiveChannel: Handler<ArchiveChannel, CommandReplies['archive_cha
   if (stream.isArchived) return fail(Errors.badRequest('Channel is already deactivated'));
   const subscribers = new Set(state.subscriptions.get(stream.id)?.keys() ?? []);
   const changes: StreamChanges = { isArchived: true, ...(stream.isDefault && { isDefault: false }) };
-  const events: RealmEvent[] = [{
-    userIds: viewers(state, stream, subscribers),
-    payload: { type: 'stream', op: 'delete', streams: [streamToWire(state, stream)] },
-  }];
+  const seeing = viewers(state, stream, subscribers).sort((a, b) => a - b);
+  const events: RealmEvent[] = [];
+  // Zulip removes a default channel from the defaults first (`do_remove_default_stream`).
+  if (stream.isDefault) {
+    events.push({ userIds: seeing, payload: { type: 'stream', op: 'update', stream_id: stream.id, name: stream.name, property: 'is_default_stream', value: false } });
+  }
+  events.push(
+    {
+      userIds: seeing,
+      payload: { type: 'stream', op: 'update', stream_id: stream.id, name: stream.name, property: 'is_archived', value: true },
+      ...withArchivedChannels(true),
+    },
+    { userIds: seeing, payload: { type: 'stream', op: 'delete', streams: [streamToWire(state, stream)] }, ...withArchivedChannels(false) },
+  );
   return ok({ records: [{ type: 'stream_updated', v: 1, streamId: stream.id, changes }], events, reply: {} });
 };

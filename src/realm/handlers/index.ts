@@ -15,7 +15,7 @@ import { updatePresence } from './presence.js';
 import { setUserTopic } from './user-topics.js';
 import { addLinkifier, updateLinkifier, removeLinkifier, reorderLinkifiers } from './realm-linkifiers.js';
 import { updateUserStatus } from './user-status.js';
-import { createUserGroup, updateUserGroup, updateUserGroupMembership } from './user-groups.js';
+import { createUserGroup, deactivateUserGroup, updateUserGroup, updateUserGroupMembership } from './user-groups.js';
 import { updateSubscriptions } from './subscriptions.js';
 import { setSubscriptionProperties } from './subscription-properties.js';
 import { createChannel, updateChannel, archiveChannel } from './channels.js';
@@ -29,6 +29,7 @@ import {
   removeCustomProfileValues,
 } from './custom-profile-fields.js';
 import { addNavigationView, updateNavigationView, removeNavigationView } from './navigation-views.js';
+import { createChannelFolder, updateChannelFolder, reorderChannelFolders } from './channel-folders.js';
 import { updateMessageFlags, markAllAsRead, markChannelAsRead } from './message-flags.js';
 import { addReaction, removeReaction } from './reactions.js';
 import { createDrafts, editDraft, deleteDraft } from './drafts.js';
@@ -58,6 +59,7 @@ export const handlers: HandlerTable = {
   create_user_group: createUserGroup,
   update_user_group_membership: updateUserGroupMembership,
   update_user_group: updateUserGroup,
+  deactivate_user_group: deactivateUserGroup,
   update_subscriptions: updateSubscriptions,
   set_subscription_properties: setSubscriptionProperties,
   create_channel: createChannel,
@@ -72,6 +74,9 @@ export const handlers: HandlerTable = {
   add_navigation_view: addNavigationView,
   update_navigation_view: updateNavigationView,
   remove_navigation_view: removeNavigationView,
+  create_channel_folder: createChannelFolder,
+  update_channel_folder: updateChannelFolder,
+  reorder_channel_folders: reorderChannelFolders,
   update_message_flags: updateMessageFlags,
   mark_all_as_read: markAllAsRead,
   mark_channel_as_read: markChannelAsRead,

@@ -1,27 +1,36 @@
 /**
  * User-defined groups (seed §2.11; Zulip's `zerver/views/user_groups.py` at FL 417):
  * `create_user_group`, `update_user_group_membership` (direct members and subgroups; no cycles),
- * `update_user_group` (name, description).
+ * `update_user_group` (name, description, reactivation), `deactivate_user_group`.
  *
  * Permissions: creating needs the realm's `can_create_groups`; changing a group needs the realm's
  * `can_manage_all_groups` or the group's `can_manage_group`, and for members also its
  * `can_add_members_group` (adding) / `can_remove_members_group` (removing), or `can_join_group` /
  * `can_leave_group` when the actor only adds / removes themselves. System groups cannot be
- * changed. Errors: `Invalid user group`, `Insufficient permission`, and the membership messages
- * below (Zulip's wording).
+ * changed. Deactivated groups can still be renamed, described, have their members changed and be
+ * reactivated (Zulip's `allow_deactivated=True`); deactivating one again fails with `User group is
+ * deactivated.`, deactivating a group in use with `Cannot deactivate user group in use.` and its
+ * objections (`user-group-objections.ts`). Errors: `Invalid user group`, `Insufficient permission`,
+ * and the membership messages below (Zulip's wording).
  *
  * Events `user_group` go to every active user of the realm: `add` `{group}`, `update`
  * `{group_id, data: {name?, description?}}`, `add_members`/`remove_members` `{group_id, user_ids}`,
  * `add_subgroups`/`remove_subgroups` `{group_id, direct_subgroup_ids}`.
+ *
+ * Per `include_deactivated_groups` capability (Zulip's `accepts_event`,
+ * `process_user_group_name_update_event`): deactivation is `update {data: {deactivated: true}}`
+ * for queues with it and `remove {group_id}` for the others; reactivation `update {data:
+ * {deactivated: false}}` resp. `add {group}`; renames of a deactivated group only reach queues with it.
  */
 import { ok, fail, Errors, type Result, type ZulipError } from '../../errors.js';
 import type { GroupSettingValue, RealmState, User, UserGroup } from '../../domain/realm-state.js';
 import type { UserGroupCreated, UserGroupMembershipChanged, UserGroupUpdated } from '../../domain/records.js';
 import { hasGroupPermission, isUserInGroup } from '../../domain/groups.js';
 import { findGroupByName, recursiveSubgroups, userGroupNameError } from '../../domain/user-groups.js';
-import { GROUP_PERMISSION_SETTINGS, groupPermissionValues, realmGroupSetting } from '../../events/register/user-groups.js';
+import { GROUP_PERMISSION_SETTINGS, groupPermissionValues, realmGroupSetting, userGroupWire } from '../../events/register/user-groups.js';
 import type { RealmEvent } from '../../events/realm-event.js';
-import type { CommandReplies, CreateUserGroup, UpdateUserGroup, UpdateUserGroupMembership } from '../commands.js';
+import type { CommandReplies, CreateUserGroup, DeactivateUserGroup, UpdateUserGroup, UpdateUserGroupMembership } from '../commands.js';
+import { groupDeactivationObjections } from './user-group-objections.js';
 import type { Handler } from '../decision.js';
 
 const insufficient = () => Errors.badRequest('Insufficient permission');
@@ -53,13 +62,21 @@ function checkSettingValue(state: RealmState, value: GroupSettingValue): ZulipEr
   return checkUserIds(state, value.direct_members) ?? checkGroupIds(state, value.direct_subgroups);
 }
 
-/** The group to change, or the error: unknown or deactivated → invalid; system → insufficient. */
-function groupForUpdate(state: RealmState, groupId: number): Result<UserGroup> {
+/**
+ * Zulip's `access_user_group_for_update` (before its permission check): the group to change, or
+ * the error: unknown → invalid; deactivated (unless allowed) → `User group is deactivated.`;
+ * system → insufficient.
+ */
+function groupForUpdate(state: RealmState, groupId: number, allowDeactivated: boolean): Result<UserGroup> {
   const group = state.groups.get(groupId);
-  if (group === undefined || group.deactivated) return fail(invalidGroup());
+  if (group === undefined) return fail(invalidGroup());
+  if (group.deactivated && !allowDeactivated) return fail(Errors.badRequest('User group is deactivated.'));
   if (group.isSystemGroup) return fail(insufficient());
   return ok(group);
 }
+
+/** Variants of a `user_group` event by the queue's `include_deactivated_groups` capability. */
+const withDeactivatedGroups = (has: boolean) => ({ capability: { name: 'include_deactivated_groups', has } });
 
 /** Whether the actor holds the group's permission setting `name` (or may manage every group). */
 function mayGroup(state: RealmState, actor: User, group: UserGroup, name: string): boolean {
@@ -136,7 +153,7 @@ export const updateUserGroupMembership: Handler<UpdateUserGroupMembership, Comma
 ) => {
   const actor = state.users.get(cmd.actorId);
   if (actor === undefined || !actor.isActive) return fail(Errors.noSuchUser());
-  const found = groupForUpdate(state, cmd.groupId);
+  const found = groupForUpdate(state, cmd.groupId, true);
   if (!found.ok) return found;
   const group = found.value;
   const addMembers = [...new Set(cmd.addMembers)];
@@ -199,7 +216,7 @@ export const updateUserGroupMembership: Handler<UpdateUserGroupMembership, Comma
 export const updateUserGroup: Handler<UpdateUserGroup, CommandReplies['update_user_group']> = (state, cmd) => {
   const actor = state.users.get(cmd.actorId);
   if (actor === undefined || !actor.isActive) return fail(Errors.noSuchUser());
-  const found = groupForUpdate(state, cmd.groupId);
+  const found = groupForUpdate(state, cmd.groupId, true);
   if (!found.ok) return found;
   const group = found.value;
   if (!mayGroup(state, actor, group, 'can_manage_group')) return fail(insufficient());
@@ -212,10 +229,48 @@ export const updateUserGroup: Handler<UpdateUserGroup, CommandReplies['update_us
     data.name = cmd.name;
   }
   if (cmd.description !== undefined && cmd.description !== group.description) data.description = cmd.description;
-  if (data.name === undefined && data.description === undefined) return ok({ records: [], events: [], reply: {} });
-  const record: UserGroupUpdated = { type: 'user_group_updated', v: 1, groupId: group.id, ...data };
-  const event: RealmEvent = { userIds: everyone(state), payload: { type: 'user_group', op: 'update', group_id: group.id, data } };
-  return ok({ records: [record], events: [event], reply: {} });
+  // Zulip: `deactivated: false` reactivates a deactivated group; any other value changes nothing.
+  const reactivate = cmd.deactivated === false && group.deactivated;
+  if (data.name === undefined && data.description === undefined && !reactivate) return ok({ records: [], events: [], reply: {} });
+  const record: UserGroupUpdated = { type: 'user_group_updated', v: 1, groupId: group.id, ...data, ...(reactivate && { deactivated: false }) };
+  const to = everyone(state);
+  const events: RealmEvent[] = [];
+  // Zulip sends the name and the description separately; a deactivated group's rename only to
+  // clients that keep deactivated groups.
+  if (data.name !== undefined) {
+    events.push({ userIds: to, payload: { type: 'user_group', op: 'update', group_id: group.id, data: { name: data.name } }, ...(group.deactivated && withDeactivatedGroups(true)) });
+  }
+  if (data.description !== undefined) {
+    events.push({ userIds: to, payload: { type: 'user_group', op: 'update', group_id: group.id, data: { description: data.description } } });
+  }
+  if (reactivate) {
+    const wire = userGroupWire(state, { ...group, ...data, deactivated: false });
+    events.push({ userIds: to, payload: { type: 'user_group', op: 'update', group_id: group.id, data: { deactivated: false } }, ...withDeactivatedGroups(true) });
+    events.push({ userIds: to, payload: { type: 'user_group', op: 'add', group: wire }, ...withDeactivatedGroups(false) });
+  }
+  return ok({ records: [record], events, reply: {} });
+};
+
+/**
+ * `POST /user_groups/{id}/deactivate` (Zulip's `deactivate_user_group`): needs `can_manage_group`
+ * (or the realm's `can_manage_all_groups`); the group must not be in use.
+ */
+export const deactivateUserGroup: Handler<DeactivateUserGroup, CommandReplies['deactivate_user_group']> = (state, cmd) => {
+  const actor = state.users.get(cmd.actorId);
+  if (actor === undefined || !actor.isActive) return fail(Errors.noSuchUser());
+  const found = groupForUpdate(state, cmd.groupId, false);
+  if (!found.ok) return found;
+  const group = found.value;
+  if (!mayGroup(state, actor, group, 'can_manage_group')) return fail(insufficient());
+  const objections = groupDeactivationObjections(state, group.id);
+  if (objections.length > 0) return fail(Errors.cannotDeactivateGroupInUse(objections));
+  const record: UserGroupUpdated = { type: 'user_group_updated', v: 1, groupId: group.id, deactivated: true };
+  const to = everyone(state);
+  const events: RealmEvent[] = [
+    { userIds: to, payload: { type: 'user_group', op: 'update', group_id: group.id, data: { deactivated: true } }, ...withDeactivatedGroups(true) },
+    { userIds: to, payload: { type: 'user_group', op: 'remove', group_id: group.id }, ...withDeactivatedGroups(false) },
+  ];
+  return ok({ records: [record], events, reply: {} });
 };
 
 /** Re-exported for tests: whether a user is in a group, recursively (seed §2.11). */

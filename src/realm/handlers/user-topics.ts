@@ -91,6 +91,8 @@ export function setVisibility(
         last_updated: now,
         visibility_policy: policy,
       },
+      // Clients without `empty_topic_name` see the realm's display name (event-queues.ts).
+      ...(topic === '' && { emptyTopicDisplayName: state.settings.emptyTopicDisplayName }),
     },
   ];
   return { record, events };

@@ -20,6 +20,7 @@ SITE = sys.argv[1] if len(sys.argv) > 1 else "http://127.0.0.1:9995"
 PASSWORD = sys.argv[2] if len(sys.argv) > 2 else "secret"
 HAMLET = "hamlet@zulip.com"
 OTHELLO = "othello@zulip.com"
+IAGO = "iago@zulip.com"
 TAG = uuid.uuid4().hex[:10]
 
 passed = 0
@@ -73,6 +74,7 @@ def main():
     # Client() calls GET /server_settings and asserts zulip_version.
     client = zulip.Client(email=HAMLET, api_key=hamlet_key, site=SITE)
     other = zulip.Client(email=OTHELLO, api_key=othello_key, site=SITE)
+    admin = zulip.Client(email=IAGO, api_key=api_key(IAGO), site=SITE)
     check("Client() constructed (server_settings zulip_version asserted)", True)
 
     s = client.get_server_settings()
@@ -155,6 +157,45 @@ def main():
           and len(got_pm_with.get("messages", [])) >= 2, short(got_pm_with))
 
     # register / get_events / deregister
+    if stream_msg_id is not None:
+        # Issue 6 calls, as python-zulip-api sends them.
+        flags = client.update_message_flags({"messages": [stream_msg_id], "op": "add", "flag": "starred"})
+        check("update_message_flags starred", flags.get("result") == "success", short(flags))
+        unread = client.update_message_flags({"messages": [stream_msg_id], "op": "remove", "flag": "read"})
+        check("update_message_flags remove read", unread.get("result") == "success", short(unread))
+        marked = client.mark_topic_as_read(client.get_stream_id("Verona")["stream_id"], topic)
+        check("mark_topic_as_read", marked.get("result") == "success", short(marked))
+        reacted = client.add_reaction({"message_id": stream_msg_id, "emoji_name": "joy", "emoji_code": "1f602",
+                                       "reaction_type": "unicode_emoji"})
+        check("add_reaction", reacted.get("result") == "success", short(reacted))
+        again = client.add_reaction({"message_id": stream_msg_id, "emoji_name": "joy"})
+        check("add_reaction twice -> REACTION_ALREADY_EXISTS", again.get("code") == "REACTION_ALREADY_EXISTS", short(again))
+        edited = client.update_message({"message_id": stream_msg_id, "content": f"edited {TAG}"})
+        check("update_message content", edited.get("result") == "success", short(edited))
+        history = client.get_message_history(stream_msg_id)
+        snapshots = history.get("message_history", [])
+        check("get_message_history", history.get("result") == "success" and len(snapshots) == 2
+              and snapshots[-1].get("content") == f"edited {TAG}", short(history))
+        after = client.get_raw_message(stream_msg_id)
+        m = after.get("message", {})
+        check("message after edit: reactions, flags, edit_history",
+              [r.get("emoji_name") for r in m.get("reactions", [])] == ["joy"] and "starred" in m.get("flags", [])
+              and isinstance(m.get("edit_history"), list), short(after))
+        removed = client.remove_reaction({"message_id": stream_msg_id, "emoji_name": "joy"})
+        check("remove_reaction", removed.get("result") == "success", short(removed))
+        all_read = client.mark_all_as_read()
+        check("mark_all_as_read", all_read.get("result") == "success", short(all_read))
+        doomed = client.send_message({"type": "stream", "to": "Verona", "topic": topic, "content": f"doomed {TAG}"})
+        deleted = client.delete_message(doomed.get("id"))
+        check("delete_message (own, within the limit)", deleted.get("result") == "success", short(deleted))
+        gone = client.get_raw_message(doomed.get("id"))
+        check("deleted message -> Invalid message(s)", gone.get("msg") == "Invalid message(s)", short(gone))
+        theirs = other.send_message({"type": "stream", "to": "Verona", "topic": topic, "content": f"theirs {TAG}"})
+        refused = client.delete_message(theirs.get("id"))
+        check("delete_message of another user's message refused", refused.get("msg") == "You don't have permission to delete this message", short(refused))
+        admin_delete = admin.delete_message(theirs.get("id"))
+        check("delete_message by an administrator", admin_delete.get("result") == "success", short(admin_delete))
+
     reg = client.register(event_types=["message"])
     check("register", reg.get("result") == "success" and isinstance(reg.get("queue_id"), str)
           and isinstance(reg.get("last_event_id"), int), short(reg))
