@@ -22,7 +22,7 @@ import { Role, type RealmState, type Stream, type User } from './realm-state.js'
 import { Flag } from './message-index.js';
 import { isSubscribed } from './access.js';
 import { hasGroupPermission, isUserInGroup } from './groups.js';
-import { messageLookupIndex } from './recipient-index.js';
+import { topicMessageIds } from './recipient-index.js';
 import { personalSetting } from './user-settings.js';
 import { usersByLowerName } from './user-name-index.js';
 import { emptyFindings, type LinkableStream, type MentionableUser, type RenderFindings, type ZulipRenderContext } from '../markdown/context.js';
@@ -164,19 +164,12 @@ function mentionedUserIds(state: RealmState, found: RenderFindings): Set<number>
  */
 export function topicParticipants(state: RealmState, stream: Stream, topic: string, senderId: number): Set<number> {
   const out = new Set<number>([senderId]);
-  const index = messageLookupIndex(state);
   const m = state.messages;
   const reactions = state.reactions?.byMessage;
-  for (const topicId of index.topicIdsMatching(topic)) {
-    const ids = index.byTopic.get(topicId);
-    if (ids === undefined) continue;
-    for (let i = 0; i < ids.length; i++) {
-      const id = ids.get(i);
-      if (m.recipient.get(id) !== stream.recipientId || !m.exists(id)) continue;
-      out.add(m.sender.get(id));
-      const list = reactions?.get(id);
-      if (list !== undefined) for (let j = 0; j < list.length; j += 2) out.add(list[j]!);
-    }
+  for (const id of topicMessageIds(state, stream.recipientId, topic)) {
+    out.add(m.sender.get(id));
+    const list = reactions?.get(id);
+    if (list !== undefined) for (let j = 0; j < list.length; j += 2) out.add(list[j]!);
   }
   return out;
 }
@@ -236,22 +229,12 @@ export function renderContext(state: RealmState, senderId: number): ZulipRenderC
     topicLatestMessageId(streamId, topic) {
       const stream = state.streams.get(streamId);
       if (stream === undefined) return undefined;
-      const index = messageLookupIndex(state);
-      const m = state.messages;
-      let best: number | undefined;
-      for (const topicId of index.topicIdsMatching(topic)) {
-        const ids = index.byTopic.get(topicId);
-        if (ids === undefined) continue;
-        for (let i = ids.length - 1; i >= 0; i--) {
-          const id = ids.get(i);
-          if (best !== undefined && id <= best) break;
-          if (m.recipient.get(id) !== stream.recipientId || !m.exists(id)) continue;
-          if (!stream.historyPublicToSubscribers && m.userFlags(senderId, id) === undefined) continue;
-          best = id;
-          break;
-        }
+      const ids = topicMessageIds(state, stream.recipientId, topic);
+      for (let i = ids.length - 1; i >= 0; i--) {
+        const id = ids[i]!;
+        if (stream.historyPublicToSubscribers || state.messages.userFlags(senderId, id) !== undefined) return id;
       }
-      return best;
+      return undefined;
     },
     linkifiers: state.linkifiers?.items ?? [],
     realmEmoji: () => undefined,

@@ -232,3 +232,25 @@ export function messageLookupIndex(state: RealmState): MessageLookupIndex {
 export function invalidateMessageLookupIndex(state: RealmState): void {
   indexes.delete(state.messages);
 }
+
+/**
+ * Ids of the existing messages of channel recipient `recipientId` whose topic equals `topic`
+ * case-insensitively, ascending. Walks only the topic's lookup lists (one per interned spelling),
+ * never the channel's whole history.
+ */
+export function topicMessageIds(state: RealmState, recipientId: number, topic: string): number[] {
+  const index = messageLookupIndex(state);
+  const m = state.messages;
+  const out: number[] = [];
+  const spellings = index.topicIdsMatching(topic);
+  for (const topicId of spellings) {
+    const ids = index.byTopic.get(topicId);
+    if (ids === undefined) continue;
+    for (let i = 0; i < ids.length; i++) {
+      const id = ids.get(i);
+      if (m.recipient.get(id) === recipientId && m.exists(id)) out.push(id);
+    }
+  }
+  if (spellings.length > 1) out.sort((a, b) => a - b);
+  return out;
+}

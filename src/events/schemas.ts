@@ -16,7 +16,7 @@
  */
 import Type, { type TSchema } from 'typebox';
 import { Compile, type Validator } from 'typebox/compile';
-import { REGISTER_KEY_SCHEMAS, RegisterUserSchema } from './register/schemas.js';
+import { ChannelFolderSchema, REGISTER_KEY_SCHEMAS, RegisterUserSchema } from './register/schemas.js';
 import { StreamEventSchema, SubscriptionEventSchema } from './subscription-schemas.js';
 
 export {
@@ -318,20 +318,6 @@ export const NavigationViewEventSchema = Type.Union([
   Type.Object({ id: Int(), type: Type.Literal('navigation_view'), op: Type.Literal('remove'), fragment: Str() }, strict),
 ]);
 
-/** A channel folder object (Zulip's `ChannelFolderDict`, FL 414 with `order`). */
-const ChannelFolderSchema = Type.Object(
-  {
-    id: Int(),
-    name: Str(),
-    description: Str(),
-    rendered_description: Str(),
-    creator_id: Nullable(Int()),
-    date_created: Int(),
-    is_archived: Bool(),
-    order: Int(),
-  },
-  strict,
-);
 
 /**
  * `channel_folder` (Zulip FL 389–414, `zerver/actions/channel_folders.py`): op `add` with the

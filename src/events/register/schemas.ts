@@ -13,6 +13,21 @@ import { STREAM_GROUP_SETTINGS } from '../../domain/realm-state.js';
 
 import { Bool, Int, IntList, Nullable, Str, strict } from './schema-helpers.js';
 
+/** A channel folder object (Zulip's `ChannelFolderDict`, FL 414 with `order`). */
+export const ChannelFolderSchema = Type.Object(
+  {
+    id: Int(),
+    name: Str(),
+    description: Str(),
+    rendered_description: Str(),
+    creator_id: Nullable(Int()),
+    date_created: Int(),
+    is_archived: Bool(),
+    order: Int(),
+  },
+  strict,
+);
+
 export { GroupSettingValueSchema };
 
 const TopicsPolicy = Type.Union(['inherit', 'allow_empty_topic', 'disable_empty_topic', 'empty_topic_only'].map((v) => Type.Literal(v)));
@@ -309,21 +324,7 @@ export const REGISTER_KEY_SCHEMAS: Readonly<Record<string, TSchema>> = {
   subscriptions: Type.Array(SubscriptionSchema),
   unsubscribed: Type.Array(SubscriptionSchema),
   never_subscribed: Type.Array(StreamSchema),
-  channel_folders: Type.Array(
-    Type.Object(
-      {
-        id: Int(),
-        name: Str(),
-        description: Str(),
-        rendered_description: Str(),
-        creator_id: Nullable(Int()),
-        date_created: Int(),
-        is_archived: Bool(),
-        order: Int(),
-      },
-      strict,
-    ),
-  ),
+  channel_folders: Type.Array(ChannelFolderSchema),
   unread_msgs: UnreadSchema,
   starred_messages: IntList(),
   streams: Type.Array(StreamSchema),

@@ -6,7 +6,7 @@
  */
 import { Role, type RealmState, type Stream, type User } from '../../domain/realm-state.js';
 import { canAccessMessage, isSubscribed } from '../../domain/access.js';
-import { messageLookupIndex } from '../../domain/recipient-index.js';
+import { topicMessageIds as topicIdsInChannel } from '../../domain/recipient-index.js';
 import { hasGroupPermission } from '../../domain/groups.js';
 import type { Command } from '../commands.js';
 
@@ -19,19 +19,9 @@ export type PropagateMode = 'change_one' | 'change_later' | 'change_all';
  * `bulk_access_stream_messages_query`).
  */
 export function topicMessageIds(state: RealmState, stream: Stream, topic: string, actor: User | null, minId = 0): number[] {
-  const index = messageLookupIndex(state);
-  const topicIds = new Set(index.topicIdsMatching(topic));
-  const list = index.byRecipient.get(stream.recipientId);
-  const m = state.messages;
-  const out: number[] = [];
-  if (list === undefined || topicIds.size === 0) return out;
-  for (let i = 0; i < list.length; i++) {
-    const id = list.get(i);
-    if (id < minId || !m.exists(id) || m.recipient.get(id) !== stream.recipientId || !topicIds.has(m.topic.get(id))) continue;
-    if (actor !== null && !canAccessMessage(state, actor, id)) continue;
-    out.push(id);
-  }
-  return out;
+  return topicIdsInChannel(state, stream.recipientId, topic).filter(
+    (id) => id >= minId && (actor === null || canAccessMessage(state, actor, id)),
+  );
 }
 
 /** The changed messages for a move of `messageId` (always included). */

@@ -16,7 +16,7 @@ import { Role, type RealmState, type Stream, type User } from '../../domain/real
 import type { UserTopicSet } from '../../domain/records.js';
 import { isSubscribed } from '../../domain/access.js';
 import { findStreamByName } from '../../domain/streams.js';
-import { messageLookupIndex } from '../../domain/recipient-index.js';
+import { topicMessageIds } from '../../domain/recipient-index.js';
 import {
   VisibilityPolicy,
   applyToRows,
@@ -156,17 +156,9 @@ export function visibilityPolicyForSend(
 
 /** Whether the topic has no message the sender can access (so sending would initiate it). */
 function topicIsNew(state: RealmState, sender: User, stream: Stream, topic: string): boolean {
-  const index = messageLookupIndex(state);
-  const m = state.messages;
   const protectedHistory = stream.inviteOnly && !stream.historyPublicToSubscribers;
-  for (const topicId of index.topicIdsMatching(topic)) {
-    const ids = index.byTopic.get(topicId);
-    if (ids === undefined) continue;
-    for (let i = 0; i < ids.length; i++) {
-      const id = ids.get(i);
-      if (m.recipient.get(id) !== stream.recipientId || !m.exists(id)) continue;
-      if (!protectedHistory || m.userFlags(sender.id, id) !== undefined) return false;
-    }
+  for (const id of topicMessageIds(state, stream.recipientId, topic)) {
+    if (!protectedHistory || state.messages.userFlags(sender.id, id) !== undefined) return false;
   }
   return true;
 }
