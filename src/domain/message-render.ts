@@ -18,6 +18,7 @@
  * Cost on the send path: the context is a handful of closures over the state's maps; lookups run
  * only for mention/link syntax actually present (names via a cached index, see user-name-index.ts).
  */
+import { groupPermissionValues } from '../events/register/user-groups.js';
 import { Role, type RealmState, type Stream, type User } from './realm-state.js';
 import { Flag } from './message-index.js';
 import { isSubscribed } from './access.js';
@@ -54,6 +55,8 @@ export interface RenderedMessage {
    * reacted to a message in the topic, the sender included) — Zulip's `topic_participant_user_ids`.
    */
   topicParticipantCount?: number;
+  /** User groups mentioned with `@*group*` (not silent). */
+  mentionedGroupIds: readonly number[];
 }
 
 /** Zulip's `Realm.WILDCARD_MENTION_THRESHOLD`: up to this many users, anyone may use wildcards. */
@@ -69,6 +72,7 @@ export function renderMessageContent(state: RealmState, content: string, target:
     userFlags: {},
     streamWildcard: found.streamWildcard,
     topicWildcard: found.topicWildcard,
+    mentionedGroupIds: [...found.mentionedGroupIds],
   };
   const anyMention =
     found.streamWildcard || found.topicWildcard || found.mentionedUserIds.size > 0 || found.mentionedGroupIds.size > 0;
@@ -118,6 +122,27 @@ export function checkWildcardMentions(
     !allowed()
   ) {
     return Errors.topicWildcardMentionNotAllowed();
+  }
+  return null;
+}
+
+/**
+ * Zulip's `check_user_group_mention_allowed` (zulip-behavior.md §2.1 item 12): the sender must be
+ * in each mentioned group's `can_mention_group` (default role:everyone for user groups). Silent
+ * mentions are not checked. Returns the error for the first group refused, or null.
+ */
+export function checkGroupMentions(state: RealmState, senderId: number, rendering: RenderedMessage): ZulipError | null {
+  for (const groupId of rendering.mentionedGroupIds) {
+    const group = state.groups.get(groupId);
+    if (group === undefined) continue;
+    const value = groupPermissionValues(state, group).can_mention_group!;
+    if (hasGroupPermission(state, senderId, value)) continue;
+    const named = typeof value === 'number' ? state.groups.get(value) : undefined;
+    return Errors.badRequest(
+      named === undefined
+        ? `You are not allowed to mention user group '${group.name}'.`
+        : `You are not allowed to mention user group '${group.name}'. You must be a member of '${named.name}' to mention this group.`,
+    );
   }
   return null;
 }

@@ -184,3 +184,36 @@ t.test('wildcard mention permission around the threshold of 15', async (t) => {
   t.ok(decide(state, send(at16, '@**topic**', ids.admin, 'busy'), ctx).ok, 'administrators may');
   t.ok(decide(state, send(at16, '@_**topic**', people[13]!, 'busy'), ctx).ok, 'silent topic wildcards are not checked');
 });
+
+t.test('user-group mention permission (can_mention_group)', async (t) => {
+  const s = await startTestServer(t);
+  const hamlet = await s.as('hamlet@zulip.com');
+  const iago = await s.as('iago@zulip.com');
+  const groups = (await iago.call('GET', '/user_groups')).body.user_groups as any[];
+  const admins = groups.find((g) => g.name === 'role:administrators').id as number;
+  const created = await iago.call('POST', '/user_groups/create', {
+    name: 'leads', description: 'Team leads', members: [iago.userId], can_mention_group: admins,
+  });
+  t.equal(created.body.result, 'success');
+  const open = await iago.call('POST', '/user_groups/create', { name: 'crew', description: 'Anyone may mention', members: [iago.userId] });
+  t.equal(open.body.result, 'success');
+
+  const newest = async () => (await hamlet.call('GET', '/messages', { anchor: 'newest', num_before: 1, num_after: 0 })).body.messages[0].id;
+  const before = await newest();
+  const refused = await hamlet.call('POST', '/messages', { type: 'stream', to: 'Verona', topic: 'groups', content: 'ping @*leads*' });
+  t.same(refused.body, {
+    result: 'error', code: 'BAD_REQUEST',
+    msg: "You are not allowed to mention user group 'leads'. You must be a member of 'role:administrators' to mention this group.",
+  });
+  t.equal(await newest(), before, 'nothing was sent');
+  // Silent mentions, groups open to everyone, and permitted senders are fine.
+  t.equal((await hamlet.call('POST', '/messages', { type: 'stream', to: 'Verona', topic: 'groups', content: 'fyi @_*leads*' })).body.result, 'success');
+  t.equal((await hamlet.call('POST', '/messages', { type: 'stream', to: 'Verona', topic: 'groups', content: 'hi @*crew*' })).body.result, 'success');
+  t.equal((await iago.call('POST', '/messages', { type: 'stream', to: 'Verona', topic: 'groups', content: 'hi @*leads*' })).body.result, 'success');
+  // Editing a message to add a forbidden group mention is refused too.
+  const mine = await newest();
+  const own = (await hamlet.call('POST', '/messages', { type: 'stream', to: 'Verona', topic: 'groups', content: 'plain' })).body.id;
+  t.ok(own > mine);
+  t.match((await hamlet.call('PATCH', `/messages/${own}`, { content: 'now @*leads*' })).body, { result: 'error', msg: /not allowed to mention user group 'leads'/ });
+  t.equal((await hamlet.call('GET', `/messages/${own}`, { apply_markdown: false })).body.message.content, 'plain', 'content unchanged');
+});

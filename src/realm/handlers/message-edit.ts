@@ -13,7 +13,7 @@ import { canAccessMessage, isSubscribed } from '../../domain/access.js';
 import { Flag, flagNames } from '../../domain/message-index.js';
 import { invalidCharPosition, isMeMessage, NO_TOPIC, normalizeContent, truncateTopic } from '../../domain/messages.js';
 import { contentVersion, RESOLVED_TOPIC_PREFIX, type ContentChange, type MessageEdited } from '../../domain/message-edits.js';
-import { checkWildcardMentions, renderMessageContent } from '../../domain/message-render.js';
+import { checkGroupMentions, checkWildcardMentions, renderMessageContent } from '../../domain/message-render.js';
 import { hasGroupPermission } from '../../domain/groups.js';
 import type { RealmEvent } from '../../events/realm-event.js';
 import type { Command } from '../commands.js';
@@ -206,10 +206,9 @@ export const editMessage: Handler<EditMessage, EditMessageReply> = (state, cmd, 
       ? { senderId, streamId: orig!.id, topic: targetTopic }
       : { senderId, directUserIds: recipient.userIds });
     // As Zulip: wildcard mention permission is checked on edits too, for the original sender.
-    if (recipient.type === 'stream') {
-      const wildcardError = checkWildcardMentions(state, senderId, orig!, rendering);
-      if (wildcardError !== null) return fail(wildcardError);
-    }
+    const mentionError =
+      (recipient.type === 'stream' ? checkWildcardMentions(state, senderId, orig!, rendering) : null) ?? checkGroupMentions(state, actor.id, rendering);
+    if (mentionError !== null) return fail(mentionError);
     change = {
       content: newContent,
       rendered: rendering.rendered,

@@ -24,7 +24,7 @@ import { apiEmail, findUserByEmail } from '../../domain/users.js';
 import { hasGroupPermission } from '../../domain/groups.js';
 import { isSubscribed } from '../../domain/access.js';
 import { directMembers, findDirectRecipient } from '../../domain/recipients.js';
-import { checkWildcardMentions, renderMessageContent } from '../../domain/message-render.js';
+import { checkGroupMentions, checkWildcardMentions, renderMessageContent } from '../../domain/message-render.js';
 import type { SendMessage, CommandReplies } from '../commands.js';
 import type { Handler } from '../decision.js';
 import { automaticVisibilityOnSend } from './user-topics.js';
@@ -195,9 +195,10 @@ export const sendMessage: Handler<SendMessage, CommandReplies['send_message']> =
   const rendering = renderMessageContent(state, content, targetStream
     ? { senderId: sender.id, streamId: targetStream.id, topic }
     : { senderId: sender.id, directUserIds: receivers });
-  if (targetStream && !cmd.internal) {
-    const wildcardError = checkWildcardMentions(state, sender.id, targetStream, rendering);
-    if (wildcardError) return fail(wildcardError);
+  if (!cmd.internal) {
+    const mentionError =
+      (targetStream && checkWildcardMentions(state, sender.id, targetStream, rendering)) || checkGroupMentions(state, sender.id, rendering);
+    if (mentionError) return fail(mentionError);
   }
   const record: MessageSent = {
     type: 'message_sent',
