@@ -183,7 +183,7 @@ function messageSent(state: RealmState, r: MessageSent): void {
     topicId: state.topics.intern(r.topic),
     timestamp: r.timestamp,
     clientId: state.clients.intern(r.client),
-    bits: r.isMeMessage ? MessageBit.isMe : 0,
+    bits: (r.isMeMessage ? MessageBit.isMe : 0) | (r.resolveTopicNotice ? MessageBit.resolveTopicNotice : 0),
   });
   bump(state, 'message', r.id);
 

@@ -32,7 +32,7 @@ export function flagNames(bits: number): string[] {
 }
 
 /** Per-message bits. */
-export const MessageBit = { exists: 1, isMe: 2, edited: 4, moved: 8 } as const;
+export const MessageBit = { exists: 1, isMe: 2, edited: 4, moved: 8, resolveTopicNotice: 16 } as const;
 
 /** One user's received messages: parallel sorted ids and flags. */
 export class UserMessages {

@@ -125,6 +125,8 @@ export interface MessageSent {
   readBySender: boolean;
   /** Extra flag bits per recipient user id (mentions), from rendering. */
   userFlags?: Record<number, number>;
+  /** A Notification Bot resolve/unresolve notice (Zulip's `Message.MessageType.RESOLVE_TOPIC_NOTIFICATION`). */
+  resolveTopicNotice?: true;
 }
 
 import type { CustomProfileFieldRecord } from './custom-profile-fields.js';

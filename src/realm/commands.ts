@@ -109,6 +109,8 @@ export interface InternalSend {
   to: number | number[];
   topic?: string;
   content: string;
+  /** Marks the message as a resolve/unresolve notice (Zulip's `RESOLVE_TOPIC_NOTIFICATION` type). */
+  resolveTopicNotice?: true;
 }
 
 /** Create the realm's system bots that do not exist yet (realm creation; see `system-bots.ts`). */

@@ -48,5 +48,8 @@ export const internalSend: Handler<InternalSend, CommandReplies['internal_send']
     content: cmd.content, client: INTERNAL_CLIENT, readBySender: true, internal: true,
   }, ctx);
   if (!sent.ok) return sent;
+  if (cmd.resolveTopicNotice) {
+    for (const r of sent.value.records) if (r.type === 'message_sent') r.resolveTopicNotice = true;
+  }
   return ok({ ...sent.value, reply: { id: sent.value.reply.id } });
 };

@@ -42,6 +42,11 @@ export interface DeleteMessage {
   type: 'delete_message';
   actorId: number;
   messageId: number;
+  /**
+   * Set only by follow-ups (never from client input): skips the access and permission checks, as
+   * Zulip's `do_delete_messages` called by server code (e.g. undoing a resolve notification).
+   */
+  internal?: true;
 }
 
 /** Zulip's error strings, byte for byte. */
@@ -104,9 +109,13 @@ export const deleteMessage: Handler<DeleteMessage, Record<string, never>> = (sta
   const actor = state.users.get(cmd.actorId);
   if (actor === undefined || !actor.isActive) return fail(Errors.noSuchUser());
   const id = cmd.messageId;
-  if (!canAccessMessage(state, actor, id)) return fail(Errors.invalidMessage());
-  const error = deletePermissionError(state, actor, id, ctx.now());
-  if (error !== null) return fail(error);
+  if (cmd.internal) {
+    if (!state.messages.exists(id)) return fail(Errors.invalidMessage());
+  } else {
+    if (!canAccessMessage(state, actor, id)) return fail(Errors.invalidMessage());
+    const error = deletePermissionError(state, actor, id, ctx.now());
+    if (error !== null) return fail(error);
+  }
 
   const m = state.messages;
   const stream = channelOf(state, id);

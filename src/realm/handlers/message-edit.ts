@@ -24,11 +24,13 @@ import {
   canMoveOutOfChannel,
   canResolveTopics,
   messagesToMove,
+  movedAllVisible,
   moveNotifications,
   subscriberRecipients,
   topicMessageIds,
   type PropagateMode,
 } from './message-move.js';
+import { automaticPolicyOnMove, moveVisibilityPolicies, resolveNoticeToUndo } from './message-move-visibility.js';
 
 /** `PATCH /messages/{id}`, validated for types by the API. */
 export interface EditMessage {
@@ -258,14 +260,26 @@ export const editMessage: Handler<EditMessage, EditMessageReply> = (state, cmd, 
     if (access!.addUserIds.length) record.addUserIds = access!.addUserIds;
   }
 
-  const events = updateEvents(state, cmd, record, orig, target, access);
+  // As Zulip: user_topic changes are queued before the update_message event.
+  const visibility = !moved
+    ? { records: [], events: [] }
+    : movedAllVisible(state, orig!, origTopic, actor, changedIds, cmd.propagateMode)
+      ? moveVisibilityPolicies(state, { orig: orig!, origTopic, target: target!, targetTopic, streamEdited, losingAccess: access?.losingAccess ?? new Set(), now })
+      : automaticPolicyOnMove(state, id, target!, targetTopic, changedIds, access?.losingAccess ?? new Set(), now);
+  const events = [...visibility.events, ...updateEvents(state, cmd, record, orig, target, access)];
   const followUps: Command[] = [];
   if (topicEdited && !change && !streamEdited && (resolved || unresolved)) {
-    // maybe_send_resolve_topic_notifications
-    followUps.push({
-      type: 'internal_send', bot: 'notification', messageType: 'stream', to: orig!.id, topic: targetTopic,
-      content: `@_**${actor.fullName}|${actor.id}** has marked this topic as ${resolved ? 'resolved' : 'unresolved'}.`,
-    });
+    // maybe_send_resolve_topic_notifications: an undo within the grace period deletes the
+    // previous notice (Zulip's maybe_delete_previous_resolve_topic_notification) instead.
+    const undo = resolveNoticeToUndo(state, orig!, targetTopic, changedIds, now);
+    if (undo !== null) followUps.push({ type: 'delete_message', actorId: actor.id, messageId: undo, internal: true });
+    else {
+      followUps.push({
+        type: 'internal_send', bot: 'notification', messageType: 'stream', to: orig!.id, topic: targetTopic,
+        content: `@_**${actor.fullName}|${actor.id}** has marked this topic as ${resolved ? 'resolved' : 'unresolved'}.`,
+        resolveTopicNotice: true,
+      });
+    }
   }
   if (moved) {
     followUps.push(...moveNotifications(state, {
@@ -274,7 +288,7 @@ export const editMessage: Handler<EditMessage, EditMessageReply> = (state, cmd, 
       notifyOld: cmd.sendNotificationToOldThread, notifyNew: cmd.sendNotificationToNewThread,
     }));
   }
-  return ok({ records: [record], events, reply: { detached_uploads: [] }, ...(followUps.length > 0 && { followUps }) });
+  return ok({ records: [record, ...visibility.records], events, reply: { detached_uploads: [] }, ...(followUps.length > 0 && { followUps }) });
 };
 
 /**

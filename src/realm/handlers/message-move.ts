@@ -32,6 +32,17 @@ export function messagesToMove(state: RealmState, stream: Stream, topic: string,
   return ids.sort((a, b) => a - b);
 }
 
+/**
+ * Zulip's `moved_all_visible_messages`: `change_all`, or no message of the old topic that `actor`
+ * can access stays behind (decided with the actor's access, so nothing leaks about history they
+ * cannot see).
+ */
+export function movedAllVisible(state: RealmState, orig: Stream, origTopic: string, actor: User, changedIds: readonly number[], mode: PropagateMode): boolean {
+  if (mode === 'change_all') return true;
+  const changed = new Set(changedIds);
+  return topicMessageIds(state, orig, origTopic, actor).every((id) => changed.has(id));
+}
+
 /** Whether `user` may administer the channel (`can_administer_channel_group`; realm admins always). */
 function canAdministerChannel(state: RealmState, user: User, stream: Stream): boolean {
   return user.role <= Role.admin || hasGroupPermission(state, user.id, stream.groups.can_administer_channel_group);
@@ -180,7 +191,7 @@ export function moveNotifications(state: RealmState, n: MoveNotice): Command[] {
   const user = `@_**${n.actor.fullName}|${n.actor.id}**`;
   const changed = new Set(n.changedIds);
   const count = n.changedIds.length;
-  const movedAll = n.mode === 'change_all' || topicMessageIds(state, n.orig, n.origTopic, n.actor).every((id) => changed.has(id));
+  const movedAll = movedAllVisible(state, n.orig, n.origTopic, n.actor, n.changedIds, n.mode);
   const oldLocation = topicLinkSyntax(n.orig, n.origTopic);
   const newLocation = topicLinkSyntax(n.target, n.targetTopic);
   if (n.notifyNew && (n.streamEdited || (n.topicEdited && !n.resolveToggle))) {
