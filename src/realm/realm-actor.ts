@@ -20,6 +20,7 @@ import { createActor, setup } from 'xstate';
 import { Errors, ok, type Result } from '../errors.js';
 import type { RealmState } from '../domain/realm-state.js';
 import type { MessageBody } from '../domain/records.js';
+import { BodyCache } from './body-cache.js';
 import { toSnapshot } from '../domain/realm-snapshot.js';
 import type { AppendLog } from '../storage/append-log.js';
 import type { SnapshotStore } from '../storage/snapshot-store.js';
@@ -67,6 +68,8 @@ interface ActorContext {
   commandSeq: number;
   /** Bodies appended but not yet durable, readable before LMDB has them. */
   pendingBodies: Map<number, MessageBody>;
+  /** Durable bodies recently read from LMDB (realm/body-cache.ts). */
+  bodyCache: BodyCache;
   recordsSinceSnapshot: number;
   lastSnapshotAt: number;
   snapshotting: Promise<unknown> | null;
@@ -101,7 +104,10 @@ function process(self: { send(input: ActorInput): void }, c: ActorContext, input
   }
   const { records, events, reply } = decision.value;
   const bodies = bodiesOf(records);
-  for (const [id, body] of bodies) c.pendingBodies.set(id, body);
+  for (const [id, body] of bodies) {
+    c.pendingBodies.set(id, body);
+    c.bodyCache.forget(id);
+  }
   const appended = c.deps.log.append(c.state.id, records, bodies);
   c.durable = appended.then(
     () => {
@@ -206,6 +212,7 @@ export class RealmActor implements RealmHandle {
       durable: Promise.resolve(),
       commandSeq: 0,
       pendingBodies: new Map(),
+      bodyCache: new BodyCache(),
       recordsSinceSnapshot: 0,
       lastSnapshotAt: Date.now(),
       snapshotting: null,
@@ -257,7 +264,12 @@ export class RealmActor implements RealmHandle {
 
   /** A message's stored body (raw Markdown and HTML), including not-yet-durable ones. */
   messageBody(messageId: number): MessageBody | undefined {
-    return this.context.pendingBodies.get(messageId) ?? (this.deps.log.getBody(this.id, messageId) as MessageBody | undefined);
+    const c = this.context;
+    const body = c.pendingBodies.get(messageId) ?? c.bodyCache.get(messageId);
+    if (body !== undefined) return body;
+    const stored = this.deps.log.getBody(c.state.id, messageId) as MessageBody | undefined;
+    if (stored !== undefined) c.bodyCache.put(messageId, stored);
+    return stored;
   }
 
   /** Finishes in-flight commands, writes a final snapshot, and refuses further commands. */

@@ -206,8 +206,11 @@ export class AppendLog {
    * body blob fails its checks.
    */
   getBody(realmId: number, messageId: number): object | undefined {
-    const bytes = this.store.bodies.getBinary([realmId, messageId]);
-    return bytes === undefined ? undefined : decodeRecord(bytes, { realmId, what: `body of message ${messageId}` });
+    // getBinaryFast: lmdb's reused read buffer (no copy), valid until the next read; its `length`
+    // is the value's size (the backing buffer may be longer). Decoded at once into fresh strings.
+    const bytes = this.store.bodies.getBinaryFast([realmId, messageId]);
+    if (bytes === undefined) return undefined;
+    return decodeRecord(bytes.subarray(0, bytes.length), { realmId, what: `body of message ${messageId}` });
   }
 
   /**
