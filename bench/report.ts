@@ -22,12 +22,16 @@ export interface Row {
 
 const fixed = (n: number, digits: number) => (Number.isFinite(n) ? n.toFixed(digits) : '-');
 
+/** Table width of the request column; the JSON results keep the full request. */
+const REQUEST_WIDTH = 48;
+const shortRequest = (request: string) => (request.length <= REQUEST_WIDTH ? request : `${request.slice(0, REQUEST_WIDTH - 1)}…`);
+
 /** Formats `rows` as an aligned table with a header line. */
 export function formatTable(rows: Row[]): string {
   const header = ['scenario', 'request', 'req/s', '×ceiling', 'p50 ms', 'p99 ms', 'max ms', '2xx', 'bad', 'RSS MiB', 'anon MiB', 'targets'];
   const cells = rows.map((r) => [
     r.scenario,
-    r.request,
+    shortRequest(r.request),
     fixed(r.reqPerSec, 0),
     fixed(r.ratio, 3),
     fixed(r.p50, 2),
