@@ -141,33 +141,9 @@ export function buildMessageWire(
   view: { clientGravatar: boolean; allowEmptyTopicName: boolean },
 ): Record<string, unknown> {
   const sender = state.users.get(f.senderId)!;
-  // One object literal per message type, with every key in Zulip's order: the objects get all
-  // their properties in-object (no later additions), which is cheaper to build and serialize.
-  if (f.recipient.type === 'stream') {
-    const stream = state.streams.get(f.recipient.streamId)!;
-    return {
-      id: f.id,
-      sender_id: sender.id,
-      content,
-      content_type: contentType,
-      recipient_id: f.recipientId,
-      timestamp: f.timestamp,
-      client: f.client,
-      subject: f.topic === '' && !view.allowEmptyTopicName ? state.settings.emptyTopicDisplayName : f.topic,
-      topic_links: topicLinks(state, f.topic),
-      is_me_message: f.isMeMessage,
-      reactions: reactionsWire(state, f.id),
-      submessages: [],
-      sender_full_name: sender.fullName,
-      sender_email: apiEmail(sender, state.host),
-      sender_realm_str: state.subdomain,
-      avatar_url: avatarUrl(sender, view.clientGravatar),
-      display_recipient: stream.name,
-      type: 'stream',
-      stream_id: stream.id,
-    };
-  }
-  return {
+  const stream = f.recipient.type === 'stream' ? state.streams.get(f.recipient.streamId)! : undefined;
+  // Keys in Zulip's order.
+  const wire: Record<string, unknown> = {
     id: f.id,
     sender_id: sender.id,
     content,
@@ -175,8 +151,8 @@ export function buildMessageWire(
     recipient_id: f.recipientId,
     timestamp: f.timestamp,
     client: f.client,
-    subject: '',
-    topic_links: [],
+    subject: f.topic === '' && stream !== undefined && !view.allowEmptyTopicName ? state.settings.emptyTopicDisplayName : f.topic,
+    topic_links: stream === undefined ? [] : topicLinks(state, f.topic),
     is_me_message: f.isMeMessage,
     reactions: reactionsWire(state, f.id),
     submessages: [],
@@ -184,9 +160,11 @@ export function buildMessageWire(
     sender_email: apiEmail(sender, state.host),
     sender_realm_str: state.subdomain,
     avatar_url: avatarUrl(sender, view.clientGravatar),
-    display_recipient: directRecipients(state, f.recipient.userIds),
-    type: 'private',
+    display_recipient: f.recipient.type === 'direct' ? directRecipients(state, f.recipient.userIds) : stream!.name,
+    type: stream === undefined ? 'private' : 'stream',
   };
+  if (stream !== undefined) wire.stream_id = stream.id;
+  return wire;
 }
 
 /** `display_recipient` of a direct message: its users, sorted by (API) email. */
