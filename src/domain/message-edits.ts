@@ -11,7 +11,7 @@
  */
 import type { RealmState } from './realm-state.js';
 import { Flag, MessageBit } from './message-index.js';
-import { invalidateMessageLookupIndex } from './recipient-index.js';
+import { messagesMoved, type MessageMove } from './recipient-index.js';
 
 /** Zulip's prefix of resolved topics (`RESOLVED_TOPIC_PREFIX`). */
 export const RESOLVED_TOPIC_PREFIX = '✔ ';
@@ -101,6 +101,7 @@ export function messageEdited(state: RealmState, r: MessageEdited): void {
   const m = state.messages;
   const history = (state.editHistory ??= new Map());
   const moved = r.topic !== undefined || r.stream !== undefined;
+  const moves: MessageMove[] = [];
   for (const id of r.messageIds) {
     const entry: EditHistoryEntry = { userId: r.userId, timestamp: r.timestamp };
     if (id === r.messageId && r.content !== undefined) {
@@ -117,9 +118,11 @@ export function messageEdited(state: RealmState, r: MessageEdited): void {
     }
     history.set(id, [entry, ...(history.get(id) ?? [])]);
     if (moved) {
-      const recipientId = r.recipientId ?? m.recipient.get(id);
-      const topicId = r.topic !== undefined ? state.topics.intern(r.topic) : m.topic.get(id);
+      const from = { recipientId: m.recipient.get(id), topicId: m.topic.get(id) };
+      const recipientId = r.recipientId ?? from.recipientId;
+      const topicId = r.topic !== undefined ? state.topics.intern(r.topic) : from.topicId;
       m.relocate(id, recipientId, topicId);
+      moves.push({ id, from, to: { recipientId, topicId } });
       if (!isResolveToggle(entry)) m.setBits(id, MessageBit.moved, true);
     }
     for (const userId of r.removeUserIds ?? []) m.users.get(userId)?.remove(id);
@@ -137,7 +140,7 @@ export function messageEdited(state: RealmState, r: MessageEdited): void {
       if (next !== old) um.flags.set(at, next);
     }
   }
-  if (moved) invalidateMessageLookupIndex(state);
+  if (moved) messagesMoved(state, moves);
 }
 
 /** Snapshot form of `state.editHistory`: `[messageId, entries newest first]`. */

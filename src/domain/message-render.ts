@@ -13,6 +13,9 @@
  * - `topic_wildcard_mentioned`: recipients who participate in the topic (sent or reacted to a
  *   message in it, the sender included), for `@**topic**` in a channel message;
  * - silent mentions (`@_**…**`, quoted mentions, deactivated users/groups) flag nobody.
+ * - a guest outside `can_access_all_users_group` cannot mention users they cannot access
+ *   (`get_inaccessible_user_ids`, see user-access.ts): such mentions render as unknown names.
+ * Links into the realm (`RenderTarget.realmUrl`) render relative (`rewrite_local_links_to_relative`).
  * Only recipients (users who get a UserMessage row) appear in `userFlags`.
  *
  * Cost on the send path: the context is a handful of closures over the state's maps; lookups run
@@ -26,6 +29,7 @@ import { hasGroupPermission, isUserInGroup } from './groups.js';
 import { topicMessageIds } from './recipient-index.js';
 import { personalSetting } from './user-settings.js';
 import { usersByLowerName } from './user-name-index.js';
+import { canAccessAllUsers, canAccessUser } from './user-access.js';
 import { emptyFindings, type LinkableStream, type MentionableUser, type RenderFindings, type ZulipRenderContext } from '../markdown/context.js';
 import { zulipRenderer } from '../markdown/zulip-renderer.js';
 import { Errors, type ZulipError } from '../errors.js';
@@ -38,6 +42,12 @@ export interface RenderTarget {
   topic?: string;
   /** Direct messages: every member of the conversation (sender included). */
   directUserIds?: readonly number[];
+  /**
+   * The realm's base URL (`http://<Host>`, see `realmUrl` in src/api/server-settings.ts, the rule
+   * invite links and `realm_url` use): links into it render relative, as Zulip's
+   * `rewrite_local_links_to_relative` does. Absent (e.g. internal sends): links stay absolute.
+   */
+  realmUrl?: string;
 }
 
 /** A rendered message. */
@@ -65,7 +75,10 @@ export const WILDCARD_MENTION_THRESHOLD = 15;
 /** Renders `content` (already normalized by `normalizeContent`) for `target` in `state`. */
 export function renderMessageContent(state: RealmState, content: string, target: RenderTarget): RenderedMessage {
   const zulip = renderContext(state, target.senderId);
-  const rendered = zulipRenderer.render(content, { zulip });
+  const rendered = zulipRenderer.render(
+    content,
+    target.realmUrl !== undefined ? { zulip, realmUrl: target.realmUrl } : { zulip },
+  );
   const found = zulip.out;
   const result: RenderedMessage = {
     rendered,
@@ -226,13 +239,23 @@ export function renderContext(state: RealmState, senderId: number): ZulipRenderC
     stream !== undefined && sender !== undefined && hasContentAccess(state, sender, stream)
       ? { id: stream.id, name: stream.name }
       : undefined;
+  // Zulip's `get_inaccessible_user_ids`: a guest outside `can_access_all_users_group` cannot
+  // mention users they cannot access; such mentions stay plain text, as for unknown users.
+  const restricted = sender !== undefined && !canAccessAllUsers(state, sender) ? sender : undefined;
+  const access = new Map<number, boolean>();
+  const accessible = (user: User): boolean => {
+    if (restricted === undefined) return true;
+    let yes = access.get(user.id);
+    if (yes === undefined) access.set(user.id, (yes = canAccessUser(state, restricted, user.id)));
+    return yes;
+  };
   return {
     userById(id) {
       const user = state.users.get(id);
-      return user === undefined ? undefined : mentionable(user);
+      return user === undefined || !accessible(user) ? undefined : mentionable(user);
     },
     usersByFullName(name) {
-      const users = usersByLowerName(state, name);
+      const users = usersByLowerName(state, name).filter(accessible);
       return users.length === 0 ? NO_USERS : users.map(mentionable);
     },
     groupByName(name) {

@@ -6,9 +6,11 @@
  *
  * Pure data, derived from `state.messages` and `state.topics`; nothing here is persisted. The
  * index is built lazily on first use and then kept in sync by appending: message ids only grow,
- * so `sync` indexes every id above its high-water mark. Lists are candidate sets only: a reader
- * must re-check each id against the columns (a message may since have been deleted, or moved to
- * another recipient/topic, which leaves a stale entry until `rebuild`).
+ * so `sync` indexes every id above its high-water mark. Message moves (the `message_edited` fold)
+ * update the lists of already indexed ids in place (`messagesMoved`), so a move costs
+ * O(length of the lists it touches), not a rebuild. Lists are candidate sets only: a reader must
+ * re-check each id against the columns (a message may since have been deleted, which leaves a
+ * stale entry until `rebuild`).
  *
  * Memory: one int32 per message per index (12 bytes per message in all) plus one small typed
  * array per recipient, sender and topic.
@@ -56,6 +58,63 @@ export class IdList implements IdSequence {
   /** A copy of the ids as a plain typed array (for merging). */
   toArray(): Int32Array {
     return this.data.slice(0, this.length);
+  }
+
+  /**
+   * Removes every id of `ids` (ascending) that is present; returns how many were removed. The
+   * kept runs between removed positions are shifted with `copyWithin`: O(ids.length · log length)
+   * searches plus one memmove of the list's tail after the first removed id.
+   */
+  removeAll(ids: readonly number[]): number {
+    const positions: number[] = [];
+    for (const id of ids) {
+      const at = lowerBound(this, id);
+      if (at < this.length && this.data[at] === id && positions[positions.length - 1] !== at) positions.push(at);
+    }
+    if (positions.length === 0) return 0;
+    let w = positions[0]!;
+    for (let k = 0; k < positions.length; k++) {
+      const from = positions[k]! + 1;
+      const to = k + 1 < positions.length ? positions[k + 1]! : this.length;
+      this.data.copyWithin(w, from, to);
+      w += to - from;
+    }
+    this.length = w;
+    return positions.length;
+  }
+
+  /**
+   * Inserts the ids of `ids` (ascending) that are not present yet, keeping the list ascending and
+   * free of duplicates. Runs are shifted right with `copyWithin`, from the end: O(ids.length ·
+   * log length) searches plus one memmove of the list's tail after the first insertion point.
+   */
+  insertAll(ids: readonly number[]): void {
+    const fresh: number[] = [];
+    const positions: number[] = [];
+    for (const id of ids) {
+      const at = lowerBound(this, id);
+      if ((at < this.length && this.data[at] === id) || fresh[fresh.length - 1] === id) continue;
+      fresh.push(id);
+      positions.push(at);
+    }
+    if (fresh.length === 0) return;
+    const total = this.length + fresh.length;
+    if (total > this.data.length) {
+      let capacity = Math.max(4, this.data.length);
+      while (capacity < total) capacity *= 2;
+      const bigger = new Int32Array(capacity);
+      bigger.set(this.data.subarray(0, this.length));
+      this.data = bigger;
+    }
+    // fresh[0..j] all go before the run [positions[j], end): it moves right by j + 1.
+    let end = this.length;
+    for (let j = fresh.length - 1; j >= 0; j--) {
+      const at = positions[j]!;
+      this.data.copyWithin(at + j + 1, at, end);
+      this.data[at + j] = fresh[j]!;
+      end = at;
+    }
+    this.length = total;
   }
 }
 
@@ -134,6 +193,26 @@ export function mergeSequences(lists: readonly IdList[]): IdSequence {
   return new ArraySequence(out.subarray(0, n));
 }
 
+/** Where a message is filed: its recipient id and interned topic id. */
+export interface MessagePlace {
+  recipientId: number;
+  topicId: number;
+}
+
+/** One moved message: its place before and after the move. */
+export interface MessageMove {
+  id: number;
+  from: MessagePlace;
+  to: MessagePlace;
+}
+
+/** Appends `id` to the array under `key`. */
+function addTo(map: Map<number, number[]>, key: number, id: number): void {
+  const ids = map.get(key);
+  if (ids === undefined) map.set(key, [id]);
+  else ids.push(id);
+}
+
 function listFor(map: Map<number, IdList>, key: number): IdList {
   let list = map.get(key);
   if (list === undefined) {
@@ -177,6 +256,11 @@ export class MessageLookupIndex {
       listFor(this.byTopic, m.topic.get(id)).push(id);
     }
     if (end - 1 > this.highWater) this.highWater = end - 1;
+    this.syncTopics();
+  }
+
+  /** Enters every topic interned since the last call into `topicIdsByLower`. */
+  private syncTopics(): void {
     const names = this.topics.toArray();
     for (let tid = this.topicsSeen; tid < names.length; tid++) {
       const lower = names[tid]!.toLowerCase();
@@ -187,7 +271,38 @@ export class MessageLookupIndex {
     this.topicsSeen = names.length;
   }
 
-  /** Drops everything; the next `sync` re-indexes from the columns (after moves or edits). */
+  /**
+   * Refiles moved messages: each id at or below the high-water mark leaves the recipient/topic
+   * lists of its old place and joins those of its new one (lists stay ascending, without
+   * duplicates; sender lists do not change). Ids above the mark are skipped: `sync` has not seen
+   * them yet and will file them where the columns say, so no id is ever indexed twice. New topic
+   * spellings are entered into `topicIdsByLower`. Cost: O(length of the touched lists + moves).
+   */
+  moved(moves: readonly MessageMove[]): void {
+    const leaveRecipient = new Map<number, number[]>();
+    const joinRecipient = new Map<number, number[]>();
+    const leaveTopic = new Map<number, number[]>();
+    const joinTopic = new Map<number, number[]>();
+    for (const { id, from, to } of moves) {
+      if (id > this.highWater) continue;
+      if (from.recipientId !== to.recipientId) {
+        addTo(leaveRecipient, from.recipientId, id);
+        addTo(joinRecipient, to.recipientId, id);
+      }
+      if (from.topicId !== to.topicId) {
+        addTo(leaveTopic, from.topicId, id);
+        addTo(joinTopic, to.topicId, id);
+      }
+    }
+    const ascending = (a: number, b: number) => a - b;
+    for (const [key, ids] of leaveRecipient) this.byRecipient.get(key)?.removeAll(ids.sort(ascending));
+    for (const [key, ids] of leaveTopic) this.byTopic.get(key)?.removeAll(ids.sort(ascending));
+    for (const [key, ids] of joinRecipient) listFor(this.byRecipient, key).insertAll(ids.sort(ascending));
+    for (const [key, ids] of joinTopic) listFor(this.byTopic, key).insertAll(ids.sort(ascending));
+    this.syncTopics();
+  }
+
+  /** Drops everything and re-indexes from the columns (drops stale entries of deleted messages). */
   rebuild(): void {
     this.byRecipient.clear();
     this.bySender.clear();
@@ -226,11 +341,14 @@ export function messageLookupIndex(state: RealmState): MessageLookupIndex {
 }
 
 /**
- * Drops the realm's lookup index so the next `messageLookupIndex` rebuilds it (after messages
- * moved to another recipient or topic: the append-only lists cannot hold a moved id in order).
+ * Tells the realm's lookup index, if one was built, that messages moved (`MessageLookupIndex.moved`;
+ * called by the `message_edited` fold after `MessageIndex.relocate`). Does nothing when no index
+ * exists yet: the first `messageLookupIndex` reads the relocated columns.
  */
-export function invalidateMessageLookupIndex(state: RealmState): void {
-  indexes.delete(state.messages);
+export function messagesMoved(state: RealmState, moves: readonly MessageMove[]): void {
+  const index = indexes.get(state.messages);
+  if (index === undefined || index.topics !== state.topics) return;
+  index.moved(moves);
 }
 
 /**

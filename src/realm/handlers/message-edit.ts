@@ -52,6 +52,8 @@ export interface EditMessage {
    */
   body?: MessageBody;
   bodyVersion?: number;
+  /** The realm's URL as the client reached it (`realmUrl(host)`): local links render relative. */
+  realmUrl?: string;
 }
 
 /** Reply: Zulip's success data (no uploads exist in parley). */
@@ -204,9 +206,12 @@ export const editMessage: Handler<EditMessage, EditMessageReply> = (state, cmd, 
   let change: ContentChange | undefined;
   if (newContent !== undefined) {
     if (cmd.body === undefined || cmd.bodyVersion !== contentVersion(state, id)) return fail(Errors.badRequest(STALE_BODY));
-    const rendering = renderMessageContent(state, newContent, recipient.type === 'stream'
-      ? { senderId, streamId: orig!.id, topic: targetTopic }
-      : { senderId, directUserIds: recipient.userIds });
+    const rendering = renderMessageContent(state, newContent, {
+      ...(recipient.type === 'stream'
+        ? { senderId, streamId: orig!.id, topic: targetTopic }
+        : { senderId, directUserIds: recipient.userIds }),
+      ...(cmd.realmUrl !== undefined && { realmUrl: cmd.realmUrl }),
+    });
     // As Zulip: wildcard mention permission is checked on edits too, for the original sender.
     const mentionError =
       (recipient.type === 'stream' ? checkWildcardMentions(state, senderId, orig!, rendering) : null) ?? checkGroupMentions(state, actor.id, rendering);

@@ -192,9 +192,12 @@ export const sendMessage: Handler<SendMessage, CommandReplies['send_message']> =
     receivers = members;
   }
 
-  const rendering = renderMessageContent(state, content, targetStream
-    ? { senderId: sender.id, streamId: targetStream.id, topic }
-    : { senderId: sender.id, directUserIds: receivers });
+  const rendering = renderMessageContent(state, content, {
+    ...(targetStream
+      ? { senderId: sender.id, streamId: targetStream.id, topic }
+      : { senderId: sender.id, directUserIds: receivers }),
+    ...(cmd.realmUrl !== undefined && { realmUrl: cmd.realmUrl }),
+  });
   if (!cmd.internal) {
     const mentionError =
       (targetStream && checkWildcardMentions(state, sender.id, targetStream, rendering)) || checkGroupMentions(state, sender.id, rendering);

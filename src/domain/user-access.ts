@@ -1,0 +1,50 @@
+/**
+ * Which users a user may "access" (know exists, see in the user list, mention) when the realm
+ * restricts guests: Zulip's `can_access_all_users_group` (zerver/lib/users.py
+ * `check_user_can_access_all_users`, `check_can_access_user`, `get_inaccessible_user_ids`).
+ *
+ * Rules (Zulip):
+ * - non-guests, and guests in `can_access_all_users_group` (default `role:everyone`, i.e. no
+ *   restriction), access everyone;
+ * - a restricted guest accesses bots, themself, active users sharing a channel subscription or
+ *   a group direct message with them, and users they exchanged a 1:1 direct message with.
+ *
+ * Cost: {@link canAccessUser} is per target and only does work for a restricted guest: the
+ * guest's channels (subscriber map lookups), one conversation-key lookup, and — only when those
+ * fail — one pass over the realm's direct conversations (never over all users).
+ */
+import { Role, type RealmState, type User } from './realm-state.js';
+import { hasGroupPermission } from './groups.js';
+import { findDirectRecipient } from './recipients.js';
+
+/** Zulip's `check_user_can_access_all_users`: false only for a guest outside `can_access_all_users_group`. */
+export function canAccessAllUsers(state: RealmState, user: User): boolean {
+  if (user.role !== Role.guest) return true;
+  const group = state.settings.groups['can_access_all_users_group'];
+  return group === undefined || hasGroupPermission(state, user.id, group);
+}
+
+/**
+ * Zulip's `check_can_access_user` for `viewer` and the user `targetId` (false for unknown ids).
+ * 1:1 conversations count once they exist (a message was sent in them), as Zulip counts any
+ * direct message between the two.
+ */
+export function canAccessUser(state: RealmState, viewer: User, targetId: number): boolean {
+  const target = state.users.get(targetId);
+  if (target === undefined) return false;
+  if (target.isBot || target.id === viewer.id || canAccessAllUsers(state, viewer)) return true;
+  if (target.isActive) {
+    for (const streamId of state.userStreams.get(viewer.id) ?? []) {
+      if (state.subscriptions.get(streamId)?.has(target.id)) return true;
+    }
+  }
+  const pair = viewer.id < target.id ? [viewer.id, target.id] : [target.id, viewer.id];
+  if (findDirectRecipient(state, pair) !== undefined) return true;
+  if (!target.isActive) return false;
+  for (const recipientId of state.directRecipients.values()) {
+    const recipient = state.recipients.get(recipientId);
+    if (recipient?.type !== 'direct' || recipient.userIds.length < 3) continue;
+    if (recipient.userIds.includes(viewer.id) && recipient.userIds.includes(target.id)) return true;
+  }
+  return false;
+}
