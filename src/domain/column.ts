@@ -68,6 +68,47 @@ export class Column {
     if (index >= this.length) this.length = index + 1;
   }
 
+  /**
+   * Copies elements `[start, end)` to `target…` like `TypedArray#copyWithin` (overlap-safe), a
+   * chunk run at a time instead of element by element; the destination must lie within
+   * `length` (write its last index first to grow). Marks the written chunks dirty.
+   */
+  copyWithin(target: number, start: number, end: number): void {
+    const count = end - start;
+    if (count <= 0 || target === start) return;
+    const size = this.chunkSize;
+    const bits = this.chunkBits;
+    const mask = this.mask;
+    if (target < start) {
+      for (let done = 0; done < count; ) {
+        const s = start + done;
+        const d = target + done;
+        const n = Math.min(count - done, size - (s & mask), size - (d & mask));
+        this.copyRun(s >>> bits, s & mask, d >>> bits, d & mask, n);
+        done += n;
+      }
+    } else {
+      // Backwards, so a run never overwrites source elements not yet copied.
+      for (let left = count; left > 0; ) {
+        const sEnd = start + left; // exclusive
+        const dEnd = target + left;
+        const n = Math.min(left, ((sEnd - 1) & mask) + 1, ((dEnd - 1) & mask) + 1);
+        const s = sEnd - n;
+        const d = dEnd - n;
+        this.copyRun(s >>> bits, s & mask, d >>> bits, d & mask, n);
+        left -= n;
+      }
+    }
+  }
+
+  private copyRun(sc: number, so: number, dc: number, doff: number, n: number): void {
+    const src = this.chunks[sc]!;
+    const dst = this.chunks[dc]!;
+    if (sc === dc) src.copyWithin(doff, so, so + n);
+    else (dst as Int32Array).set((src as Int32Array).subarray(so, so + n), doff);
+    this.dirty.add(dc);
+  }
+
   /** Appends `value`; returns its index. */
   push(value: number): number {
     const index = this.length;

@@ -79,10 +79,12 @@ export class UserMessages {
       else hi = mid;
     }
     if (lo < this.ids.length && this.ids.get(lo) === messageId) return;
-    for (let i = this.ids.length; i > lo; i--) {
-      this.flags.set(i, this.flags.get(i - 1));
-      this.ids.set(i, this.ids.get(i - 1));
-    }
+    const n = this.ids.length;
+    // Grow by one, then shift the tail up a chunk run at a time.
+    this.ids.set(n, 0);
+    this.flags.set(n, 0);
+    this.ids.copyWithin(lo + 1, lo, n);
+    this.flags.copyWithin(lo + 1, lo, n);
     this.flags.set(lo, flags);
     this.ids.set(lo, messageId);
   }
@@ -95,10 +97,8 @@ export class UserMessages {
     const at = this.indexOf(messageId);
     if (at < 0) return false;
     const last = this.ids.length - 1;
-    for (let i = at; i < last; i++) {
-      this.ids.set(i, this.ids.get(i + 1));
-      this.flags.set(i, this.flags.get(i + 1));
-    }
+    this.ids.copyWithin(at, at + 1, last + 1);
+    this.flags.copyWithin(at, at + 1, last + 1);
     this.ids.set(last, 0);
     this.flags.set(last, 0);
     this.ids.restoreLength(last);
