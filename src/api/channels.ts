@@ -10,7 +10,8 @@ import { Errors } from '../errors.js';
 import { runCommand } from './run-command.js';
 import { defineEndpoint } from './define-endpoint.js';
 import { P } from './params.js';
-import { STREAM_GROUP_SETTINGS } from '../domain/realm-state.js';
+import { STREAM_GROUP_SETTINGS, type RealmState, type Stream, type User } from '../domain/realm-state.js';
+import type { ZulipError } from '../errors.js';
 import { streamToWire } from '../domain/streams.js';
 import { visibleStream } from '../domain/access.js';
 
@@ -24,6 +25,12 @@ function givenGroups(params: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const name of STREAM_GROUP_SETTINGS) if (params[name] !== undefined) out[name] = params[name];
   return out;
+}
+
+/** Answers from a channel `user` may see, or Zulip's "Invalid channel ID" (no existence oracle). */
+function withVisibleStream<R>(state: RealmState, user: User, streamId: number, answer: (state: RealmState, stream: Stream) => R): R | ZulipError {
+  const stream = visibleStream(state, user, streamId);
+  return stream === undefined ? Errors.invalidStreamId() : answer(state, stream);
 }
 
 export const channelEndpoints = [
@@ -114,23 +121,16 @@ export const channelEndpoints = [
     path: '/streams/{stream_id}',
     auth: 'user',
     params: {},
-    handler: ({ realm, user, path }) => {
-      const state = realm!.state;
-      const stream = visibleStream(state, user!, path.stream_id!);
-      if (stream === undefined) return Errors.invalidStreamId();
-      return { stream: streamToWire(state, stream) };
-    },
+    handler: ({ realm, user, path }) => withVisibleStream(realm!.state, user!, path.stream_id!, (state, stream) => ({ stream: streamToWire(state, stream) })),
   }),
   defineEndpoint({
     method: 'GET',
     path: '/streams/{stream_id}/members',
     auth: 'user',
     params: {},
-    handler: ({ realm, user, path }) => {
-      const state = realm!.state;
-      const stream = visibleStream(state, user!, path.stream_id!);
-      if (stream === undefined) return Errors.invalidStreamId();
-      return { subscribers: [...(state.subscriptions.get(stream.id)?.keys() ?? [])].sort((a, b) => a - b) };
-    },
+    handler: ({ realm, user, path }) =>
+      withVisibleStream(realm!.state, user!, path.stream_id!, (state, stream) => ({
+        subscribers: [...(state.subscriptions.get(stream.id)?.keys() ?? [])].sort((a, b) => a - b),
+      })),
   }),
 ];

@@ -26,19 +26,7 @@ export type EditableFlag = (typeof EDITABLE_FLAGS)[number];
  * a name inside it but not editable is "Flag not editable". `force_expand` / `force_collapse`
  * are Zulip's retired flags (never set). The deprecated `wildcard_mentioned` is not a flag.
  */
-export const API_FLAGS: ReadonlySet<string> = new Set([
-  'read',
-  'starred',
-  'collapsed',
-  'mentioned',
-  'stream_wildcard_mentioned',
-  'topic_wildcard_mentioned',
-  'group_mentioned',
-  'force_expand',
-  'force_collapse',
-  'has_alert_word',
-  'historical',
-]);
+export const API_FLAGS: ReadonlySet<string> = new Set([...Object.keys(Flag), 'force_expand', 'force_collapse']);
 
 /** Zulip's `DEFAULT_HISTORICAL_FLAGS`: the flags of a visible message without a row. */
 export const DEFAULT_HISTORICAL_FLAGS = Flag.historical | Flag.read;

@@ -5,6 +5,7 @@
  */
 import Type, { type TSchema } from 'typebox';
 import { Bool, Int, Nullable, Str, strict } from './register/schema-helpers.js';
+import { Flag } from '../domain/message-index.js';
 
 const DisplayRecipientUser = Type.Object(
   { id: Int(), email: Str(), full_name: Str(), is_mirror_dummy: Bool() },
@@ -61,18 +62,7 @@ export const MessageSchema = Type.Object(
 );
 
 /** Message flags Zulip reports (UserMessage flags plus the deprecated `wildcard_mentioned`). */
-export const MESSAGE_FLAGS = new Set([
-  'read',
-  'starred',
-  'collapsed',
-  'mentioned',
-  'stream_wildcard_mentioned',
-  'topic_wildcard_mentioned',
-  'wildcard_mentioned',
-  'group_mentioned',
-  'has_alert_word',
-  'historical',
-]);
+export const MESSAGE_FLAGS: ReadonlySet<string> = new Set([...Object.keys(Flag), 'wildcard_mentioned']);
 
 export const MessageEventSchema = Type.Object(
   {
