@@ -243,7 +243,7 @@ t.test('channel folder handlers', async (t) => {
   const copy = fromSnapshot(state.id, structuredClone(core), columns);
   t.equal(fingerprint(copy), fingerprint(state), 'snapshot round trip');
   t.same(channelFoldersWire(copy, true), channelFoldersWire(state, true));
-  const old: Record<string, unknown> = structuredClone(core);
+  const old: Partial<typeof core> = structuredClone(core);
   delete old.channelFolders;
   t.same(channelFoldersWire(fromSnapshot(state.id, old, columns), true), [], 'old snapshot: no folders');
   run(copy, cmd({ type: 'create_channel_folder', actorId: ids.admin, name: 'Third', description: '' }), ctx);

@@ -115,7 +115,7 @@ t.test('create: events', async (t) => {
   const reg = (await cordelia.call('POST', '/register', { event_types: ['stream', 'subscription'] })).body;
   const reg2 = (await othello.call('POST', '/register', { event_types: ['stream', 'subscription'] })).body;
   await hamlet.call('POST', '/channels/create', { name: 'Second', subscribers: [hamlet.userId, cordelia.userId] });
-  const poll = async (c: Caller, r: { queue_id: string; last_event_id: number }) =>
+  const poll = async (c: Caller, r: Record<string, any>) =>
     (await c.call('GET', '/events', { queue_id: r.queue_id, last_event_id: r.last_event_id, dont_block: true })).body.events;
   const mine = await poll(cordelia, reg);
   t.match(mine.map((e: { type: string; op: string }) => `${e.type}/${e.op}`), ['stream/create', 'subscription/add']);

@@ -4,7 +4,7 @@
  * resolving, channel moves with access changes, Notification Bot breadcrumbs, `update_message`
  * events via verifyAction, and every error with the message unchanged afterwards.
  */
-import t from 'tap';
+import t, { type Test } from 'tap';
 import { startTestServer, type Caller, type TestServer } from '../support/test-server.js';
 import { verifyAction } from '../support/verify-action.js';
 import { fingerprint, decide, smallRealm, run } from '../support/realm-fixture.js';
@@ -16,7 +16,7 @@ const send = async (c: Caller, to: string, topic: string, content: string) =>
 const realmOf = (s: TestServer) => s.server.registry.all()[0]!;
 
 /** Asserts the PATCH fails with `msg` and the message reads the same before and after. */
-async function rejects(t: Tap.Test, c: Caller, id: number, params: Record<string, unknown>, msg: string, viewer = c) {
+async function rejects(t: Test, c: Caller, id: number, params: Record<string, unknown>, msg: string, viewer = c) {
   const before = await get(viewer, id);
   const res = await c.call('PATCH', `/messages/${id}`, params);
   t.same(res.body, bad(msg), msg);

@@ -8,7 +8,7 @@
  * message of a public channel without a row; plus the storage: compact ranges (one record, one
  * range for thousands of rows), sorted insertion with the snapshot's dirty chunks.
  */
-import t from 'tap';
+import t, { type Test } from 'tap';
 import { startTestServer, type Caller, type TestServer } from '../support/test-server.js';
 import { verifyAction } from '../support/verify-action.js';
 import { decide, fingerprint, rejects, run, smallRealm } from '../support/realm-fixture.js';
@@ -40,7 +40,7 @@ async function registerState(c: Caller) {
 const unreadIds = (state: any): number[] =>
   [...state.unread_msgs.streams, ...state.unread_msgs.pms, ...state.unread_msgs.huddles].flatMap((b: any) => b.unread_message_ids).sort((a: number, b: number) => a - b);
 
-async function setup(t: Parameters<Parameters<typeof t.test>[1]>[0]): Promise<{ s: TestServer; hamlet: Caller; othello: Caller; iago: Caller }> {
+async function setup(t: Test): Promise<{ s: TestServer; hamlet: Caller; othello: Caller; iago: Caller }> {
   const s = await startTestServer(t);
   return { s, hamlet: await s.as('hamlet@zulip.com'), othello: await s.as('othello@zulip.com'), iago: await s.as('iago@zulip.com') };
 }

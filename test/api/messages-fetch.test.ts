@@ -23,7 +23,7 @@ const ids = (r: Reply): number[] => {
 };
 
 /** The body without its messages, plus their ids. */
-const summary = (r: Reply) => {
+const summary = (r: Reply): Record<string, any> => {
   const { messages, ...rest } = r.body;
   return { ...rest, ids: (messages as Array<{ id: number }>).map((m) => m.id) };
 };

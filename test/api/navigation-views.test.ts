@@ -181,7 +181,7 @@ t.test('navigation view handlers', async (t) => {
   const { core, columns } = toSnapshot(state);
   const copy = fromSnapshot(state.id, structuredClone(core), columns);
   t.same(navigationViewsWire(copy, ids.member), navigationViewsWire(state, ids.member), 'snapshot round trip');
-  const old: Record<string, unknown> = structuredClone(core);
+  const old: Partial<typeof core> = structuredClone(core);
   delete old.navigationViews;
   t.same(navigationViewsWire(fromSnapshot(state.id, old, columns), ids.member), [], 'old snapshot: no views');
 

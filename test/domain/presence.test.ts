@@ -15,7 +15,7 @@ import type { UpdatePresence } from '../../src/realm/commands.js';
 
 const T0 = 1_800_000_000;
 const clock = (start: number) => {
-  const c = { t: start, ctx: { now: () => c.t, randomToken: () => 'x' } as CommandContext };
+  const c: { t: number; ctx: CommandContext } = { t: start, ctx: { now: () => c.t, randomToken: () => 'x' } as CommandContext };
   return c;
 };
 const cmd = (userId: number, status: 'active' | 'idle', over: Partial<UpdatePresence> = {}): UpdatePresence => ({

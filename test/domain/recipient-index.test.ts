@@ -4,7 +4,7 @@
  * the index. After any sequence of sends and moves, the incrementally maintained index must equal
  * one freshly built from the columns, and narrow queries must see the moved messages.
  */
-import t from 'tap';
+import t, { type Test } from 'tap';
 import { smallRealm, run } from '../support/realm-fixture.js';
 import { applyCommand } from '../../src/realm/apply-command.js';
 import type { RealmRecord } from '../../src/domain/records.js';
@@ -33,7 +33,7 @@ function lists(state: RealmState, map: ReadonlyMap<number, IdList>): Array<[numb
 }
 
 /** Asserts that the realm's maintained index equals one freshly built from the columns. */
-function sameAsFresh(t: Tap.Test, state: RealmState, what: string) {
+function sameAsFresh(t: Test, state: RealmState, what: string) {
   const kept = messageLookupIndex(state);
   const fresh = new MessageLookupIndex(state.messages, state.topics);
   fresh.sync();

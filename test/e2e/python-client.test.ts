@@ -63,7 +63,7 @@ function findPython(): { python: string } | { reason: string } {
 
 const found = findPython();
 if ('reason' in found) {
-  t.skip(`python-zulip-api end-to-end: ${found.reason}`);
+  t.skip(`python-zulip-api end-to-end: ${found.reason}`, () => {});
 } else {
   t.test('python-zulip-api against a real parley process', async (t) => {
     const server = await startServer({ t, demoPassword: PASSWORD });

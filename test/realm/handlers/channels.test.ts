@@ -2,12 +2,12 @@
 import t from 'tap';
 import { smallRealm, decide, run, fingerprint } from '../../support/realm-fixture.js';
 import { systemGroupId } from '../../../src/domain/groups.js';
-import type { Command } from '../../../src/realm/commands.js';
+import type { Command, CreateChannel } from '../../../src/realm/commands.js';
 
-const create = (actorId: number, extra: Record<string, unknown> = {}): Command => ({
+const create = (actorId: number, extra: Record<string, unknown> = {}): CreateChannel => ({
   type: 'create_channel', actorId, name: 'fresh', subscriberIds: [actorId], description: '', announce: false,
   inviteOnly: false, isWebPublic: false, isDefault: false, folderId: null, groups: {}, ...extra,
-} as Command);
+} as CreateChannel);
 
 t.test('errors leave the state unchanged', async (t) => {
   const { state, ctx, ids, streams } = smallRealm();
