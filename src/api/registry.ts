@@ -14,6 +14,7 @@ import type { User } from '../domain/realm-state.js';
 import type { Endpoint, EndpointOutcome, RequestContext } from './define-endpoint.js';
 import { decodeParams, lastValue, type ParamPairs } from './params.js';
 import { parseBasicAuth } from '../auth/basic-auth.js';
+import { LRUCache } from 'lru-cache';
 
 /**
  * One request as `http/` hands it over: everything copied out of uWS, body already parsed.
@@ -78,14 +79,13 @@ export function clientNameFromUserAgent(userAgent: string | undefined): string {
   let name = clientNames.get(userAgent);
   if (name === undefined) {
     name = USER_AGENT.exec(userAgent)?.groups?.name?.trim() || 'Unspecified';
-    if (clientNames.size >= 1000) clientNames.clear();
     clientNames.set(userAgent, name);
   }
   return name;
 }
 
-/** User-Agent → client name; bounded (cleared when full), since a server sees few distinct agents. */
-const clientNames = new Map<string, string>();
+/** User-Agent → client name; bounded, least recently used evicted (a server sees few distinct agents). */
+const clientNames = new LRUCache<string, string>({ max: 1000 });
 
 interface Route {
   readonly endpoint: Endpoint;

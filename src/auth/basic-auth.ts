@@ -3,6 +3,7 @@
  * `get_basic_credentials`). Pure: no realm or user lookup happens here.
  */
 import { Errors, ZulipError } from '../errors.js';
+import { LRUCache } from 'lru-cache';
 
 /** Credentials from a well-formed Basic header, whitespace-stripped. Neither part is validated. */
 export interface BasicCredentials {
@@ -48,14 +49,13 @@ export function parseBasicAuth(header: string | undefined): BasicCredentials | Z
   const parsed = parseUncached(header);
   if (!(parsed instanceof ZulipError)) {
     // Clients repeat the same header on every request; the parse is pure, so remember it.
-    if (parsedHeaders.size >= MAX_CACHED_HEADERS) parsedHeaders.clear();
     parsedHeaders.set(header, parsed);
   }
   return parsed;
 }
 
-const MAX_CACHED_HEADERS = 10_000;
-const parsedHeaders = new Map<string, BasicCredentials>();
+/** Header value → credentials, least recently used evicted (a server sees few distinct headers). */
+const parsedHeaders = new LRUCache<string, BasicCredentials>({ max: 10_000 });
 
 function parseUncached(header: string): BasicCredentials | ZulipError {
   const tokens = header.trim().split(WHITESPACE);

@@ -12,6 +12,7 @@ import { RE2JS } from 're2js';
 import { ZulipError } from '../errors.js';
 import { checkRe2 } from './python-regex.js';
 import type { RealmState } from './realm-state.js';
+import { LRUCache } from 'lru-cache';
 
 /** One linkifier (domain form). */
 export interface Linkifier {
@@ -179,24 +180,26 @@ export interface LinkifierMatch {
   linkifierId: number;
 }
 
-const compiledCache = new Map<string, RE2JS | null>();
+/** Pattern → compiled regex (`re: null` when RE2 rejects it); least recently used evicted. */
+const compiledCache = new LRUCache<string, { readonly re: RE2JS | null }>({ max: 1000 });
 
 /**
  * Zulip's `prepare_linkifier_pattern`: a match must follow start-of-text, whitespace, U+0085, a
  * separator (`\pZ`) or one of `'"(,:<`, and must not be followed by a letter or digit.
  */
 function prepared(pattern: string): RE2JS | null {
-  let re = compiledCache.get(pattern);
-  if (re === undefined) {
+  let entry = compiledCache.get(pattern);
+  if (entry === undefined) {
+    let re: RE2JS | null;
     try {
       re = RE2JS.compile(`(?:^|\\s|\\x{85}|\\pZ|['"(,:<])(?P<linkifier_actual_match>${pattern})(?:$|[^\\pL\\pN])`);
     } catch {
       re = null;
     }
-    if (compiledCache.size > 1000) compiledCache.clear();
-    compiledCache.set(pattern, re);
+    entry = { re };
+    compiledCache.set(pattern, entry);
   }
-  return re;
+  return entry.re;
 }
 
 /**

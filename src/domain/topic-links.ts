@@ -17,6 +17,7 @@
 import { applyLinkifiers, linkifiersOf } from './linkifiers.js';
 import type { RealmState } from './realm-state.js';
 import { buildWebLinkRegex } from '../markdown/plugins/basic-inline.js';
+import { LRUCache } from 'lru-cache';
 
 /** One `topic_links` entry. */
 export interface TopicLink {
@@ -52,8 +53,8 @@ function withHttps(url: string): string {
   return `https://${netloc}${path}${normalizedTail}`;
 }
 
-/** Per linkifier list (replaced on every change): topic → links. Bounded; cleared when full. */
-const cache = new WeakMap<object, Map<string, readonly TopicLink[]>>();
+/** Per linkifier list (replaced on every change): topic → links, least recently used evicted. */
+const cache = new WeakMap<object, LRUCache<string, readonly TopicLink[]>>();
 const CACHE_LIMIT = 10_000;
 const NO_LINKIFIERS = {};
 
@@ -68,12 +69,11 @@ export function topicLinks(state: RealmState, topic: string): readonly TopicLink
   const key = items.length === 0 ? NO_LINKIFIERS : items;
   let byTopic = cache.get(key);
   if (byTopic === undefined) {
-    byTopic = new Map();
+    byTopic = new LRUCache({ max: CACHE_LIMIT });
     cache.set(key, byTopic);
   }
   let links = byTopic.get(topic);
   if (links === undefined) {
-    if (byTopic.size >= CACHE_LIMIT) byTopic.clear();
     links = computeTopicLinks(items, topic);
     byTopic.set(topic, links);
   }

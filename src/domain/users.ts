@@ -5,6 +5,7 @@
 import { createHash } from 'node:crypto';
 import { Role, type RealmState, type User } from './realm-state.js';
 import { profileDataToWire } from './custom-profile-fields.js';
+import { LRUCache } from 'lru-cache';
 
 /** Per-request facts the serializer needs. */
 export interface UserView {
@@ -42,12 +43,12 @@ export function gravatarUrl(email: string, avatarVersion: number): string {
   if (url === undefined) {
     const hash = createHash('md5').update(email.toLowerCase()).digest('hex');
     url = `https://secure.gravatar.com/avatar/${hash}?d=identicon&version=${avatarVersion}`;
-    if (gravatarUrls.size >= 100_000) gravatarUrls.clear();
     gravatarUrls.set(key, url);
   }
   return url;
 }
-const gravatarUrls = new Map<string, string>();
+/** `${avatarVersion}:${email}` → URL; least recently used evicted. */
+const gravatarUrls = new LRUCache<string, string>({ max: 100_000 });
 
 /** avatar_url: null when the client computes gravatars itself and the email is public. */
 export function avatarUrl(user: User, clientGravatar: boolean): string | null {
