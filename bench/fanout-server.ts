@@ -12,7 +12,7 @@ import { performance } from 'node:perf_hooks';
 import { DEFAULT_CONFIG } from '../src/config.js';
 import { startServer } from '../src/main.js';
 import { createDispatcher, type ApiRequest } from '../src/api/registry.js';
-import { buildEndpoints } from '../src/api/endpoints.js';
+import { buildRoutes } from '../src/api/endpoints.js';
 import type { User } from '../src/domain/realm-state.js';
 
 export interface ServerFanoutReport {
@@ -30,7 +30,7 @@ export async function runServerFanout(queues: number, messages: number, warmup =
   try {
     const registry = server.registry;
     const realm = registry.bySubdomainName('')!;
-    const dispatch = createDispatcher(buildEndpoints({ queues: server.queues }), {
+    const dispatch = createDispatcher(buildRoutes({ queues: server.queues }), {
       realmForHost: (host) => registry.realmForHost(host),
       authenticate: (r, email, key) => registry.authenticate(r as never, email, key),
     });

@@ -10,7 +10,7 @@ import { RealmRegistry } from './realm/realm-registry.js';
 import type { CommandContext } from './realm/decision.js';
 import { createDemoRealm, DEMO_BOT_EMAIL, DEMO_USERS } from './realm/demo-realm.js';
 import { createDispatcher, type ApiServices } from './api/registry.js';
-import { buildEndpoints } from './api/endpoints.js';
+import { buildRoutes } from './api/endpoints.js';
 import { EventQueueManager, DEFAULT_TIMING, type EventQueueTiming } from './events/event-queues.js';
 import { startHttpServer } from './http/server.js';
 import { handleJoin, isJoinPath } from './api/join.js';
@@ -59,9 +59,9 @@ export async function startServer(
   registry.events.subscribe((realmId, seq, events) => queues.publish(realmId, seq, events));
   const services: ApiServices = {
     realmForHost: (host) => registry.realmForHost(host),
-    authenticate: (realm, email, apiKey) => registry.authenticate(realm as never, email, apiKey),
+    authenticate: (realm, email, apiKey) => registry.authenticate(realm, email, apiKey),
   };
-  const dispatch = createDispatcher(buildEndpoints({ queues }), services);
+  const dispatch = createDispatcher(buildRoutes({ queues }), services);
   let http;
   try {
     http = await startHttpServer({

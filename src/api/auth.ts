@@ -19,29 +19,26 @@ export const loginLimiter = new FailureLimiter(5, 1800);
 let dummyHash: Promise<string> | undefined;
 const getDummyHash = () => (dummyHash ??= hashPassword(randomToken(32)));
 
-export const authEndpoints = [
-  defineEndpoint({
-    method: 'POST',
-    path: '/fetch_api_key',
-    auth: 'none',
-    params: { username: P.string({ required: true }), password: P.string({ required: true }) },
-    handler: async ({ realm, params }) => {
-      if (realm === null) return Errors.invalidSubdomain();
-      const username = params.username.trim().toLowerCase();
-      if (!isValidEmail(username)) return Errors.invalidEmailAddress();
-      const retryAfter = loginLimiter.blockedFor(username);
-      if (retryAfter > 0) return Errors.rateLimited(retryAfter);
-      const userId = realm.state.usersByEmail.get(username);
-      const user = userId === undefined ? undefined : realm.state.users.get(userId);
-      if (user !== undefined && !user.isActive) return Errors.userDeactivated();
-      if (realm.state.settings.deactivated) return Errors.realmDeactivated();
-      const valid = await verifyPassword(user?.passwordHash ?? (await getDummyHash()), params.password);
-      if (user === undefined || user.passwordHash === null || !valid) {
-        loginLimiter.fail(username);
-        return Errors.authenticationFailed();
-      }
-      loginLimiter.clear(username);
-      return { api_key: user.apiKey, email: user.email, user_id: user.id };
-    },
-  }),
-];
+/** `POST /fetch_api_key` */
+export const fetchApiKey = defineEndpoint({
+  auth: 'none',
+  params: { username: P.string({ required: true }), password: P.string({ required: true }) },
+  handler: async ({ realm, params }) => {
+    if (realm === null) return Errors.invalidSubdomain();
+    const username = params.username.trim().toLowerCase();
+    if (!isValidEmail(username)) return Errors.invalidEmailAddress();
+    const retryAfter = loginLimiter.blockedFor(username);
+    if (retryAfter > 0) return Errors.rateLimited(retryAfter);
+    const userId = realm.state.usersByEmail.get(username);
+    const user = userId === undefined ? undefined : realm.state.users.get(userId);
+    if (user !== undefined && !user.isActive) return Errors.userDeactivated();
+    if (realm.state.settings.deactivated) return Errors.realmDeactivated();
+    const valid = await verifyPassword(user?.passwordHash ?? (await getDummyHash()), params.password);
+    if (user === undefined || user.passwordHash === null || !valid) {
+      loginLimiter.fail(username);
+      return Errors.authenticationFailed();
+    }
+    loginLimiter.clear(username);
+    return { api_key: user.apiKey, email: user.email, user_id: user.id };
+  },
+});

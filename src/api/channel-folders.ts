@@ -28,63 +28,61 @@ import { P } from './params.js';
 const notAdmin = (user: User | null | undefined): ZulipError | null =>
   user !== null && user !== undefined && user.role <= Role.admin ? null : Errors.insufficientPermission();
 
-export const channelFolderEndpoints = [
-  defineEndpoint({
-    method: 'GET',
-    path: '/channel_folders',
-    auth: 'user',
-    dialect: 'typed',
-    params: { include_archived: P.bool({ default: false }) },
-    handler: ({ realm, params }) => ({ channel_folders: channelFoldersWire(realm!.state, params.include_archived) }),
-  }),
-  defineEndpoint({
-    method: 'POST',
-    path: '/channel_folders/create',
-    auth: 'user',
-    dialect: 'typed',
-    params: { description: P.string(), name: P.string() },
-    handler: async ({ realm, user, params }) => {
-      const denied = notAdmin(user);
-      if (denied) return denied;
-      if (params.description === undefined) return Errors.missingArgument('description');
-      if (params.name === undefined) return Errors.missingArgument('name');
-      return runCommand(
-        realm!,
-        { type: 'create_channel_folder', actorId: user!.id, name: params.name, description: params.description },
-        (reply) => ({ channel_folder_id: reply.channel_folder_id }),
-      );
-    },
-  }),
-  defineEndpoint({
-    method: 'PATCH',
-    path: '/channel_folders/{channel_folder_id}',
-    auth: 'user',
-    dialect: 'typed',
-    params: { description: P.string(), is_archived: P.bool(), name: P.string() },
-    handler: async ({ realm, user, path, params }) => {
-      const denied = notAdmin(user);
-      if (denied) return denied;
-      return runCommand(realm!, {
-        type: 'update_channel_folder',
-        actorId: user!.id,
-        folderId: path.channel_folder_id!,
-        ...(params.description !== undefined && { description: params.description }),
-        ...(params.is_archived !== undefined && { isArchived: params.is_archived }),
-        ...(params.name !== undefined && { name: params.name }),
-      });
-    },
-  }),
-  defineEndpoint({
-    method: 'PATCH',
-    path: '/channel_folders',
-    auth: 'user',
-    dialect: 'typed',
-    params: { order: P.json(Type.Array(Type.Integer())) },
-    handler: async ({ realm, user, params }) => {
-      const denied = notAdmin(user);
-      if (denied) return denied;
-      if (params.order === undefined) return Errors.missingArgument('order');
-      return runCommand(realm!, { type: 'reorder_channel_folders', actorId: user!.id, order: params.order });
-    },
-  }),
-];
+/** `GET /channel_folders` */
+export const getChannelFolders = defineEndpoint({
+  auth: 'user',
+  dialect: 'typed',
+  params: { include_archived: P.bool({ default: false }) },
+  handler: ({ realm, params }) => ({ channel_folders: channelFoldersWire(realm.state, params.include_archived) }),
+});
+
+/** `POST /channel_folders/create` */
+export const createChannelFolder = defineEndpoint({
+  auth: 'user',
+  dialect: 'typed',
+  params: { description: P.string(), name: P.string() },
+  handler: async ({ realm, user, params }) => {
+    const denied = notAdmin(user);
+    if (denied) return denied;
+    if (params.description === undefined) return Errors.missingArgument('description');
+    if (params.name === undefined) return Errors.missingArgument('name');
+    return runCommand(
+      realm,
+      { type: 'create_channel_folder', actorId: user.id, name: params.name, description: params.description },
+      (reply) => ({ channel_folder_id: reply.channel_folder_id }),
+    );
+  },
+});
+
+/** `PATCH /channel_folders/{channel_folder_id}` */
+export const updateChannelFolder = defineEndpoint({
+  auth: 'user',
+  pathParams: { channel_folder_id: 'int' },
+  dialect: 'typed',
+  params: { description: P.string(), is_archived: P.bool(), name: P.string() },
+  handler: async ({ realm, user, path, params }) => {
+    const denied = notAdmin(user);
+    if (denied) return denied;
+    return runCommand(realm, {
+      type: 'update_channel_folder',
+      actorId: user.id,
+      folderId: path.channel_folder_id,
+      ...(params.description !== undefined && { description: params.description }),
+      ...(params.is_archived !== undefined && { isArchived: params.is_archived }),
+      ...(params.name !== undefined && { name: params.name }),
+    });
+  },
+});
+
+/** `PATCH /channel_folders` */
+export const reorderChannelFolders = defineEndpoint({
+  auth: 'user',
+  dialect: 'typed',
+  params: { order: P.json(Type.Array(Type.Integer())) },
+  handler: async ({ realm, user, params }) => {
+    const denied = notAdmin(user);
+    if (denied) return denied;
+    if (params.order === undefined) return Errors.missingArgument('order');
+    return runCommand(realm, { type: 'reorder_channel_folders', actorId: user.id, order: params.order });
+  },
+});

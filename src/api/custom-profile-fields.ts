@@ -14,7 +14,6 @@
 import Type from 'typebox';
 import { Errors } from '../errors.js';
 import { checkFieldDataShape, fieldsToWire } from '../domain/custom-profile-fields.js';
-import type { Command } from '../realm/commands.js';
 import { runCommand } from './run-command.js';
 import { defineEndpoint } from './define-endpoint.js';
 import { P } from './params.js';
@@ -47,80 +46,79 @@ function definition(params: DefinitionParams) {
   };
 }
 
-export const customProfileFieldEndpoints = [
-  defineEndpoint({
-    method: 'GET',
-    path: '/realm/profile_fields',
-    auth: 'user',
-    params: {},
-    handler: ({ realm }) => ({ custom_fields: fieldsToWire(realm!.state) }),
-  }),
-  defineEndpoint({
-    method: 'POST',
-    path: '/realm/profile_fields',
-    auth: 'user',
-    params: { ...definitionParams, field_type: P.int({ required: true }) },
-    handler: async ({ realm, user, params }) => {
-      const def = definition(params);
-      if (def instanceof Error) return def;
-      return runCommand(
-        realm!,
-        { type: 'create_custom_profile_field', actorId: user!.id, fieldType: params.field_type, ...def },
-        (reply) => ({ id: reply.id }),
-      );
-    },
-  }),
-  defineEndpoint({
-    method: 'PATCH',
-    path: '/realm/profile_fields/{field_id}',
-    auth: 'user',
-    params: definitionParams,
-    handler: async ({ realm, user, params, path }) => {
-      const def = definition(params);
-      if (def instanceof Error) return def;
-      return runCommand(realm!, { type: 'update_custom_profile_field', actorId: user!.id, fieldId: path.field_id!, ...def });
-    },
-  }),
-  defineEndpoint({
-    method: 'DELETE',
-    path: '/realm/profile_fields/{field_id}',
-    auth: 'user',
-    params: {},
-    handler: ({ realm, user, path }) =>
-      runCommand(realm!, { type: 'delete_custom_profile_field', actorId: user!.id, fieldId: path.field_id! }),
-  }),
-  defineEndpoint({
-    method: 'PATCH',
-    path: '/realm/profile_fields',
-    auth: 'user',
-    params: { order: P.json(Type.Array(Type.Integer()), { required: true }) },
-    handler: ({ realm, user, params }) =>
-      runCommand(realm!, { type: 'reorder_custom_profile_fields', actorId: user!.id, order: params.order }),
-  }),
-  defineEndpoint({
-    method: 'PATCH',
-    path: '/users/me/profile_data',
-    auth: 'user',
-    params: {
-      data: P.json(
-        Type.Array(
-          Type.Object(
-            { id: Type.Integer(), value: Type.Union([Type.String(), Type.Array(Type.Unknown())]) },
-            { additionalProperties: false },
-          ),
+/** `GET /realm/profile_fields` */
+export const listCustomProfileFields = defineEndpoint({
+  auth: 'user',
+  params: {},
+  handler: ({ realm }) => ({ custom_fields: fieldsToWire(realm.state) }),
+});
+
+/** `POST /realm/profile_fields` */
+export const createCustomProfileField = defineEndpoint({
+  auth: 'user',
+  params: { ...definitionParams, field_type: P.int({ required: true }) },
+  handler: async ({ realm, user, params }) => {
+    const def = definition(params);
+    if (def instanceof Error) return def;
+    return runCommand(
+      realm,
+      { type: 'create_custom_profile_field', actorId: user.id, fieldType: params.field_type, ...def },
+      (reply) => ({ id: reply.id }),
+    );
+  },
+});
+
+/** `PATCH /realm/profile_fields/{field_id}` */
+export const updateCustomProfileField = defineEndpoint({
+  auth: 'user',
+  pathParams: { field_id: 'int' },
+  params: definitionParams,
+  handler: async ({ realm, user, params, path }) => {
+    const def = definition(params);
+    if (def instanceof Error) return def;
+    return runCommand(realm, { type: 'update_custom_profile_field', actorId: user.id, fieldId: path.field_id, ...def });
+  },
+});
+
+/** `DELETE /realm/profile_fields/{field_id}` */
+export const deleteCustomProfileField = defineEndpoint({
+  auth: 'user',
+  pathParams: { field_id: 'int' },
+  params: {},
+  handler: ({ realm, user, path }) =>
+    runCommand(realm, { type: 'delete_custom_profile_field', actorId: user.id, fieldId: path.field_id }),
+});
+
+/** `PATCH /realm/profile_fields` */
+export const reorderCustomProfileFields = defineEndpoint({
+  auth: 'user',
+  params: { order: P.json(Type.Array(Type.Integer()), { required: true }) },
+  handler: ({ realm, user, params }) =>
+    runCommand(realm, { type: 'reorder_custom_profile_fields', actorId: user.id, order: params.order }),
+});
+
+/** `PATCH /users/me/profile_data` */
+export const updateProfileData = defineEndpoint({
+  auth: 'user',
+  params: {
+    data: P.json(
+      Type.Array(
+        Type.Object(
+          { id: Type.Integer(), value: Type.Union([Type.String(), Type.Array(Type.Unknown())]) },
+          { additionalProperties: false },
         ),
-        { required: true },
       ),
-    },
-    handler: ({ realm, user, params }) =>
-      runCommand(realm!, { type: 'set_custom_profile_values', actorId: user!.id, data: params.data }),
-  }),
-  defineEndpoint({
-    method: 'DELETE',
-    path: '/users/me/profile_data',
-    auth: 'user',
-    params: { data: P.json(Type.Array(Type.Integer()), { required: true }) },
-    handler: ({ realm, user, params }) =>
-      runCommand(realm!, { type: 'remove_custom_profile_values', actorId: user!.id, fieldIds: params.data }),
-  }),
-];
+      { required: true },
+    ),
+  },
+  handler: ({ realm, user, params }) =>
+    runCommand(realm, { type: 'set_custom_profile_values', actorId: user.id, data: params.data }),
+});
+
+/** `DELETE /users/me/profile_data` */
+export const removeProfileData = defineEndpoint({
+  auth: 'user',
+  params: { data: P.json(Type.Array(Type.Integer()), { required: true }) },
+  handler: ({ realm, user, params }) =>
+    runCommand(realm, { type: 'remove_custom_profile_values', actorId: user.id, fieldIds: params.data }),
+});

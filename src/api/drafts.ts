@@ -114,57 +114,56 @@ export function parseDraftList(raw: string | undefined): DraftInput[] | ZulipErr
   return out;
 }
 
-export const draftEndpoints = [
-  defineEndpoint({
-    method: 'GET',
-    path: '/drafts',
-    auth: 'user',
-    dialect: 'typed',
-    params: {},
-    handler: ({ realm, user }) => {
-      if (!draftsSyncEnabled(user!)) return DraftErrors.syncDisabled();
-      const drafts = draftsForFetch(realm!.state, user!.id);
-      return { count: drafts.length, drafts };
-    },
-  }),
-  defineEndpoint({
-    method: 'POST',
-    path: '/drafts',
-    auth: 'user',
-    dialect: 'typed',
-    params: { drafts: P.string() },
-    handler: async ({ realm, user, params }) => {
-      if (!draftsSyncEnabled(user!)) return DraftErrors.syncDisabled();
-      const drafts = parseDraftList(params.drafts);
-      if (drafts instanceof Error) return drafts;
-      return runCommand(realm!, { type: 'create_drafts', actorId: user!.id, drafts }, (reply) => ({ ids: reply.ids }));
-    },
-  }),
-  defineEndpoint({
-    method: 'PATCH',
-    path: '/drafts/{draft_id}',
-    auth: 'user',
-    dialect: 'typed',
-    params: { draft: P.string() },
-    handler: async ({ realm, user, params, path }) => {
-      if (!draftsSyncEnabled(user!)) return DraftErrors.syncDisabled();
-      if (params.draft === undefined) return Errors.missingArgument('draft');
-      const decoded = decodeJson('draft', params.draft);
-      if (decoded instanceof Error) return decoded;
-      const draft = parseDraftData(decoded.value, 'draft');
-      if (draft instanceof Error) return draft;
-      return runCommand(realm!, { type: 'edit_draft', actorId: user!.id, draftId: path.draft_id!, draft });
-    },
-  }),
-  defineEndpoint({
-    method: 'DELETE',
-    path: '/drafts/{draft_id}',
-    auth: 'user',
-    dialect: 'typed',
-    params: {},
-    handler: async ({ realm, user, path }) => {
-      if (!draftsSyncEnabled(user!)) return DraftErrors.syncDisabled();
-      return runCommand(realm!, { type: 'delete_draft', actorId: user!.id, draftId: path.draft_id! });
-    },
-  }),
-];
+/** `GET /drafts` */
+export const getDrafts = defineEndpoint({
+  auth: 'user',
+  dialect: 'typed',
+  params: {},
+  handler: ({ realm, user }) => {
+    if (!draftsSyncEnabled(user)) return DraftErrors.syncDisabled();
+    const drafts = draftsForFetch(realm.state, user.id);
+    return { count: drafts.length, drafts };
+  },
+});
+
+/** `POST /drafts` */
+export const createDrafts = defineEndpoint({
+  auth: 'user',
+  dialect: 'typed',
+  params: { drafts: P.string() },
+  handler: async ({ realm, user, params }) => {
+    if (!draftsSyncEnabled(user)) return DraftErrors.syncDisabled();
+    const drafts = parseDraftList(params.drafts);
+    if (drafts instanceof Error) return drafts;
+    return runCommand(realm, { type: 'create_drafts', actorId: user.id, drafts }, (reply) => ({ ids: reply.ids }));
+  },
+});
+
+/** `PATCH /drafts/{draft_id}` */
+export const editDraft = defineEndpoint({
+  auth: 'user',
+  pathParams: { draft_id: 'int' },
+  dialect: 'typed',
+  params: { draft: P.string() },
+  handler: async ({ realm, user, params, path }) => {
+    if (!draftsSyncEnabled(user)) return DraftErrors.syncDisabled();
+    if (params.draft === undefined) return Errors.missingArgument('draft');
+    const decoded = decodeJson('draft', params.draft);
+    if (decoded instanceof Error) return decoded;
+    const draft = parseDraftData(decoded.value, 'draft');
+    if (draft instanceof Error) return draft;
+    return runCommand(realm, { type: 'edit_draft', actorId: user.id, draftId: path.draft_id, draft });
+  },
+});
+
+/** `DELETE /drafts/{draft_id}` */
+export const deleteDraft = defineEndpoint({
+  auth: 'user',
+  pathParams: { draft_id: 'int' },
+  dialect: 'typed',
+  params: {},
+  handler: async ({ realm, user, path }) => {
+    if (!draftsSyncEnabled(user)) return DraftErrors.syncDisabled();
+    return runCommand(realm, { type: 'delete_draft', actorId: user.id, draftId: path.draft_id });
+  },
+});

@@ -1,68 +1,165 @@
-/** Every endpoint parley serves: the route table handed to `api/registry.ts`. */
-import type { Endpoint } from './define-endpoint.js';
+/**
+ * The route index: every path and method parley serves, in one table grouped by resource (our
+ * zproject/urls.py; Zulip's REST API reference: https://zulip.com/api/). Paths are relative to
+ * `/api/v1`; `{name}` is an integer placeholder, `{name:string}` a string one. Each resource's
+ * endpoints live in the api file named in its section; `route()` checks at compile time that an
+ * endpoint's `pathParams` match its template, and `api/registry.ts` checks again at startup and
+ * rejects duplicates. Unauthenticated endpoints say `auth: 'none'` in their definition
+ * (`/fetch_api_key`, `/server_settings`); every other one needs HTTP Basic `email:api_key`.
+ */
+import { route, type Route } from './define-endpoint.js';
 import type { EventQueueManager } from '../events/event-queues.js';
-import { authEndpoints } from './auth.js';
-import { serverSettingsEndpoints } from './server-settings.js';
-import { messageEndpoints } from './messages.js';
-import { messageFetchEndpoints } from './messages-fetch.js';
-import { messageDeleteEndpoints } from './message-delete.js';
-import { matchesNarrowEndpoints } from './matches-narrow.js';
-import { userEndpoints } from './users.js';
-import { userAdminEndpoints } from './user-admin.js';
-import { streamEndpoints } from './streams.js';
+import * as auth from './auth.js';
+import * as serverSettings from './server-settings.js';
 import { eventEndpoints } from './events.js';
-import { typingEndpoints } from './typing.js';
-import { presenceEndpoints } from './presence.js';
-import { subscriptionEndpoints } from './subscriptions.js';
-import { userTopicEndpoints } from './user-topics.js';
-import { linkifierEndpoints } from './realm-linkifiers.js';
-import { inviteEndpoints } from './invites.js';
-import { userStatusEndpoints } from './user-status.js';
-import { userGroupEndpoints } from './user-groups.js';
-import { channelEndpoints } from './channels.js';
-import { customProfileFieldEndpoints } from './custom-profile-fields.js';
-import { navigationViewEndpoints } from './navigation-views.js';
-import { channelFolderEndpoints } from './channel-folders.js';
-import { messageEditEndpoints } from './message-edit.js';
-import { messageHistoryEndpoints } from './message-history.js';
-import { messageFlagEndpoints } from './message-flags.js';
-import { draftEndpoints } from './drafts.js';
-import { reactionEndpoints } from './reactions.js';
+import * as messages from './messages.js';
+import * as messageFlags from './message-flags.js';
+import * as reactions from './reactions.js';
+import * as drafts from './drafts.js';
+import * as typing from './typing.js';
+import * as streams from './streams.js';
+import * as subscriptions from './subscriptions.js';
+import * as userTopics from './user-topics.js';
+import * as channelFolders from './channel-folders.js';
+import * as users from './users.js';
+import * as bots from './bots.js';
+import * as settings from './settings.js';
+import * as presence from './presence.js';
+import * as userStatus from './user-status.js';
+import * as userGroups from './user-groups.js';
+import * as customProfileFields from './custom-profile-fields.js';
+import * as linkifiers from './realm-linkifiers.js';
+import * as invites from './invites.js';
+import * as navigationViews from './navigation-views.js';
 
 /** Server-wide services some endpoints are bound to. */
 export interface EndpointServices {
   queues: EventQueueManager;
 }
 
-/** The full route table. */
-export function buildEndpoints(services: EndpointServices): Endpoint<any>[] {
+/** The full route table, handed to `createDispatcher` (`api/registry.ts`). */
+export function buildRoutes(services: EndpointServices): Route[] {
+  const events = eventEndpoints(services.queues);
   return [
-    ...authEndpoints,
-    ...serverSettingsEndpoints,
-    ...messageEndpoints,
-    ...messageFetchEndpoints,
-    ...matchesNarrowEndpoints,
-    ...messageDeleteEndpoints,
-    ...userEndpoints,
-    ...userAdminEndpoints,
-    ...streamEndpoints,
-    ...eventEndpoints(services.queues),
-    ...typingEndpoints,
-    ...presenceEndpoints,
-    ...subscriptionEndpoints,
-    ...userTopicEndpoints,
-    ...linkifierEndpoints,
-    ...inviteEndpoints,
-    ...userStatusEndpoints,
-    ...userGroupEndpoints,
-    ...channelEndpoints,
-    ...customProfileFieldEndpoints,
-    ...navigationViewEndpoints,
-    ...channelFolderEndpoints,
-    ...messageEditEndpoints,
-    ...messageHistoryEndpoints,
-    ...messageFlagEndpoints,
-    ...draftEndpoints,
-    ...reactionEndpoints,
-  ];
+    // --- Server and authentication (auth.ts, server-settings.ts) ---
+    route('/server_settings', { GET: serverSettings.getServerSettings }),
+    route('/fetch_api_key', { POST: auth.fetchApiKey }),
+
+    // --- Real-time events (events.ts) ---
+    route('/register', { POST: events.register }),
+    route('/events', { GET: events.getEvents, DELETE: events.deleteQueue }),
+
+    // --- Messages (messages.ts) ---
+    route('/messages', { GET: messages.getMessages, POST: messages.sendMessage }),
+    route('/messages/{message_id}', { GET: messages.getMessage, PATCH: messages.updateMessage, DELETE: messages.deleteMessage }),
+    route('/messages/{message_id}/history', { GET: messages.getMessageHistory }),
+    route('/messages/render', { POST: messages.renderMessage }),
+    route('/messages/matches_narrow', { GET: messages.checkMessagesMatchNarrow }),
+
+    // --- Personal message flags (message-flags.ts) ---
+    route('/messages/flags', { POST: messageFlags.updateMessageFlags }),
+    route('/messages/flags/narrow', { POST: messageFlags.updateMessageFlagsForNarrow }),
+    route('/mark_all_as_read', { POST: messageFlags.markAllAsRead }),
+    route('/mark_stream_as_read', { POST: messageFlags.markStreamAsRead }),
+    route('/mark_topic_as_read', { POST: messageFlags.markTopicAsRead }),
+
+    // --- Emoji reactions (reactions.ts) ---
+    route('/messages/{message_id}/reactions', { POST: reactions.addReaction, DELETE: reactions.removeReaction }),
+
+    // --- Drafts (drafts.ts) ---
+    route('/drafts', { GET: drafts.getDrafts, POST: drafts.createDrafts }),
+    route('/drafts/{draft_id}', { PATCH: drafts.editDraft, DELETE: drafts.deleteDraft }),
+
+    // --- Typing notifications (typing.ts) ---
+    route('/typing', { POST: typing.setTypingStatus }),
+
+    // --- Channels (streams.ts) ---
+    route('/streams', { GET: streams.getStreams }),
+    route('/channels/create', { POST: streams.createChannel }),
+    route('/streams/{stream_id}', { GET: streams.getStreamById, PATCH: streams.updateStream, DELETE: streams.archiveStream }),
+    route('/streams/{stream_id}/members', { GET: streams.getStreamMembers }),
+    route('/streams/{stream_id}/email_address', { GET: streams.getStreamEmailAddress }),
+    route('/get_stream_id', { GET: streams.getStreamId }),
+    route('/users/me/{stream_id}/topics', { GET: streams.getStreamTopics }),
+
+    // --- Subscriptions (subscriptions.ts) ---
+    route('/users/me/subscriptions', {
+      GET: subscriptions.getSubscriptions,
+      POST: subscriptions.subscribe,
+      PATCH: subscriptions.updateSubscriptions,
+      DELETE: subscriptions.unsubscribe,
+    }),
+    route('/users/me/subscriptions/properties', { POST: subscriptions.updateSubscriptionSettings }),
+    route('/users/me/subscriptions/{stream_id}', { PATCH: subscriptions.updateSubscriptionSettingsOfStream }),
+    route('/users/{user_id}/subscriptions/{stream_id}', { GET: subscriptions.getSubscriptionStatus }),
+
+    // --- Per-topic visibility: mute, follow (user-topics.ts) ---
+    route('/user_topics', { POST: userTopics.updateUserTopic }),
+    route('/users/me/subscriptions/muted_topics', { PATCH: userTopics.muteTopic }),
+
+    // --- Channel folders (channel-folders.ts) ---
+    route('/channel_folders', { GET: channelFolders.getChannelFolders, PATCH: channelFolders.reorderChannelFolders }),
+    route('/channel_folders/create', { POST: channelFolders.createChannelFolder }),
+    route('/channel_folders/{channel_folder_id}', { PATCH: channelFolders.updateChannelFolder }),
+
+    // --- Users (users.ts) ---
+    route('/users', { GET: users.getUsers, POST: users.createUser }),
+    route('/users/me', { GET: users.getOwnUser }),
+    route('/users/{user_id}', { GET: users.getUserById, PATCH: users.updateUser, DELETE: users.deactivateUser }),
+    route('/users/{email:string}', { GET: users.getUserByEmail }),
+    route('/users/{user_id}/reactivate', { POST: users.reactivateUser }),
+
+    // --- Bots (bots.ts) ---
+    route('/bots', { POST: bots.createBot }),
+
+    // --- The caller's own settings (settings.ts) ---
+    route('/settings', { PATCH: settings.updateSettings }),
+
+    // --- Presence (presence.ts) ---
+    route('/users/me/presence', { POST: presence.updatePresence }),
+    route('/realm/presence', { GET: presence.getRealmPresence }),
+    route('/users/{user_id}/presence', { GET: presence.getUserPresenceById }),
+    route('/users/{email:string}/presence', { GET: presence.getUserPresenceByEmail }),
+
+    // --- User status (user-status.ts) ---
+    route('/users/me/status', { POST: userStatus.updateStatus }),
+    route('/users/{user_id}/status', { GET: userStatus.getUserStatus, POST: userStatus.updateUserStatus }),
+
+    // --- User groups (user-groups.ts) ---
+    route('/user_groups', { GET: userGroups.getUserGroups }),
+    route('/user_groups/create', { POST: userGroups.createUserGroup }),
+    route('/user_groups/{user_group_id}', { PATCH: userGroups.updateUserGroup }),
+    route('/user_groups/{user_group_id}/members', { POST: userGroups.updateUserGroupMembers }),
+    route('/user_groups/{user_group_id}/subgroups', { POST: userGroups.updateUserGroupSubgroups }),
+    route('/user_groups/{user_group_id}/deactivate', { POST: userGroups.deactivateUserGroup }),
+
+    // --- Custom profile fields and values (custom-profile-fields.ts) ---
+    route('/realm/profile_fields', {
+      GET: customProfileFields.listCustomProfileFields,
+      POST: customProfileFields.createCustomProfileField,
+      PATCH: customProfileFields.reorderCustomProfileFields,
+    }),
+    route('/realm/profile_fields/{field_id}', {
+      PATCH: customProfileFields.updateCustomProfileField,
+      DELETE: customProfileFields.deleteCustomProfileField,
+    }),
+    route('/users/me/profile_data', { PATCH: customProfileFields.updateProfileData, DELETE: customProfileFields.removeProfileData }),
+
+    // --- Linkifiers (realm-linkifiers.ts) ---
+    route('/realm/linkifiers', { GET: linkifiers.getLinkifiers, PATCH: linkifiers.reorderLinkifiers }),
+    route('/realm/filters', { POST: linkifiers.addLinkifier }),
+    route('/realm/filters/{filter_id}', { PATCH: linkifiers.updateLinkifier, DELETE: linkifiers.removeLinkifier }),
+
+    // --- Invitations (invites.ts; the `/join/` sign-up page is served by join.ts outside /api/v1) ---
+    route('/invites', { GET: invites.getInvites }),
+    route('/invites/multiuse', { POST: invites.createMultiuseInvite }),
+    route('/invites/multiuse/{invite_id}', { DELETE: invites.revokeMultiuseInvite }),
+
+    // --- Navigation views (navigation-views.ts) ---
+    route('/navigation_views', { GET: navigationViews.getNavigationViews, POST: navigationViews.addNavigationView }),
+    route('/navigation_views/{fragment:string}', {
+      PATCH: navigationViews.editNavigationView,
+      DELETE: navigationViews.removeNavigationView,
+    }),
+  ].flat();
 }

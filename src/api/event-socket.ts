@@ -118,10 +118,9 @@ export function authorizeSocket(
   const credentials = parseBasicAuth(req.authorization);
   if (credentials === null) return Errors.notLoggedIn();
   if (credentials instanceof ZulipError) return credentials;
-  const realm = services.realmForHost(req.host);
-  const user = services.authenticate(realm, credentials.email, credentials.apiKey);
-  if (user instanceof ZulipError) return user;
-  if (realm === null) return Errors.invalidApiKey();
+  const authenticated = services.authenticate(services.realmForHost(req.host), credentials.email, credentials.apiKey);
+  if (authenticated instanceof ZulipError) return authenticated;
+  const { realm, user } = authenticated;
   let params: { queue_id?: string | undefined; last_event_id?: number | undefined };
   try {
     params = decodeParams(queryParams, [], req.query, 'req', new Set());

@@ -23,10 +23,9 @@ const eventTypeList = Type.Union([Type.Array(Type.String()), Type.Null()]);
 
 /** The event endpoints, bound to the server's queue manager. */
 export function eventEndpoints(queues: EventQueueManager) {
-  return [
-    defineEndpoint({
-      method: 'POST',
-      path: '/register',
+  return {
+    /** `POST /register` */
+    register: defineEndpoint({
       auth: 'user',
       params: {
         event_types: P.json(eventTypeList),
@@ -41,7 +40,7 @@ export function eventEndpoints(queues: EventQueueManager) {
         queue_lifespan_secs: P.int({ default: 0 }),
       },
       handler: async ({ realm, user, params, host }) => {
-        const me = user!;
+        const me = user;
         if (params.all_public_streams && me.role === Role.guest) return Errors.userNotAuthorized();
         const narrow = compileEventNarrow(params.narrow);
         if (narrow instanceof Error) return narrow;
@@ -50,8 +49,8 @@ export function eventEndpoints(queues: EventQueueManager) {
         const eventTypes = params.event_types == null ? null : new Set(params.event_types);
         const fetchTypes = params.fetch_event_types === undefined ? params.event_types : params.fetch_event_types;
         // Read state and sequence in the same synchronous step (see the module comment).
-        const commandSeq = realm!.commandSeq;
-        const initial = buildRegisterState(realm!.state, me, {
+        const commandSeq = realm.commandSeq;
+        const initial = buildRegisterState(realm.state, me, {
           fetchEventTypes: fetchTypes == null ? null : new Set(fetchTypes),
           applyMarkdown: params.apply_markdown,
           clientGravatar: params.client_gravatar,
@@ -63,7 +62,7 @@ export function eventEndpoints(queues: EventQueueManager) {
           realmUrl: realmUrl(host),
         });
         const queue = queues.register(
-          realm!.id,
+          realm.id,
           me.id,
           {
             eventTypes,
@@ -78,13 +77,12 @@ export function eventEndpoints(queues: EventQueueManager) {
           },
           commandSeq,
         );
-        await realm!.whenDurable();
+        await realm.whenDurable();
         return { queue_id: queue.id, last_event_id: queue.lastEventId, ...initial };
       },
     }),
-    defineEndpoint({
-      method: 'GET',
-      path: '/events',
+    /** `GET /events` */
+    getEvents: defineEndpoint({
       auth: 'user',
       params: {
         queue_id: P.string(),
@@ -95,24 +93,23 @@ export function eventEndpoints(queues: EventQueueManager) {
         // §12.21: these two are plain BAD_REQUEST errors, not REQUEST_VARIABLE_MISSING.
         if (params.queue_id === undefined) return Errors.badRequest("Missing 'queue_id' argument");
         if (params.last_event_id === undefined) return Errors.badRequest("Missing 'last_event_id' argument");
-        const queue = queues.get(params.queue_id, realm!.id, user!.id);
+        const queue = queues.get(params.queue_id, realm.id, user.id);
         if (queue === undefined) return Errors.badEventQueueId(params.queue_id);
         const events = await queues.poll(queue, params.last_event_id, params.dont_block, onAbort);
         if (events === null) return Errors.badEventQueueId(params.queue_id);
         return { events, queue_id: queue.id };
       },
     }),
-    defineEndpoint({
-      method: 'DELETE',
-      path: '/events',
+    /** `DELETE /events` */
+    deleteQueue: defineEndpoint({
       auth: 'user',
       params: { queue_id: P.string({ required: true }) },
       handler: ({ realm, user, params }) => {
-        const queue = queues.get(params.queue_id, realm!.id, user!.id);
+        const queue = queues.get(params.queue_id, realm.id, user.id);
         if (queue === undefined) return Errors.badEventQueueId(params.queue_id);
         queues.delete(queue);
         return {};
       },
     }),
-  ];
+  };
 }

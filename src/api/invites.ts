@@ -20,61 +20,59 @@ import { defineEndpoint } from './define-endpoint.js';
 import { P } from './params.js';
 import { realmUrl } from './server-settings.js';
 
-export const inviteEndpoints = [
-  defineEndpoint({
-    method: 'POST',
-    path: '/invites/multiuse',
-    auth: 'user',
-    params: {
-      invite_expires_in_minutes: P.json(Type.Union([Type.Integer(), Type.Null()])),
-      invite_as: P.int({ default: Role.member }),
-      stream_ids: P.json(Type.Array(Type.Integer()), { default: [] }),
-      group_ids: P.json(Type.Array(Type.Integer()), { default: [] }),
-      include_realm_default_subscriptions: P.bool({ default: false }),
-      welcome_message_custom_text: P.string(),
-    },
-    handler: async ({ realm, user, params, host }) => {
-      const expires = params.invite_expires_in_minutes as number | null | undefined;
-      return runCommand(
-        realm!,
-        {
-          type: 'create_multiuse_invite',
-          actorId: user!.id,
-          expiresInMinutes: expires === undefined ? DEFAULT_INVITE_EXPIRES_IN_MINUTES : expires,
-          invitedAs: params.invite_as,
-          streamIds: params.stream_ids as number[],
-          groupIds: params.group_ids as number[],
-          includeRealmDefaultSubscriptions: params.include_realm_default_subscriptions,
-          welcomeMessageCustomText: params.welcome_message_custom_text ?? null,
-        },
-        (reply) => ({ invite_link: `${realmUrl(host)}/join/${reply.key}/` }),
-      );
-    },
-  }),
-  defineEndpoint({
-    method: 'GET',
-    path: '/invites',
-    auth: 'user',
-    params: {},
-    handler: ({ realm, user, host }) => {
-      if (user!.isBot) return Errors.noBots();
-      if (user!.role === Role.guest) return Errors.notAllowedForGuests();
-      const state = realm!.state;
-      const now = Date.now() / 1000;
-      const isAdmin = user!.role <= Role.admin;
-      const invites = invitesOf(state)
-        .items.filter((i) => isInviteUsable(i, now) && (isAdmin || i.invitedById === user!.id))
-        .map((i) => inviteWire(realmUrl(host), i));
-      return { invites };
-    },
-  }),
-  defineEndpoint({
-    method: 'DELETE',
-    path: '/invites/multiuse/{invite_id}',
-    auth: 'user',
-    params: {},
-    handler: async ({ realm, user, path }) => {
-      return runCommand(realm!, { type: 'revoke_multiuse_invite', actorId: user!.id, inviteId: path.invite_id! });
-    },
-  }),
-];
+/** `POST /invites/multiuse` */
+export const createMultiuseInvite = defineEndpoint({
+  auth: 'user',
+  params: {
+    invite_expires_in_minutes: P.json(Type.Union([Type.Integer(), Type.Null()])),
+    invite_as: P.int({ default: Role.member }),
+    stream_ids: P.json(Type.Array(Type.Integer()), { default: [] }),
+    group_ids: P.json(Type.Array(Type.Integer()), { default: [] }),
+    include_realm_default_subscriptions: P.bool({ default: false }),
+    welcome_message_custom_text: P.string(),
+  },
+  handler: async ({ realm, user, params, host }) => {
+    const expires = params.invite_expires_in_minutes as number | null | undefined;
+    return runCommand(
+      realm,
+      {
+        type: 'create_multiuse_invite',
+        actorId: user.id,
+        expiresInMinutes: expires === undefined ? DEFAULT_INVITE_EXPIRES_IN_MINUTES : expires,
+        invitedAs: params.invite_as,
+        streamIds: params.stream_ids as number[],
+        groupIds: params.group_ids as number[],
+        includeRealmDefaultSubscriptions: params.include_realm_default_subscriptions,
+        welcomeMessageCustomText: params.welcome_message_custom_text ?? null,
+      },
+      (reply) => ({ invite_link: `${realmUrl(host)}/join/${reply.key}/` }),
+    );
+  },
+});
+
+/** `GET /invites` */
+export const getInvites = defineEndpoint({
+  auth: 'user',
+  params: {},
+  handler: ({ realm, user, host }) => {
+    if (user.isBot) return Errors.noBots();
+    if (user.role === Role.guest) return Errors.notAllowedForGuests();
+    const state = realm.state;
+    const now = Date.now() / 1000;
+    const isAdmin = user.role <= Role.admin;
+    const invites = invitesOf(state)
+      .items.filter((i) => isInviteUsable(i, now) && (isAdmin || i.invitedById === user.id))
+      .map((i) => inviteWire(realmUrl(host), i));
+    return { invites };
+  },
+});
+
+/** `DELETE /invites/multiuse/{invite_id}` */
+export const revokeMultiuseInvite = defineEndpoint({
+  auth: 'user',
+  pathParams: { invite_id: 'int' },
+  params: {},
+  handler: async ({ realm, user, path }) => {
+    return runCommand(realm, { type: 'revoke_multiuse_invite', actorId: user.id, inviteId: path.invite_id });
+  },
+});

@@ -1,9 +1,12 @@
 /**
- * Message endpoints: `POST /messages` (seed §4.1), `GET /messages/{message_id}` (§4.6),
- * `POST /messages/render` (§4.19). Sends go through the realm actor; reads are synchronous
- * queries on the realm state plus a memory-mapped body read.
+ * The message resource (Zulip's zerver/views/message_send.py, message_fetch.py, message_edit.py,
+ * message_delete.py): send, fetch around an anchor, read one, edit or move, delete, its edit
+ * history, rendering a preview, and matching ids against a narrow. Writes go through the realm
+ * actor; reads are synchronous queries on the realm state plus a memory-mapped body read.
+ * Personal flags are in `message-flags.ts`, emoji reactions in `reactions.ts`.
  */
-import { Errors } from '../errors.js';
+import Type from 'typebox';
+import { Errors, ZulipError } from '../errors.js';
 import { runCommand } from './run-command.js';
 import { defineEndpoint } from './define-endpoint.js';
 import { P } from './params.js';
@@ -11,6 +14,14 @@ import { canAccessMessage } from '../domain/access.js';
 import { messageToWire } from '../domain/messages.js';
 import { renderMessageContent } from '../domain/message-render.js';
 import { realmUrl } from './server-settings.js';
+import { cleanNarrow, parseNarrow, type NarrowTerm, compileNarrow } from '../domain/narrow.js';
+import { fetchMessageList, Selection } from '../realm/queries/message-list.js';
+import { MAX_MESSAGES_PER_FETCH, jsonBool, nonNegativeInt, parseAnchor, unwrap } from './message-fetch-params.js';
+import { contentVersion, historySnapshots } from '../domain/message-edits.js';
+import { STALE_BODY, type EditMessage } from '../realm/handlers/message-edit.js';
+import { highlightHtmlDifferences } from '../domain/html-diff.js';
+import { messageLookupIndex } from '../domain/recipient-index.js';
+import { escapeTopicHtml, highlightHtml, highlightTopic } from '../domain/message-search.js';
 
 /** Wire `type` → internal message type (`channel`/`direct` are the FL 248/174 names). */
 const MESSAGE_TYPES: Record<string, 'stream' | 'private'> = {
@@ -20,69 +31,266 @@ const MESSAGE_TYPES: Record<string, 'stream' | 'private'> = {
   direct: 'private',
 };
 
-export const messageEndpoints = [
-  defineEndpoint({
-    method: 'POST',
-    path: '/messages',
-    auth: 'user',
-    params: {
-      type: P.string({ required: true }),
-      to: P.jsonOrString(),
-      topic: P.string({ aliases: ['subject'] }),
-      content: P.string({ required: true }),
-      queue_id: P.string(),
-      local_id: P.string(),
-      read_by_sender: P.bool(),
-    },
-    handler: async ({ realm, user, params, clientName, host }) => {
-      const messageType = MESSAGE_TYPES[params.type];
-      if (messageType === undefined) return Errors.invalidType();
-      if (params.queue_id !== undefined && params.local_id === undefined) return Errors.localIdRequired();
-      return runCommand(realm!, {
-        type: 'send_message',
-        senderId: user!.id,
-        messageType,
-        to: params.to,
-        topic: params.topic,
-        content: params.content,
-        client: clientName,
-        realmUrl: realmUrl(host),
-        ...(params.read_by_sender !== undefined && { readBySender: params.read_by_sender }),
-        ...(params.queue_id !== undefined && { queueId: params.queue_id }),
-        ...(params.local_id !== undefined && { localId: params.local_id }),
-      }, (reply) => ({ ...reply }));
-    },
+/** `POST /messages` */
+export const sendMessage = defineEndpoint({
+  auth: 'user',
+  params: {
+    type: P.string({ required: true }),
+    to: P.jsonOrString(),
+    topic: P.string({ aliases: ['subject'] }),
+    content: P.string({ required: true }),
+    queue_id: P.string(),
+    local_id: P.string(),
+    read_by_sender: P.bool(),
+  },
+  handler: async ({ realm, user, params, clientName, host }) => {
+    const messageType = MESSAGE_TYPES[params.type];
+    if (messageType === undefined) return Errors.invalidType();
+    if (params.queue_id !== undefined && params.local_id === undefined) return Errors.localIdRequired();
+    return runCommand(realm, {
+      type: 'send_message',
+      senderId: user.id,
+      messageType,
+      to: params.to,
+      topic: params.topic,
+      content: params.content,
+      client: clientName,
+      realmUrl: realmUrl(host),
+      ...(params.read_by_sender !== undefined && { readBySender: params.read_by_sender }),
+      ...(params.queue_id !== undefined && { queueId: params.queue_id }),
+      ...(params.local_id !== undefined && { localId: params.local_id }),
+    }, (reply) => ({ ...reply }));
+  },
+});
+
+/** `GET /messages/{message_id}` */
+export const getMessage = defineEndpoint({
+  auth: 'user',
+  pathParams: { message_id: 'int' },
+  dialect: 'typed',
+  params: {
+    apply_markdown: P.bool({ default: true }),
+    allow_empty_topic_name: P.bool({ default: false }),
+  },
+  handler: ({ realm, user, params, path }) => {
+    const id = path.message_id;
+    const state = realm.state;
+    if (!canAccessMessage(state, user, id)) return Errors.invalidMessage();
+    const body = realm.messageBody(id);
+    if (body === undefined) return Errors.invalidMessage();
+    const message = messageToWire(state, user, id, body, {
+      applyMarkdown: params.apply_markdown,
+      clientGravatar: false,
+      allowEmptyTopicName: params.allow_empty_topic_name,
+    });
+    return { raw_content: body.content, message };
+  },
+});
+
+/** `POST /messages/render` */
+export const renderMessage = defineEndpoint({
+  auth: 'user',
+  params: { content: P.string({ required: true }) },
+  handler: ({ realm, user, params, host }) => ({
+    rendered: renderMessageContent(realm.state, params.content, { senderId: user.id, realmUrl: realmUrl(host) }).rendered,
   }),
-  defineEndpoint({
-    method: 'GET',
-    path: '/messages/{message_id}',
-    auth: 'user',
-    dialect: 'typed',
-    params: {
-      apply_markdown: P.bool({ default: true }),
-      allow_empty_topic_name: P.bool({ default: false }),
-    },
-    handler: ({ realm, user, params, path }) => {
-      const id = path.message_id!;
-      const state = realm!.state;
-      if (!canAccessMessage(state, user!, id)) return Errors.invalidMessage();
-      const body = realm!.messageBody(id);
-      if (body === undefined) return Errors.invalidMessage();
-      const message = messageToWire(state, user!, id, body, {
-        applyMarkdown: params.apply_markdown,
-        clientGravatar: false,
-        allowEmptyTopicName: params.allow_empty_topic_name,
-      });
-      return { raw_content: body.content, message };
-    },
-  }),
-  defineEndpoint({
-    method: 'POST',
-    path: '/messages/render',
-    auth: 'user',
-    params: { content: P.string({ required: true }) },
-    handler: ({ realm, user, params, host }) => ({
-      rendered: renderMessageContent(realm!.state, params.content, { senderId: user!.id, realmUrl: realmUrl(host) }).rendered,
-    }),
-  }),
-];
+});
+
+/**
+ * `GET /messages`: fetch messages around an anchor, optionally narrowed (zulip-behavior.md §2.8
+ * and §12 item 10; Zulip's `get_messages_backend` at feature level 417, with the parameter
+ * errors of its `REQ` form as §2.8 documents them).
+ *
+ * Parameters are decoded in Zulip's declaration order, so that the first bad one is the one
+ * reported: `anchor`, `include_anchor`, `num_before`, `num_after`, `narrow`,
+ * `use_first_unread_anchor`, `client_gravatar`, `apply_markdown`, `allow_empty_topic_name`.
+ * Then: the anchor value, the narrow's `with` / empty-topic preprocessing, the 5000-message cap,
+ * the excluded-anchor rule, and finally the narrow's terms (BAD_NARROW) and the query itself
+ * (`realm/queries/message-list.ts`), which runs synchronously on the realm state.
+ */
+export const getMessages = defineEndpoint({
+  auth: 'user',
+  params: {
+    anchor: P.string(),
+    include_anchor: P.string(),
+    num_before: P.string(),
+    num_after: P.string(),
+    narrow: P.string(),
+    use_first_unread_anchor: P.string(),
+    client_gravatar: P.string(),
+    apply_markdown: P.string(),
+    allow_empty_topic_name: P.string(),
+  },
+  handler: ({ realm, user, params }) => {
+    const includeAnchor = jsonBool('include_anchor', params.include_anchor, true);
+    const numBefore = nonNegativeInt('num_before', params.num_before);
+    const numAfter = nonNegativeInt('num_after', params.num_after);
+    const narrow: NarrowTerm[] | null = params.narrow === undefined ? null : unwrap(parseNarrow(params.narrow));
+    const useFirstUnread = jsonBool('use_first_unread_anchor', params.use_first_unread_anchor, false);
+    const clientGravatar = jsonBool('client_gravatar', params.client_gravatar, true);
+    const applyMarkdown = jsonBool('apply_markdown', params.apply_markdown, true);
+    const allowEmptyTopicName = jsonBool('allow_empty_topic_name', params.allow_empty_topic_name, false);
+
+    const anchor = parseAnchor(params.anchor, useFirstUnread);
+    const state = realm.state;
+    const cleaned = unwrap(cleanNarrow(state, user, narrow));
+    if (numBefore + numAfter > MAX_MESSAGES_PER_FETCH) {
+      return Errors.badRequest(`Too many messages requested (maximum ${MAX_MESSAGES_PER_FETCH}).`);
+    }
+    if (numBefore > 0 && numAfter > 0 && !includeAnchor) {
+      return Errors.badRequest('The anchor can only be excluded at an end of the range');
+    }
+    return fetchMessageList(
+      state,
+      user,
+      { anchor, includeAnchor, numBefore, numAfter, narrow: cleaned, applyMarkdown, clientGravatar, allowEmptyTopicName },
+      (id) => realm.messageBody(id),
+    );
+  },
+});
+
+const PROPAGATE_MODES = new Set(['change_one', 'change_later', 'change_all']);
+
+/**
+ * `PATCH /messages/{message_id}` (zulip-behavior.md §2.5, Zulip's typed `update_message_backend`):
+ * `content`, `topic` (alias `subject`, stripped), `stream_id` (JSON non-negative integer),
+ * `propagate_mode` (`change_one` default | `change_later` | `change_all`),
+ * `send_notification_to_old_thread` (JSON bool, default false), `send_notification_to_new_thread`
+ * (JSON bool, default true). Success: `{detached_uploads: []}`.
+ *
+ * Content edits need the current body (raw and HTML) for `orig_content` and the history entry;
+ * bodies are outside the realm state, so the endpoint reads it and passes it with the message's
+ * content version. If another edit lands in between, the handler answers `STALE_BODY` and the
+ * endpoint reads again (at most a few times).
+ */
+export const updateMessage = defineEndpoint({
+  auth: 'user',
+  pathParams: { message_id: 'int' },
+  dialect: 'typed',
+  params: {
+    stream_id: P.json(Type.Integer({ minimum: 0 })),
+    topic: P.string({ aliases: ['subject'] }),
+    propagate_mode: P.string({ default: 'change_one' }),
+    send_notification_to_old_thread: P.bool({ default: false }),
+    send_notification_to_new_thread: P.bool({ default: true }),
+    content: P.string(),
+  },
+  handler: async ({ realm, user, params, path, host }) => {
+    if (!PROPAGATE_MODES.has(params.propagate_mode)) return Errors.badRequest('Invalid propagate_mode');
+    const command: EditMessage = {
+      type: 'edit_message',
+      actorId: user.id,
+      messageId: path.message_id,
+      propagateMode: params.propagate_mode as EditMessage['propagateMode'],
+      sendNotificationToOldThread: params.send_notification_to_old_thread,
+      sendNotificationToNewThread: params.send_notification_to_new_thread,
+      ...(params.content !== undefined && { content: params.content, realmUrl: realmUrl(host) }),
+      ...(params.topic !== undefined && { topic: params.topic.trim() }),
+      ...(params.stream_id !== undefined && { streamId: params.stream_id }),
+    };
+    for (let attempt = 0; ; attempt++) {
+      if (command.content !== undefined) {
+        const id = command.messageId;
+        command.bodyVersion = contentVersion(realm.state, id);
+        const body = realm.state.messages.exists(id) ? realm.messageBody(id) : undefined;
+        if (body !== undefined) command.body = body;
+      }
+      const result = await realm.execute(command);
+      if (result.ok) return { ...result.value };
+      if (result.error.message !== STALE_BODY || attempt >= 4) return result.error;
+    }
+  },
+});
+
+/**
+ * `DELETE /messages/{message_id}` (zulip-behavior.md §2.6; Zulip's typed `delete_message_backend`,
+ * no parameters besides the path id). The rules, error strings and events are in
+ * `realm/handlers/message-delete.ts`. Success: the empty success body.
+ */
+export const deleteMessage = defineEndpoint({
+  auth: 'user',
+  pathParams: { message_id: 'int' },
+  dialect: 'typed',
+  params: {},
+  handler: ({ realm, user, path }) =>
+    runCommand(realm, { type: 'delete_message', actorId: user.id, messageId: path.message_id }),
+});
+
+/**
+ * `GET /messages/{message_id}/history` (seed §4.14, zulip-behavior.md §2.4): the message's
+ * snapshots oldest first. Realm `allow_edit_history` false → "Message edit history is disabled in
+ * this organization" (checked first); inaccessible → "Invalid message(s)". `allow_empty_topic_name`
+ * (JSON bool, default false) controls whether the empty topic is shown as the realm's display name.
+ */
+export const getMessageHistory = defineEndpoint({
+  auth: 'user',
+  pathParams: { message_id: 'int' },
+  dialect: 'typed',
+  params: { allow_empty_topic_name: P.bool({ default: false }) },
+  handler: ({ realm, user, params, path }) => {
+    const state = realm.state;
+    if (!state.settings.allowEditHistory) return Errors.badRequest('Message edit history is disabled in this organization');
+    const id = path.message_id;
+    if (!canAccessMessage(state, user, id)) return Errors.invalidMessage();
+    const body = realm.messageBody(id);
+    if (body === undefined) return Errors.invalidMessage();
+    return { message_history: historySnapshots(state, id, body, params.allow_empty_topic_name, highlightHtmlDifferences) };
+  },
+});
+
+/**
+ * `GET /messages/matches_narrow` (OpenAPI `check-messages-match-narrow`; Zulip's
+ * `messages_in_narrow_backend` at feature level 417): which of `msg_ids` match `narrow`.
+ *
+ * Parameters (typed dialect): `msg_ids` (JSON list of integers, required), `narrow` (JSON list
+ * of narrow terms, required; parsed as `GET /messages` parses it, `narrow-parse.ts`). As Zulip,
+ * the first `topic` term equal to the empty-topic display name means the empty topic; there is
+ * no `with` handling (an unknown operator here).
+ *
+ * Only messages the viewer received count (Zulip's `need_user_message=True`): a UserMessage row,
+ * in a channel that is public to them or that they are subscribed to, or a direct message — the
+ * `GET /messages` row rule, without history mode. Unknown, deleted and inaccessible ids are left
+ * out silently, as are ids that do not match.
+ *
+ * Response: `{messages: {"<id>": {match_content, match_subject}}}`: for a `search` narrow, the
+ * rendered content and the HTML-escaped topic with the query words in
+ * `<span class="highlight">…</span>` (as `GET /messages`); otherwise the rendered content and
+ * the HTML-escaped topic unchanged. Narrow errors are those of `GET /messages` (BAD_NARROW).
+ */
+export const checkMessagesMatchNarrow = defineEndpoint({
+  auth: 'user',
+  dialect: 'typed',
+  params: {
+    msg_ids: P.json(Type.Array(Type.Integer())),
+    narrow: P.string(),
+  },
+  handler: ({ realm, user, params }) => {
+    if (params.msg_ids === undefined) return Errors.missingArgument('msg_ids');
+    if (params.narrow === undefined) return Errors.missingArgument('narrow');
+    const parsed = parseNarrow(params.narrow);
+    if (parsed instanceof ZulipError) return parsed;
+    const state = realm.state;
+    const terms = (parsed ?? []).map((t) => ({ ...t }));
+    const topicTerm = terms.find((t) => t.operator === 'topic');
+    if (topicTerm !== undefined && topicTerm.operand === state.settings.emptyTopicDisplayName) topicTerm.operand = '';
+
+    const compiled = compileNarrow(state, user, messageLookupIndex(state), terms);
+    if (compiled instanceof ZulipError) return compiled;
+    const readBody = (id: number) => realm.messageBody(id);
+    const selection = new Selection(state, user, compiled, false, readBody);
+    const search = compiled.search;
+    const messages: Record<string, { match_content: string; match_subject: string }> = {};
+    const ids = [...new Set(params.msg_ids as number[])].sort((a, b) => a - b);
+    for (const id of ids) {
+      if (!selection.accepts(id)) continue;
+      const body = readBody(id);
+      if (body === undefined) continue;
+      const topic = state.topics.value(state.messages.topic.get(id));
+      messages[String(id)] =
+        search === null
+          ? { match_content: body.rendered, match_subject: escapeTopicHtml(topic) }
+          : { match_content: highlightHtml(body.rendered, search), match_subject: highlightTopic(topic, search) };
+    }
+    return { messages };
+  },
+});

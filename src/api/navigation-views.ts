@@ -21,7 +21,6 @@
  */
 import { Errors } from '../errors.js';
 import { navigationViewsWire } from '../domain/navigation-views.js';
-import type { NavigationViewCommand } from '../realm/handlers/navigation-views.js';
 import { runCommand } from './run-command.js';
 import { defineEndpoint } from './define-endpoint.js';
 import { P } from './params.js';
@@ -33,67 +32,66 @@ const strip = (s: string) => s.replace(/^\s+|\s+$/gu, '');
 const blank = (name: string) => Errors.badRequest(`${name} cannot be blank`);
 
 
-export const navigationViewEndpoints = [
-  defineEndpoint({
-    method: 'GET',
-    path: '/navigation_views',
-    auth: 'user',
-    dialect: 'typed',
-    params: {},
-    handler: ({ realm, user }) => ({ navigation_views: navigationViewsWire(realm!.state, user!.id) }),
-  }),
-  defineEndpoint({
-    method: 'POST',
-    path: '/navigation_views',
-    auth: 'user',
-    dialect: 'typed',
-    params: { fragment: P.string(), is_pinned: P.bool(), name: P.string() },
-    handler: async ({ realm, user, params }) => {
-      if (params.fragment === undefined) return Errors.missingArgument('fragment');
-      const fragment = strip(params.fragment);
-      if (fragment === '') return blank('fragment');
-      if (params.is_pinned === undefined) return Errors.missingArgument('is_pinned');
-      const name = params.name === undefined ? undefined : strip(params.name);
-      if (name === '') return blank('name');
-      return runCommand(realm!, {
-        type: 'add_navigation_view',
-        actorId: user!.id,
-        fragment,
-        isPinned: params.is_pinned,
-        ...(name !== undefined && { name }),
-      });
-    },
-  }),
-  defineEndpoint({
-    method: 'PATCH',
-    path: '/navigation_views/{fragment:string}',
-    auth: 'user',
-    dialect: 'typed',
-    params: { is_pinned: P.bool(), name: P.string() },
-    handler: async ({ realm, user, params, stringPath }) => {
-      const fragment = strip(stringPath.fragment!);
-      if (fragment === '') return blank('fragment');
-      const name = params.name === undefined ? undefined : strip(params.name);
-      if (name === '') return blank('name');
-      return runCommand(realm!, {
-        type: 'update_navigation_view',
-        actorId: user!.id,
-        fragment,
-        ...(params.is_pinned !== undefined && { isPinned: params.is_pinned }),
-        ...(name !== undefined && { name }),
-      });
-    },
-  }),
-  defineEndpoint({
-    method: 'DELETE',
-    path: '/navigation_views/{fragment:string}',
-    auth: 'user',
-    dialect: 'typed',
-    params: {},
-    handler: async ({ realm, user, stringPath }) => {
-      const fragment = strip(stringPath.fragment!);
-      if (fragment === '') return blank('fragment');
-      return runCommand(realm!, { type: 'remove_navigation_view', actorId: user!.id, fragment });
-    },
-  }),
-];
+/** `GET /navigation_views` */
+export const getNavigationViews = defineEndpoint({
+  auth: 'user',
+  dialect: 'typed',
+  params: {},
+  handler: ({ realm, user }) => ({ navigation_views: navigationViewsWire(realm.state, user.id) }),
+});
+
+/** `POST /navigation_views` */
+export const addNavigationView = defineEndpoint({
+  auth: 'user',
+  dialect: 'typed',
+  params: { fragment: P.string(), is_pinned: P.bool(), name: P.string() },
+  handler: async ({ realm, user, params }) => {
+    if (params.fragment === undefined) return Errors.missingArgument('fragment');
+    const fragment = strip(params.fragment);
+    if (fragment === '') return blank('fragment');
+    if (params.is_pinned === undefined) return Errors.missingArgument('is_pinned');
+    const name = params.name === undefined ? undefined : strip(params.name);
+    if (name === '') return blank('name');
+    return runCommand(realm, {
+      type: 'add_navigation_view',
+      actorId: user.id,
+      fragment,
+      isPinned: params.is_pinned,
+      ...(name !== undefined && { name }),
+    });
+  },
+});
+
+/** `PATCH /navigation_views/{fragment:string}` */
+export const editNavigationView = defineEndpoint({
+  auth: 'user',
+  pathParams: { fragment: 'string' },
+  dialect: 'typed',
+  params: { is_pinned: P.bool(), name: P.string() },
+  handler: async ({ realm, user, params, path }) => {
+    const fragment = strip(path.fragment);
+    if (fragment === '') return blank('fragment');
+    const name = params.name === undefined ? undefined : strip(params.name);
+    if (name === '') return blank('name');
+    return runCommand(realm, {
+      type: 'update_navigation_view',
+      actorId: user.id,
+      fragment,
+      ...(params.is_pinned !== undefined && { isPinned: params.is_pinned }),
+      ...(name !== undefined && { name }),
+    });
+  },
+});
+
+/** `DELETE /navigation_views/{fragment:string}` */
+export const removeNavigationView = defineEndpoint({
+  auth: 'user',
+  pathParams: { fragment: 'string' },
+  dialect: 'typed',
+  params: {},
+  handler: async ({ realm, user, path }) => {
+    const fragment = strip(path.fragment);
+    if (fragment === '') return blank('fragment');
+    return runCommand(realm, { type: 'remove_navigation_view', actorId: user.id, fragment });
+  },
+});

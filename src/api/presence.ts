@@ -44,56 +44,55 @@ export function userPresenceWire(state: RealmState, target: User | undefined, re
 
 const nowSeconds = () => Date.now() / 1000;
 
-export const presenceEndpoints = [
-  defineEndpoint({
-    method: 'POST',
-    path: '/users/me/presence',
-    auth: 'user',
-    params: {
-      status: P.string({ required: true }),
-      ping_only: P.bool({ default: false }),
-      new_user_input: P.bool({ default: false }),
-      slim_presence: P.bool({ default: false }),
-      last_update_id: P.int(),
-    },
-    handler: async ({ realm, user, params }) => {
-      if (user!.isBot) return Errors.noBots();
-      if (params.status !== 'active' && params.status !== 'idle') return Errors.badRequest(`Invalid status: ${params.status}`);
-      return runCommand(realm!, {
-        type: 'update_presence',
-        userId: user!.id,
-        status: params.status,
-        pingOnly: params.ping_only,
-        slim: params.slim_presence,
-        ...(params.last_update_id !== undefined && { lastUpdateId: params.last_update_id }),
-      }, (reply) => reply);
-    },
-  }),
-  defineEndpoint({
-    method: 'GET',
-    path: '/realm/presence',
-    auth: 'user',
-    params: {},
-    handler: ({ realm }) => {
-      const now = nowSeconds();
-      return { presences: presencesWire(realm!.state, now, false), server_timestamp: now };
-    },
-  }),
-  defineEndpoint({
-    method: 'GET',
-    path: '/users/{user_id}/presence',
-    auth: 'user',
-    params: {},
-    handler: ({ realm, path }) =>
-      userPresenceWire(realm!.state, realm!.state.users.get(path.user_id!), String(path.user_id), nowSeconds()),
-  }),
-  defineEndpoint({
-    method: 'GET',
-    path: '/users/{email:string}/presence',
-    auth: 'user',
-    params: {},
-    handler: ({ realm, stringPath }) =>
-      userPresenceWire(realm!.state, findUserByEmail(realm!.state, stringPath.email!), stringPath.email!, nowSeconds()),
-  }),
-];
+/** `POST /users/me/presence` */
+export const updatePresence = defineEndpoint({
+  auth: 'user',
+  params: {
+    status: P.string({ required: true }),
+    ping_only: P.bool({ default: false }),
+    new_user_input: P.bool({ default: false }),
+    slim_presence: P.bool({ default: false }),
+    last_update_id: P.int(),
+  },
+  handler: async ({ realm, user, params }) => {
+    if (user.isBot) return Errors.noBots();
+    if (params.status !== 'active' && params.status !== 'idle') return Errors.badRequest(`Invalid status: ${params.status}`);
+    return runCommand(realm, {
+      type: 'update_presence',
+      userId: user.id,
+      status: params.status,
+      pingOnly: params.ping_only,
+      slim: params.slim_presence,
+      ...(params.last_update_id !== undefined && { lastUpdateId: params.last_update_id }),
+    }, (reply) => reply);
+  },
+});
+
+/** `GET /realm/presence` */
+export const getRealmPresence = defineEndpoint({
+  auth: 'user',
+  params: {},
+  handler: ({ realm }) => {
+    const now = nowSeconds();
+    return { presences: presencesWire(realm.state, now, false), server_timestamp: now };
+  },
+});
+
+/** `GET /users/{user_id}/presence` */
+export const getUserPresenceById = defineEndpoint({
+  auth: 'user',
+  pathParams: { user_id: 'int' },
+  params: {},
+  handler: ({ realm, path }) =>
+    userPresenceWire(realm.state, realm.state.users.get(path.user_id), String(path.user_id), nowSeconds()),
+});
+
+/** `GET /users/{email:string}/presence` */
+export const getUserPresenceByEmail = defineEndpoint({
+  auth: 'user',
+  pathParams: { email: 'string' },
+  params: {},
+  handler: ({ realm, path }) =>
+    userPresenceWire(realm.state, findUserByEmail(realm.state, path.email), path.email, nowSeconds()),
+});
 

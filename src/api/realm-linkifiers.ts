@@ -15,7 +15,6 @@ import Type from 'typebox';
 import { Errors, type ZulipError } from '../errors.js';
 import { Role, type User } from '../domain/realm-state.js';
 import { linkifiersWire } from '../domain/linkifiers.js';
-import type { LinkifierCommand } from '../realm/linkifier-commands.js';
 import { runCommand } from './run-command.js';
 import { defineEndpoint } from './define-endpoint.js';
 import { P } from './params.js';
@@ -30,71 +29,70 @@ const strip = (s: string) => s.replace(/^\s+|\s+$/gu, '');
 
 const patternParams = { pattern: P.string(), url_template: P.string() };
 
-export const linkifierEndpoints = [
-  defineEndpoint({
-    method: 'GET',
-    path: '/realm/linkifiers',
-    auth: 'user',
-    params: {},
-    handler: ({ realm }) => ({ linkifiers: linkifiersWire(realm!.state) }),
-  }),
-  defineEndpoint({
-    method: 'POST',
-    path: '/realm/filters',
-    auth: 'user',
-    params: patternParams,
-    handler: async ({ realm, user, params }) => {
-      const denied = notAdmin(user);
-      if (denied) return denied;
-      if (params.pattern === undefined) return Errors.missingArgument('pattern');
-      if (params.url_template === undefined) return Errors.missingArgument('url_template');
-      return runCommand(
-        realm!,
-        { type: 'add_linkifier', actorId: user!.id, pattern: strip(params.pattern), urlTemplate: strip(params.url_template) },
-        (reply) => ({ id: reply.id }),
-      );
-    },
-  }),
-  defineEndpoint({
-    method: 'PATCH',
-    path: '/realm/filters/{filter_id}',
-    auth: 'user',
-    params: patternParams,
-    handler: async ({ realm, user, path, params }) => {
-      const denied = notAdmin(user);
-      if (denied) return denied;
-      if (params.pattern === undefined) return Errors.missingArgument('pattern');
-      if (params.url_template === undefined) return Errors.missingArgument('url_template');
-      return runCommand(realm!, {
-        type: 'update_linkifier',
-        actorId: user!.id,
-        id: path.filter_id!,
-        pattern: strip(params.pattern),
-        urlTemplate: strip(params.url_template),
-      });
-    },
-  }),
-  defineEndpoint({
-    method: 'DELETE',
-    path: '/realm/filters/{filter_id}',
-    auth: 'user',
-    params: {},
-    handler: async ({ realm, user, path }) => {
-      const denied = notAdmin(user);
-      if (denied) return denied;
-      return runCommand(realm!, { type: 'remove_linkifier', actorId: user!.id, id: path.filter_id! });
-    },
-  }),
-  defineEndpoint({
-    method: 'PATCH',
-    path: '/realm/linkifiers',
-    auth: 'user',
-    params: { ordered_linkifier_ids: P.json(Type.Array(Type.Integer())) },
-    handler: async ({ realm, user, params }) => {
-      const denied = notAdmin(user);
-      if (denied) return denied;
-      if (params.ordered_linkifier_ids === undefined) return Errors.missingArgument('ordered_linkifier_ids');
-      return runCommand(realm!, { type: 'reorder_linkifiers', actorId: user!.id, orderedIds: params.ordered_linkifier_ids });
-    },
-  }),
-];
+/** `GET /realm/linkifiers` */
+export const getLinkifiers = defineEndpoint({
+  auth: 'user',
+  params: {},
+  handler: ({ realm }) => ({ linkifiers: linkifiersWire(realm.state) }),
+});
+
+/** `POST /realm/filters` */
+export const addLinkifier = defineEndpoint({
+  auth: 'user',
+  params: patternParams,
+  handler: async ({ realm, user, params }) => {
+    const denied = notAdmin(user);
+    if (denied) return denied;
+    if (params.pattern === undefined) return Errors.missingArgument('pattern');
+    if (params.url_template === undefined) return Errors.missingArgument('url_template');
+    return runCommand(
+      realm,
+      { type: 'add_linkifier', actorId: user.id, pattern: strip(params.pattern), urlTemplate: strip(params.url_template) },
+      (reply) => ({ id: reply.id }),
+    );
+  },
+});
+
+/** `PATCH /realm/filters/{filter_id}` */
+export const updateLinkifier = defineEndpoint({
+  auth: 'user',
+  pathParams: { filter_id: 'int' },
+  params: patternParams,
+  handler: async ({ realm, user, path, params }) => {
+    const denied = notAdmin(user);
+    if (denied) return denied;
+    if (params.pattern === undefined) return Errors.missingArgument('pattern');
+    if (params.url_template === undefined) return Errors.missingArgument('url_template');
+    return runCommand(realm, {
+      type: 'update_linkifier',
+      actorId: user.id,
+      id: path.filter_id,
+      pattern: strip(params.pattern),
+      urlTemplate: strip(params.url_template),
+    });
+  },
+});
+
+/** `DELETE /realm/filters/{filter_id}` */
+export const removeLinkifier = defineEndpoint({
+  auth: 'user',
+  pathParams: { filter_id: 'int' },
+  params: {},
+  handler: async ({ realm, user, path }) => {
+    const denied = notAdmin(user);
+    if (denied) return denied;
+    return runCommand(realm, { type: 'remove_linkifier', actorId: user.id, id: path.filter_id });
+  },
+});
+
+/** `PATCH /realm/linkifiers` */
+export const reorderLinkifiers = defineEndpoint({
+  auth: 'user',
+  params: { ordered_linkifier_ids: P.json(Type.Array(Type.Integer())) },
+  handler: async ({ realm, user, params }) => {
+    const denied = notAdmin(user);
+    if (denied) return denied;
+    if (params.ordered_linkifier_ids === undefined) return Errors.missingArgument('ordered_linkifier_ids');
+    return runCommand(realm, { type: 'reorder_linkifiers', actorId: user.id, orderedIds: params.ordered_linkifier_ids });
+  },
+});

@@ -1,17 +1,18 @@
 /**
- * The endpoint registry (our `urls.py` + `rest_dispatch`, zulip-behavior.md §0): routes an
- * `ApiRequest` to one `Endpoint`, resolves the method (§0.1), authenticates (§0.4), derives the
- * client name, decodes parameters (§0.2, `params.ts`), calls the handler and wraps the outcome in
- * Zulip's JSON envelope (§0.3), adding `ignored_parameters_unsupported` on success.
+ * The request dispatcher (Zulip's `rest_dispatch` in zerver/lib/rest.py): routes an `ApiRequest`
+ * through the route table (`endpoints.ts`) to one `Endpoint`, resolves the method, authenticates
+ * (`validate_api_key`), derives the client name, decodes parameters (`params.ts`), calls the
+ * handler and wraps the outcome in Zulip's JSON envelope
+ * (https://zulip.com/api/rest-error-handling), adding `ignored_parameters_unsupported` on success.
  *
- * Everything that can be computed from the endpoint list is computed once in `createDispatcher`
+ * Everything that can be computed from the route table is computed once in `createDispatcher`
  * (route trie, allowed-method lists, `Allow` headers); the per-request path does no regex
  * compilation and no JSON work beyond the parameters the endpoint declares.
  */
 import { Errors, ZulipError } from '../errors.js';
 import type { RealmHandle } from '../realm/realm-handle.js';
 import type { User } from '../domain/realm-state.js';
-import type { Endpoint, EndpointOutcome, RequestContext } from './define-endpoint.js';
+import type { AnyEndpoint, EndpointOutcome, PathParamKind, Route } from './define-endpoint.js';
 import { decodeParams, lastValue, type ParamPairs } from './params.js';
 import { parseBasicAuth } from '../auth/basic-auth.js';
 import { LRUCache } from 'lru-cache';
@@ -52,10 +53,17 @@ export interface ApiServices {
   /** The realm served under this Host header (lower-case, may include `:port`), or null. */
   realmForHost(host: string): RealmHandle | null;
   /**
-   * Checks an API key (§0.4) against `realm` (null when the Host matched no realm). Returns the
-   * user, or the error to send (401 UNAUTHORIZED with `WWW-Authenticate`, per §0.4).
+   * Checks an API key against `realm` (null when the Host matched no realm; Zulip's
+   * `validate_api_key`). Returns the user with their realm, or the error to send (401
+   * UNAUTHORIZED with `WWW-Authenticate`).
    */
-  authenticate(realm: RealmHandle | null, email: string, apiKey: string): User | ZulipError;
+  authenticate(realm: RealmHandle | null, email: string, apiKey: string): Authenticated | ZulipError;
+}
+
+/** A successfully authenticated request's principal: the user and the realm they belong to. */
+export interface Authenticated {
+  readonly realm: RealmHandle;
+  readonly user: User;
 }
 
 /** The `/api/v1/` prefix every routed path carries. */
@@ -87,10 +95,10 @@ export function clientNameFromUserAgent(userAgent: string | undefined): string {
 /** User-Agent → client name; bounded, least recently used evicted (a server sees few distinct agents). */
 const clientNames = new LRUCache<string, string>({ max: 1000 });
 
-interface Route {
-  readonly endpoint: Endpoint;
+interface RouteLeaf {
+  readonly endpoint: AnyEndpoint;
   /** The `{...}` placeholders, in path order. */
-  readonly placeholders: readonly { readonly name: string; readonly kind: 'int' | 'string' }[];
+  readonly placeholders: readonly { readonly name: string; readonly kind: PathParamKind }[];
 }
 
 interface RouteNode {
@@ -99,7 +107,7 @@ interface RouteNode {
   intParam: RouteNode | null;
   /** `{name:string}`: any non-empty segment, URL-decoded. */
   stringParam: RouteNode | null;
-  readonly routes: Map<string, Route>;
+  readonly routes: Map<string, RouteLeaf>;
   /** Sorted supported methods (no HEAD/OPTIONS), for 405 and `Allow`. */
   allowed: readonly string[];
   allowHeader: string;
@@ -136,14 +144,32 @@ function decodeSegment(seg: string): string {
 const PLACEHOLDER = /^\{([A-Za-z_][A-Za-z0-9_]*)(:string)?\}$/;
 
 /**
- * Builds the route trie from templates such as `/messages/{message_id}` (integer) and
- * `/users/{email:string}`. Throws at startup on a malformed template or a duplicate route.
+ * Throws unless `placeholders` are exactly the endpoint's declared `pathParams` (same names and
+ * kinds): the compiler checks this in `route()`, this catches tables built without it.
  */
-function buildTrie(endpoints: readonly Endpoint[]): RouteNode {
+function checkPathParams(route: Route, placeholders: readonly { name: string; kind: PathParamKind }[]): void {
+  const declared = route.endpoint.pathParams ?? {};
+  const found: Record<string, PathParamKind> = Object.fromEntries(placeholders.map((p) => [p.name, p.kind]));
+  const same =
+    Object.keys(declared).length === placeholders.length && Object.entries(declared).every(([name, kind]) => found[name] === kind);
+  if (!same) {
+    throw new Error(
+      `path parameters of ${route.method} ${route.path} do not match the endpoint's pathParams ${JSON.stringify(declared)}`,
+    );
+  }
+}
+
+/**
+ * Builds the route trie from templates such as `/messages/{message_id}` (integer) and
+ * `/users/{email:string}`. Throws at startup on a malformed template, a duplicate route, or
+ * placeholders that differ from the endpoint's `pathParams`.
+ */
+function buildTrie(routes: readonly Route[]): RouteNode {
   const root = newNode();
-  for (const endpoint of endpoints) {
-    const template = endpoint.path.replace(/^\/+/, '');
-    const placeholders: { name: string; kind: 'int' | 'string' }[] = [];
+  for (const route of routes) {
+    const { endpoint, method } = route;
+    const template = route.path.replace(/^\/+/, '');
+    const placeholders: { name: string; kind: PathParamKind }[] = [];
     let node = root;
     for (const seg of template.split('/')) {
       const m = PLACEHOLDER.exec(seg);
@@ -152,14 +178,15 @@ function buildTrie(endpoints: readonly Endpoint[]): RouteNode {
         placeholders.push({ name: m[1]!, kind });
         node = kind === 'int' ? (node.intParam ??= newNode()) : (node.stringParam ??= newNode());
       } else {
-        if (seg.includes('{') || seg.includes('}')) throw new Error(`bad path template: ${endpoint.path}`);
+        if (seg.includes('{') || seg.includes('}')) throw new Error(`bad path template: ${route.path}`);
         let next = node.statics.get(seg);
         if (next === undefined) node.statics.set(seg, (next = newNode()));
         node = next;
       }
     }
-    if (node.routes.has(endpoint.method)) throw new Error(`duplicate route: ${endpoint.method} ${endpoint.path}`);
-    node.routes.set(endpoint.method, { endpoint, placeholders });
+    checkPathParams(route, placeholders);
+    if (node.routes.has(method)) throw new Error(`duplicate route: ${method} ${route.path}`);
+    node.routes.set(method, { endpoint, placeholders });
     node.allowed = [...node.routes.keys()].sort();
     node.allowHeader = node.allowed.join(', ');
   }
@@ -194,8 +221,7 @@ function match(node: RouteNode, segs: readonly string[], i: number, values: (num
   return null;
 }
 
-const NO_INT_PARAMS: Readonly<Record<string, number>> = Object.freeze({});
-const NO_STRING_PARAMS: Readonly<Record<string, string>> = Object.freeze({});
+const NO_PATH_PARAMS: Readonly<Record<string, number | string>> = Object.freeze({});
 
 /** Unconsumed parameter names from body and query, deduplicated and sorted; null when none. */
 function ignoredParameters(req: ApiRequest, consumed: Set<string>): string[] | null {
@@ -211,28 +237,30 @@ function ignoredParameters(req: ApiRequest, consumed: Set<string>): string[] | n
 }
 
 /**
- * Builds the request dispatcher for `endpoints`.
+ * Builds the request dispatcher for the route table `routes` (`endpoints.ts`).
  *
- * Routes are endpoint paths relative to `/api/v1` with `{name}` (decimal integer, → `ctx.path`) and
- * `{name:string}` (any non-empty segment, URL-decoded, → `ctx.stringPath`) placeholders; at each
+ * Route paths are relative to `/api/v1` with `{name}` (decimal integer) and `{name:string}` (any
+ * non-empty segment, URL-decoded) placeholders, both handed to the handler in `ctx.path`; at each
  * segment a static match is tried first, then integer, then string.
  *
  * Per request: path outside `/api/v1/` or unrouted → 404 JSON (`Errors.notFound`); a POST with a
  * `method` form field is dispatched as that method; HEAD uses the GET handler; OPTIONS → 204 with
  * `Allow`; other unsupported methods → 405 (`allowed_methods`, no `code`, `Allow` header). Then
  * `auth: 'user'` → Basic credentials (`Errors.notLoggedIn` when absent) checked by
- * `services.authenticate`; `auth: 'none'` ignores the header. Parameters are decoded, the handler
+ * `services.authenticate`, whose user and realm the handler receives; `auth: 'none'` ignores the
+ * header and gets the Host's realm, if any. Parameters are decoded, the handler
  * runs, and a success becomes `{"result":"success","msg":"",...data}` (+
  * `ignored_parameters_unsupported` when non-empty). A ZulipError returned or thrown anywhere
  * becomes its own response; any other throw is logged to stderr and answered 500.
  *
- * Throws (synchronously, at startup) on a malformed path template or duplicate method+path.
+ * Throws (synchronously, at startup) on a malformed path template, a duplicate method+path, or
+ * placeholders that differ from the endpoint's `pathParams`.
  */
 export function createDispatcher(
-  endpoints: readonly Endpoint[],
+  routes: readonly Route[],
   services: ApiServices,
 ): (req: ApiRequest) => Promise<ApiResponse> {
-  const root = buildTrie(endpoints);
+  const root = buildTrie(routes);
 
   /** Wraps a handler outcome in the envelope. */
   function envelope(req: ApiRequest, outcome: EndpointOutcome, consumed: Set<string>): ApiResponse {
@@ -270,44 +298,38 @@ export function createDispatcher(
 
     const host = (req.headers.host ?? '').toLowerCase();
     const realm = services.realmForHost(host);
-    let user: User | null = null;
+    let principal: Authenticated | null = null;
     if (endpoint.auth === 'user') {
       const credentials = parseBasicAuth(req.headers.authorization);
       if (credentials === null) return errorResponse(Errors.notLoggedIn());
       if (credentials instanceof ZulipError) return errorResponse(credentials);
       const authenticated = services.authenticate(realm, credentials.email, credentials.apiKey);
       if (authenticated instanceof ZulipError) return errorResponse(authenticated);
-      user = authenticated;
+      principal = authenticated;
     }
 
     const consumed = new Set<string>();
     if (method !== req.method && req.method === 'POST') consumed.add('method');
     const params = decodeParams(endpoint.params, req.body, req.query, endpoint.dialect ?? 'req', consumed);
 
-    let intParams = NO_INT_PARAMS;
-    let stringParams = NO_STRING_PARAMS;
+    let pathParams = NO_PATH_PARAMS;
     if (values.length > 0) {
-      const ints: Record<string, number> = {};
-      const strings: Record<string, string> = {};
-      route.placeholders.forEach((ph, i) => {
-        if (ph.kind === 'int') ints[ph.name] = values[i] as number;
-        else strings[ph.name] = values[i] as string;
-      });
-      intParams = ints;
-      stringParams = strings;
+      const decoded: Record<string, number | string> = {};
+      route.placeholders.forEach((ph, i) => (decoded[ph.name] = values[i]!));
+      pathParams = decoded;
     }
     const client = lastValue(req.body, 'client') || lastValue(req.query, 'client');
-    const ctx: RequestContext<typeof params> = {
+    const common = {
       params,
-      path: intParams,
-      stringPath: stringParams,
-      realm,
-      user,
+      path: pathParams,
       clientName: client || clientNameFromUserAgent(req.headers['user-agent']),
       host,
       remoteAddress: req.remoteAddress,
       onAbort: req.onAbort ?? NEVER_ABORTS,
     };
+    // `auth: 'user'` endpoints were authenticated above, so they get the principal's realm and user.
+    const ctx: Parameters<AnyEndpoint['handler']>[0] =
+      principal === null ? { ...common, realm, user: null } : { ...common, realm: principal.realm, user: principal.user };
     const result = endpoint.handler(ctx);
     if (result instanceof Promise) return result.then((outcome) => envelope(req, outcome, consumed));
     return envelope(req, result, consumed);

@@ -22,36 +22,33 @@ export const AUTHENTICATION_METHODS = {
   'openid connect': false,
 };
 
-export const serverSettingsEndpoints = [
-  defineEndpoint({
-    method: 'GET',
-    path: '/server_settings',
-    auth: 'none',
-    params: {},
-    handler: ({ realm, host }) => {
-      // zulip-behavior.md §1.4: a Host that selects no organization is a 400.
-      if (realm === null) return Errors.badRequest('Invalid subdomain');
-      const url = realmUrl(host);
-      return {
-        authentication_methods: AUTHENTICATION_METHODS,
-        zulip_version: ZULIP_VERSION,
-        zulip_merge_base: ZULIP_MERGE_BASE,
-        zulip_feature_level: ZULIP_FEATURE_LEVEL,
-        push_notifications_enabled: false,
-        is_incompatible: false,
-        email_auth_enabled: true,
-        require_email_format_usernames: true,
-        realm_uri: url,
-        realm_url: url,
-        realm_name: realm.state.settings.name,
-        realm_icon: `${url}/static/images/logo/zulip-icon-128x128.png`,
-        realm_description: realm.state.settings.description,
-        realm_web_public_access_enabled: false,
-        external_authentication_methods: [],
-      };
-    },
-  }),
-];
+/** `GET /server_settings` */
+export const getServerSettings = defineEndpoint({
+  auth: 'none',
+  params: {},
+  handler: ({ realm, host }) => {
+    // zulip-behavior.md §1.4: a Host that selects no organization is a 400.
+    if (realm === null) return Errors.badRequest('Invalid subdomain');
+    const url = realmUrl(host);
+    return {
+      authentication_methods: AUTHENTICATION_METHODS,
+      zulip_version: ZULIP_VERSION,
+      zulip_merge_base: ZULIP_MERGE_BASE,
+      zulip_feature_level: ZULIP_FEATURE_LEVEL,
+      push_notifications_enabled: false,
+      is_incompatible: false,
+      email_auth_enabled: true,
+      require_email_format_usernames: true,
+      realm_uri: url,
+      realm_url: url,
+      realm_name: realm.state.settings.name,
+      realm_icon: `${url}/static/images/logo/zulip-icon-128x128.png`,
+      realm_description: realm.state.settings.description,
+      realm_web_public_access_enabled: false,
+      external_authentication_methods: [],
+    };
+  },
+});
 
 /**
  * The realm's URL as the client reached it: `http://` + the request's Host (port included), so a

@@ -1,18 +1,25 @@
 /**
- * Channel reads clients use to discover channels: `GET /streams` and
- * `GET /users/me/subscriptions` (zulip-behavior.md §3.5, §3.7). Writes come with the channels issue.
+ * The channel (stream) resource (Zulip's zerver/views/streams.py): `GET /streams`,
+ * `POST /channels/create`, `GET`/`PATCH`/`DELETE /streams/{stream_id}` (read, update, archive),
+ * `GET /streams/{stream_id}/members`, `GET /streams/{stream_id}/email_address`,
+ * `GET /get_stream_id` and a channel's topics, `GET /users/me/{stream_id}/topics`.
+ * Writes go through the realm actor (`realm/handlers/channels.ts`); reads never tell an unknown
+ * channel from an inaccessible one (the same "Invalid channel ID"). Subscriptions are in
+ * `subscriptions.ts`.
  */
-import { Errors } from '../errors.js';
+import Type from 'typebox';
+import { Errors, type ZulipError } from '../errors.js';
 import { defineEndpoint } from './define-endpoint.js';
 import { P } from './params.js';
-import { Role, type RealmState, type Stream } from '../domain/realm-state.js';
+import { Role, type RealmState, type Stream, STREAM_GROUP_SETTINGS, type User } from '../domain/realm-state.js';
 import { messageLookupIndex } from '../domain/recipient-index.js';
-import { findStreamByName, streamToWire, subscriptionToWire } from '../domain/streams.js';
+import { findStreamByName, streamToWire } from '../domain/streams.js';
 import { canSeeStream, isSubscribed, visibleStream } from '../domain/access.js';
 import { createHash } from 'node:crypto';
+import { runCommand } from './run-command.js';
 
-// Python's sorted() on names: code-unit order, case-sensitive (uppercase first).
-const byName = (a: Stream, b: Stream) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+/** Channel order of Zulip's lists: Python's sorted() on names (code-unit order, uppercase first). */
+export const byName = (a: Stream, b: Stream) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
 
 /**
  * A channel's email-gateway address, `<name>.<token>@<host>` as Zulip formats it
@@ -50,91 +57,196 @@ export function streamTopics(state: RealmState, viewerId: number, stream: Stream
   return topics;
 }
 
-export const streamEndpoints = [
-  defineEndpoint({
-    method: 'GET',
-    path: '/users/me/{stream_id}/topics',
-    auth: 'user',
-    params: { allow_empty_topic_name: P.bool({ default: false }) },
-    handler: ({ realm, user, path, params }) => {
-      const state = realm!.state;
-      const stream = visibleStream(state, user!, path.stream_id!);
-      if (stream === undefined) return Errors.invalidStreamId();
-      if (stream.inviteOnly && !isSubscribed(state, user!.id, stream.id)) return Errors.invalidStreamId();
-      return { topics: streamTopics(state, user!.id, stream, params.allow_empty_topic_name) };
-    },
-  }),
-  defineEndpoint({
-    method: 'GET',
-    path: '/get_stream_id',
-    auth: 'user',
-    params: { stream: P.string({ required: true }) },
-    handler: ({ realm, user, params }) => {
-      // zulip-behavior.md §3.9: unknown and inaccessible are the same error.
-      const stream = findStreamByName(realm!.state, params.stream);
-      if (stream === undefined || !canSeeStream(realm!.state, user!, stream)) return Errors.invalidStreamName(params.stream);
-      return { stream_id: stream.id };
-    },
-  }),
-  defineEndpoint({
-    method: 'GET',
-    path: '/streams/{stream_id}/email_address',
-    auth: 'user',
-    params: { sender_id: P.int() },
-    handler: ({ realm, user, path }) => {
-      const stream = visibleStream(realm!.state, user!, path.stream_id!);
-      if (stream === undefined) return Errors.invalidStreamId();
-      return { email: streamEmailAddress(realm!.id, stream, realm!.host) };
-    },
-  }),
-  defineEndpoint({
-    method: 'GET',
-    path: '/streams',
-    auth: 'user',
-    params: {
-      include_public: P.bool({ default: true }),
-      include_web_public: P.bool({ default: false }),
-      include_subscribed: P.bool({ default: true }),
-      exclude_archived: P.bool({ default: true }),
-      include_all_active: P.bool({ default: false }),
-      include_default: P.bool({ default: false }),
-      include_owner_subscribed: P.bool({ default: false }),
-    },
-    handler: ({ realm, user, params }) => {
-      const state = realm!.state;
-      const me = user!;
-      if (params.include_all_active && me.role > Role.admin) return Errors.userNotAuthorized();
-      const ownerId = params.include_owner_subscribed && me.isBot ? me.botOwnerId : null;
-      const streams = [...state.streams.values()].filter((s) => {
-        if (params.exclude_archived && s.isArchived) return false;
-        if (params.include_all_active) return true;
-        if (params.include_public && !s.inviteOnly && me.role !== Role.guest) return true;
-        if (params.include_web_public && s.isWebPublic) return true;
-        if (params.include_subscribed && isSubscribed(state, me.id, s.id)) return true;
-        return ownerId !== null && isSubscribed(state, ownerId, s.id);
-      });
-      return {
-        streams: streams.sort(byName).map((s) => {
-          const wire = streamToWire(state, s);
-          if (params.include_default) wire.is_default = s.isDefault;
-          return wire;
-        }),
-      };
-    },
-  }),
-  defineEndpoint({
-    method: 'GET',
-    path: '/users/me/subscriptions',
-    auth: 'user',
-    params: { include_subscribers: P.bool({ default: false }) },
-    handler: ({ realm, user, params }) => {
-      const state = realm!.state;
-      const streams = [...(state.userStreams.get(user!.id) ?? [])].map((id) => state.streams.get(id)!).sort(byName);
-      return {
-        subscriptions: streams.map((s) =>
-          subscriptionToWire(state, s, state.subscriptions.get(s.id)!.get(user!.id)!, params.include_subscribers),
-        ),
-      };
-    },
-  }),
-];
+/** `GET /users/me/{stream_id}/topics` */
+export const getStreamTopics = defineEndpoint({
+  auth: 'user',
+  pathParams: { stream_id: 'int' },
+  params: { allow_empty_topic_name: P.bool({ default: false }) },
+  handler: ({ realm, user, path, params }) => {
+    const state = realm.state;
+    const stream = visibleStream(state, user, path.stream_id);
+    if (stream === undefined) return Errors.invalidStreamId();
+    if (stream.inviteOnly && !isSubscribed(state, user.id, stream.id)) return Errors.invalidStreamId();
+    return { topics: streamTopics(state, user.id, stream, params.allow_empty_topic_name) };
+  },
+});
+
+/** `GET /get_stream_id` */
+export const getStreamId = defineEndpoint({
+  auth: 'user',
+  params: { stream: P.string({ required: true }) },
+  handler: ({ realm, user, params }) => {
+    // zulip-behavior.md §3.9: unknown and inaccessible are the same error.
+    const stream = findStreamByName(realm.state, params.stream);
+    if (stream === undefined || !canSeeStream(realm.state, user, stream)) return Errors.invalidStreamName(params.stream);
+    return { stream_id: stream.id };
+  },
+});
+
+/** `GET /streams/{stream_id}/email_address` */
+export const getStreamEmailAddress = defineEndpoint({
+  auth: 'user',
+  pathParams: { stream_id: 'int' },
+  params: { sender_id: P.int() },
+  handler: ({ realm, user, path }) => {
+    const stream = visibleStream(realm.state, user, path.stream_id);
+    if (stream === undefined) return Errors.invalidStreamId();
+    return { email: streamEmailAddress(realm.id, stream, realm.host) };
+  },
+});
+
+/** `GET /streams` */
+export const getStreams = defineEndpoint({
+  auth: 'user',
+  params: {
+    include_public: P.bool({ default: true }),
+    include_web_public: P.bool({ default: false }),
+    include_subscribed: P.bool({ default: true }),
+    exclude_archived: P.bool({ default: true }),
+    include_all_active: P.bool({ default: false }),
+    include_default: P.bool({ default: false }),
+    include_owner_subscribed: P.bool({ default: false }),
+  },
+  handler: ({ realm, user, params }) => {
+    const state = realm.state;
+    const me = user;
+    if (params.include_all_active && me.role > Role.admin) return Errors.userNotAuthorized();
+    const ownerId = params.include_owner_subscribed && me.isBot ? me.botOwnerId : null;
+    const streams = [...state.streams.values()].filter((s) => {
+      if (params.exclude_archived && s.isArchived) return false;
+      if (params.include_all_active) return true;
+      if (params.include_public && !s.inviteOnly && me.role !== Role.guest) return true;
+      if (params.include_web_public && s.isWebPublic) return true;
+      if (params.include_subscribed && isSubscribed(state, me.id, s.id)) return true;
+      return ownerId !== null && isSubscribed(state, ownerId, s.id);
+    });
+    return {
+      streams: streams.sort(byName).map((s) => {
+        const wire = streamToWire(state, s);
+        if (params.include_default) wire.is_default = s.isDefault;
+        return wire;
+      }),
+    };
+  },
+});
+
+const groupParams = Object.fromEntries(STREAM_GROUP_SETTINGS.map((name) => [name, P.json(Type.Unknown())])) as Record<
+  (typeof STREAM_GROUP_SETTINGS)[number],
+  ReturnType<typeof P.json>
+>;
+
+/** Group-setting parameters that were given, by name. */
+function givenGroups(params: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const name of STREAM_GROUP_SETTINGS) if (params[name] !== undefined) out[name] = params[name];
+  return out;
+}
+
+/** Answers from a channel `user` may see, or Zulip's "Invalid channel ID" (no existence oracle). */
+function withVisibleStream<R>(state: RealmState, user: User, streamId: number, answer: (state: RealmState, stream: Stream) => R): R | ZulipError {
+  const stream = visibleStream(state, user, streamId);
+  return stream === undefined ? Errors.invalidStreamId() : answer(state, stream);
+}
+
+/** `POST /channels/create` */
+export const createChannel = defineEndpoint({
+  auth: 'user',
+  params: {
+    name: P.string({ required: true }),
+    subscribers: P.json(Type.Array(Type.Integer()), { required: true }),
+    description: P.string({ default: '' }),
+    announce: P.bool({ default: false }),
+    invite_only: P.bool({ default: false }),
+    is_web_public: P.bool({ default: false }),
+    is_default_stream: P.bool({ default: false }),
+    folder_id: P.json(Type.Union([Type.Integer(), Type.Null()])),
+    topics_policy: P.string(),
+    history_public_to_subscribers: P.bool(),
+    message_retention_days: P.jsonOrString(),
+    ...groupParams,
+  },
+  handler: async ({ realm, user, params }) => {
+    return runCommand(realm, {
+      type: 'create_channel',
+      actorId: user.id,
+      name: params.name,
+      subscriberIds: params.subscribers as number[],
+      description: params.description,
+      announce: params.announce,
+      inviteOnly: params.invite_only,
+      isWebPublic: params.is_web_public,
+      isDefault: params.is_default_stream,
+      folderId: (params.folder_id as number | null | undefined) ?? null,
+      ...(params.topics_policy !== undefined && { topicsPolicy: params.topics_policy }),
+      ...(params.history_public_to_subscribers !== undefined && { historyPublicToSubscribers: params.history_public_to_subscribers }),
+      ...(params.message_retention_days !== undefined && { messageRetentionDays: params.message_retention_days }),
+      groups: givenGroups(params),
+    }, (reply) => ({ id: reply.streamId }));
+  },
+});
+
+/** `PATCH /streams/{stream_id}` */
+export const updateStream = defineEndpoint({
+  auth: 'user',
+  pathParams: { stream_id: 'int' },
+  params: {
+    new_name: P.string(),
+    description: P.string(),
+    is_private: P.bool(),
+    is_web_public: P.bool(),
+    history_public_to_subscribers: P.bool(),
+    is_default_stream: P.bool(),
+    message_retention_days: P.jsonOrString(),
+    is_archived: P.bool(),
+    folder_id: P.json(Type.Union([Type.Integer(), Type.Null()])),
+    topics_policy: P.string(),
+    ...groupParams,
+  },
+  handler: async ({ realm, user, path, params }) => {
+    return runCommand(realm, {
+      type: 'update_channel',
+      actorId: user.id,
+      streamId: path.stream_id,
+      ...(params.new_name !== undefined && { newName: params.new_name }),
+      ...(params.description !== undefined && { description: params.description }),
+      ...(params.is_private !== undefined && { isPrivate: params.is_private }),
+      ...(params.is_web_public !== undefined && { isWebPublic: params.is_web_public }),
+      ...(params.history_public_to_subscribers !== undefined && { historyPublicToSubscribers: params.history_public_to_subscribers }),
+      ...(params.is_default_stream !== undefined && { isDefault: params.is_default_stream }),
+      ...(params.message_retention_days !== undefined && { messageRetentionDays: params.message_retention_days }),
+      ...(params.is_archived !== undefined && { isArchived: params.is_archived }),
+      ...(params.folder_id !== undefined && { folderId: params.folder_id as number | null }),
+      ...(params.topics_policy !== undefined && { topicsPolicy: params.topics_policy }),
+      groups: givenGroups(params),
+    });
+  },
+});
+
+/** `DELETE /streams/{stream_id}` */
+export const archiveStream = defineEndpoint({
+  auth: 'user',
+  pathParams: { stream_id: 'int' },
+  params: {},
+  handler: async ({ realm, user, path }) => {
+    return runCommand(realm, { type: 'archive_channel', actorId: user.id, streamId: path.stream_id });
+  },
+});
+
+/** `GET /streams/{stream_id}` */
+export const getStreamById = defineEndpoint({
+  auth: 'user',
+  pathParams: { stream_id: 'int' },
+  params: {},
+  handler: ({ realm, user, path }) => withVisibleStream(realm.state, user, path.stream_id, (state, stream) => ({ stream: streamToWire(state, stream) })),
+});
+
+/** `GET /streams/{stream_id}/members` */
+export const getStreamMembers = defineEndpoint({
+  auth: 'user',
+  pathParams: { stream_id: 'int' },
+  params: {},
+  handler: ({ realm, user, path }) =>
+    withVisibleStream(realm.state, user, path.stream_id, (state, stream) => ({
+      subscribers: [...(state.subscriptions.get(stream.id)?.keys() ?? [])].sort((a, b) => a - b),
+    })),
+});

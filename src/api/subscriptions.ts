@@ -6,7 +6,8 @@
  * - `POST /users/me/subscriptions/properties` and `PATCH /users/me/subscriptions/{stream_id}`:
  *   the user's own subscription settings;
  * - `GET /users/{user_id}/subscriptions/{stream_id}`: `{is_subscribed}`.
- * `GET /users/me/subscriptions` lives in `streams.ts`. Writes go through the realm actor as
+ * - `GET /users/me/subscriptions`: the user's subscriptions, sorted by channel name.
+ * Writes go through the realm actor as
  * `update_subscriptions` / `set_subscription_properties` commands.
  */
 import Type from 'typebox';
@@ -17,6 +18,8 @@ import { P } from './params.js';
 import { MAX_STREAM_DESCRIPTION_LENGTH } from '../domain/messages.js';
 import { isSubscribed, visibleStream } from '../domain/access.js';
 import type { UpdateSubscriptions } from '../realm/commands.js';
+import { subscriptionToWire } from '../domain/streams.js';
+import { byName } from './streams.js';
 
 /** One `subscriptions` / `add` entry: `{name, color?, description?}`, no other keys. */
 const subscriptionEntry = Type.Object(
@@ -86,95 +89,109 @@ function command(actorId: number, add: Entry[], remove: string[], p: AddOptions)
   };
 }
 
-export const subscriptionEndpoints = [
-  defineEndpoint({
-    method: 'POST',
-    path: '/users/me/subscriptions',
-    auth: 'user',
-    params: { subscriptions: P.json(subscriptionList, { required: true }), ...addOptions },
-    handler: async ({ realm, user, params }) => {
-      const bad = checkColors(params.subscriptions, 'subscriptions');
-      if (bad) return bad;
-      return runCommand(realm!, command(user!.id, params.subscriptions, [], params), (reply) => ({ ...reply }));
-    },
-  }),
-  defineEndpoint({
-    method: 'DELETE',
-    path: '/users/me/subscriptions',
-    auth: 'user',
-    params: { subscriptions: P.json(nameList, { required: true }), principals: P.json(principalList) },
-    handler: async ({ realm, user, params }) => {
-      return runCommand(
-        realm!,
-        command(user!.id, [], params.subscriptions, {
-          principals: params.principals,
-          invite_only: false,
-          is_web_public: false,
-          is_default_stream: false,
-          authorization_errors_fatal: true,
-        }),
-        (reply) => ({ ...reply }),
-      );
-    },
-  }),
-  defineEndpoint({
-    method: 'PATCH',
-    path: '/users/me/subscriptions',
-    auth: 'user',
-    params: { add: P.json(subscriptionList, { default: [] }), delete: P.json(nameList, { default: [] }), ...addOptions },
-    handler: async ({ realm, user, params }) => {
-      if (params.add.length === 0 && params.delete.length === 0) {
-        return Errors.badRequest('Nothing to do. Specify at least one of "add" or "delete".');
-      }
-      const bad = checkColors(params.add, 'add');
-      if (bad) return bad;
-      return runCommand(realm!, command(user!.id, params.add, params.delete, params), (reply) => ({
-        subscribed: {},
-        already_subscribed: {},
-        removed: [],
-        not_removed: [],
-        ...reply,
-      }));
-    },
-  }),
-  defineEndpoint({
-    method: 'POST',
-    path: '/users/me/subscriptions/properties',
-    auth: 'user',
-    params: { subscription_data: P.json(Type.Array(propertyChange), { required: true }) },
-    handler: async ({ realm, user, params }) => {
-      return runCommand(realm!, {
-        type: 'set_subscription_properties',
-        actorId: user!.id,
-        changes: params.subscription_data.map((c) => ({ streamId: c.stream_id, property: c.property, value: c.value })),
-      });
-    },
-  }),
-  defineEndpoint({
-    method: 'PATCH',
-    path: '/users/me/subscriptions/{stream_id}',
-    auth: 'user',
-    params: { property: P.string({ required: true }), value: P.jsonOrString({ required: true }) },
-    handler: async ({ realm, user, params, path }) => {
-      return runCommand(realm!, {
-        type: 'set_subscription_properties',
-        actorId: user!.id,
-        changes: [{ streamId: path.stream_id!, property: params.property, value: params.value }],
-      });
-    },
-  }),
-  defineEndpoint({
-    method: 'GET',
-    path: '/users/{user_id}/subscriptions/{stream_id}',
-    auth: 'user',
-    params: {},
-    handler: ({ realm, user, path }) => {
-      const state = realm!.state;
-      const target = state.users.get(path.user_id!);
-      if (target === undefined) return Errors.noSuchUser();
-      const stream = visibleStream(state, user!, path.stream_id!);
-      if (stream === undefined) return Errors.invalidStreamId();
-      return { is_subscribed: isSubscribed(state, target.id, stream.id) };
-    },
-  }),
-];
+/** `GET /users/me/subscriptions` */
+export const getSubscriptions = defineEndpoint({
+  auth: 'user',
+  params: { include_subscribers: P.bool({ default: false }) },
+  handler: ({ realm, user, params }) => {
+    const state = realm.state;
+    const streams = [...(state.userStreams.get(user.id) ?? [])].map((id) => state.streams.get(id)!).sort(byName);
+    return {
+      subscriptions: streams.map((s) =>
+        subscriptionToWire(state, s, state.subscriptions.get(s.id)!.get(user.id)!, params.include_subscribers),
+      ),
+    };
+  },
+});
+
+/** `POST /users/me/subscriptions` */
+export const subscribe = defineEndpoint({
+  auth: 'user',
+  params: { subscriptions: P.json(subscriptionList, { required: true }), ...addOptions },
+  handler: async ({ realm, user, params }) => {
+    const bad = checkColors(params.subscriptions, 'subscriptions');
+    if (bad) return bad;
+    return runCommand(realm, command(user.id, params.subscriptions, [], params), (reply) => ({ ...reply }));
+  },
+});
+
+/** `DELETE /users/me/subscriptions` */
+export const unsubscribe = defineEndpoint({
+  auth: 'user',
+  params: { subscriptions: P.json(nameList, { required: true }), principals: P.json(principalList) },
+  handler: async ({ realm, user, params }) => {
+    return runCommand(
+      realm,
+      command(user.id, [], params.subscriptions, {
+        principals: params.principals,
+        invite_only: false,
+        is_web_public: false,
+        is_default_stream: false,
+        authorization_errors_fatal: true,
+      }),
+      (reply) => ({ ...reply }),
+    );
+  },
+});
+
+/** `PATCH /users/me/subscriptions` */
+export const updateSubscriptions = defineEndpoint({
+  auth: 'user',
+  params: { add: P.json(subscriptionList, { default: [] }), delete: P.json(nameList, { default: [] }), ...addOptions },
+  handler: async ({ realm, user, params }) => {
+    if (params.add.length === 0 && params.delete.length === 0) {
+      return Errors.badRequest('Nothing to do. Specify at least one of "add" or "delete".');
+    }
+    const bad = checkColors(params.add, 'add');
+    if (bad) return bad;
+    return runCommand(realm, command(user.id, params.add, params.delete, params), (reply) => ({
+      subscribed: {},
+      already_subscribed: {},
+      removed: [],
+      not_removed: [],
+      ...reply,
+    }));
+  },
+});
+
+/** `POST /users/me/subscriptions/properties` */
+export const updateSubscriptionSettings = defineEndpoint({
+  auth: 'user',
+  params: { subscription_data: P.json(Type.Array(propertyChange), { required: true }) },
+  handler: async ({ realm, user, params }) => {
+    return runCommand(realm, {
+      type: 'set_subscription_properties',
+      actorId: user.id,
+      changes: params.subscription_data.map((c) => ({ streamId: c.stream_id, property: c.property, value: c.value })),
+    });
+  },
+});
+
+/** `PATCH /users/me/subscriptions/{stream_id}` */
+export const updateSubscriptionSettingsOfStream = defineEndpoint({
+  auth: 'user',
+  pathParams: { stream_id: 'int' },
+  params: { property: P.string({ required: true }), value: P.jsonOrString({ required: true }) },
+  handler: async ({ realm, user, params, path }) => {
+    return runCommand(realm, {
+      type: 'set_subscription_properties',
+      actorId: user.id,
+      changes: [{ streamId: path.stream_id, property: params.property, value: params.value }],
+    });
+  },
+});
+
+/** `GET /users/{user_id}/subscriptions/{stream_id}` */
+export const getSubscriptionStatus = defineEndpoint({
+  auth: 'user',
+  pathParams: { user_id: 'int', stream_id: 'int' },
+  params: {},
+  handler: ({ realm, user, path }) => {
+    const state = realm.state;
+    const target = state.users.get(path.user_id);
+    if (target === undefined) return Errors.noSuchUser();
+    const stream = visibleStream(state, user, path.stream_id);
+    if (stream === undefined) return Errors.invalidStreamId();
+    return { is_subscribed: isSubscribed(state, target.id, stream.id) };
+  },
+});

@@ -29,121 +29,122 @@ const SettingValue = Type.Union([
 
 const NOTHING_TO_DO = 'Nothing to do. Specify at least one of "add" or "delete".';
 
-export const userGroupEndpoints = [
-  defineEndpoint({
-    method: 'GET',
-    path: '/user_groups',
-    auth: 'user',
-    params: { include_deactivated_groups: P.bool({ default: false }) },
-    handler: ({ realm, params }) => ({ user_groups: realmUserGroups(realm!.state, params.include_deactivated_groups) }),
-  }),
-  defineEndpoint({
-    method: 'POST',
-    path: '/user_groups/create',
-    auth: 'user',
-    params: {
-      name: P.string({ required: true }),
-      description: P.string({ required: true }),
-      members: P.json(IntList, { required: true }),
-      subgroups: P.json(IntList, { default: [] }),
-      can_add_members_group: P.json(SettingValue),
-      can_join_group: P.json(SettingValue),
-      can_leave_group: P.json(SettingValue),
-      can_manage_group: P.json(SettingValue),
-      can_mention_group: P.json(SettingValue),
-      can_remove_members_group: P.json(SettingValue),
-    },
-    handler: async ({ realm, user, params }) => {
-      const settings: Record<string, GroupSettingValue> = {};
-      for (const name of [
-        'can_add_members_group', 'can_join_group', 'can_leave_group',
-        'can_manage_group', 'can_mention_group', 'can_remove_members_group',
-      ] as const) {
-        const value = params[name];
-        if (value !== undefined) settings[name] = value;
-      }
-      return runCommand(realm!, {
-        type: 'create_user_group',
-        actorId: user!.id,
-        name: params.name,
-        description: params.description,
-        members: params.members,
-        subgroups: params.subgroups,
-        settings,
-      }, (reply) => ({ group_id: reply.groupId }));
-    },
-  }),
-  defineEndpoint({
-    method: 'POST',
-    path: '/user_groups/{user_group_id}/members',
-    auth: 'user',
-    params: {
-      add: P.json(IntList, { default: [] }),
-      delete: P.json(IntList, { default: [] }),
-      add_subgroups: P.json(IntList, { default: [] }),
-      delete_subgroups: P.json(IntList, { default: [] }),
-    },
-    handler: async ({ realm, user, path, params }) => {
-      if (params.add.length + params.delete.length + params.add_subgroups.length + params.delete_subgroups.length === 0) {
-        return Errors.badRequest(NOTHING_TO_DO);
-      }
-      return runCommand(realm!, {
-        type: 'update_user_group_membership',
-        actorId: user!.id,
-        groupId: path.user_group_id!,
-        addMembers: params.add,
-        removeMembers: params.delete,
-        addSubgroups: params.add_subgroups,
-        removeSubgroups: params.delete_subgroups,
-      });
-    },
-  }),
-  defineEndpoint({
-    method: 'POST',
-    path: '/user_groups/{user_group_id}/subgroups',
-    auth: 'user',
-    params: {
-      add: P.json(IntList, { default: [] }),
-      delete: P.json(IntList, { default: [] }),
-    },
-    handler: async ({ realm, user, path, params }) => {
-      if (params.add.length + params.delete.length === 0) return Errors.badRequest(NOTHING_TO_DO);
-      return runCommand(realm!, {
-        type: 'update_user_group_membership',
-        actorId: user!.id,
-        groupId: path.user_group_id!,
-        addMembers: [],
-        removeMembers: [],
-        addSubgroups: params.add,
-        removeSubgroups: params.delete,
-      });
-    },
-  }),
-  defineEndpoint({
-    method: 'PATCH',
-    path: '/user_groups/{user_group_id}',
-    auth: 'user',
-    params: { name: P.string(), description: P.string(), deactivated: P.bool() },
-    handler: async ({ realm, user, path, params }) => {
-      if (params.name === undefined && params.description === undefined && params.deactivated === undefined) {
-        return Errors.badRequest('No new data supplied');
-      }
-      return runCommand(realm!, {
-        type: 'update_user_group',
-        actorId: user!.id,
-        groupId: path.user_group_id!,
-        ...(params.name !== undefined && { name: params.name }),
-        ...(params.description !== undefined && { description: params.description }),
-        ...(params.deactivated !== undefined && { deactivated: params.deactivated }),
-      });
-    },
-  }),
-  defineEndpoint({
-    method: 'POST',
-    path: '/user_groups/{user_group_id}/deactivate',
-    auth: 'user',
-    params: {},
-    handler: async ({ realm, user, path }) =>
-      runCommand(realm!, { type: 'deactivate_user_group', actorId: user!.id, groupId: path.user_group_id! }),
-  }),
-];
+/** `GET /user_groups` */
+export const getUserGroups = defineEndpoint({
+  auth: 'user',
+  params: { include_deactivated_groups: P.bool({ default: false }) },
+  handler: ({ realm, params }) => ({ user_groups: realmUserGroups(realm.state, params.include_deactivated_groups) }),
+});
+
+/** `POST /user_groups/create` */
+export const createUserGroup = defineEndpoint({
+  auth: 'user',
+  params: {
+    name: P.string({ required: true }),
+    description: P.string({ required: true }),
+    members: P.json(IntList, { required: true }),
+    subgroups: P.json(IntList, { default: [] }),
+    can_add_members_group: P.json(SettingValue),
+    can_join_group: P.json(SettingValue),
+    can_leave_group: P.json(SettingValue),
+    can_manage_group: P.json(SettingValue),
+    can_mention_group: P.json(SettingValue),
+    can_remove_members_group: P.json(SettingValue),
+  },
+  handler: async ({ realm, user, params }) => {
+    const settings: Record<string, GroupSettingValue> = {};
+    for (const name of [
+      'can_add_members_group', 'can_join_group', 'can_leave_group',
+      'can_manage_group', 'can_mention_group', 'can_remove_members_group',
+    ] as const) {
+      const value = params[name];
+      if (value !== undefined) settings[name] = value;
+    }
+    return runCommand(realm, {
+      type: 'create_user_group',
+      actorId: user.id,
+      name: params.name,
+      description: params.description,
+      members: params.members,
+      subgroups: params.subgroups,
+      settings,
+    }, (reply) => ({ group_id: reply.groupId }));
+  },
+});
+
+/** `POST /user_groups/{user_group_id}/members` */
+export const updateUserGroupMembers = defineEndpoint({
+  auth: 'user',
+  pathParams: { user_group_id: 'int' },
+  params: {
+    add: P.json(IntList, { default: [] }),
+    delete: P.json(IntList, { default: [] }),
+    add_subgroups: P.json(IntList, { default: [] }),
+    delete_subgroups: P.json(IntList, { default: [] }),
+  },
+  handler: async ({ realm, user, path, params }) => {
+    if (params.add.length + params.delete.length + params.add_subgroups.length + params.delete_subgroups.length === 0) {
+      return Errors.badRequest(NOTHING_TO_DO);
+    }
+    return runCommand(realm, {
+      type: 'update_user_group_membership',
+      actorId: user.id,
+      groupId: path.user_group_id,
+      addMembers: params.add,
+      removeMembers: params.delete,
+      addSubgroups: params.add_subgroups,
+      removeSubgroups: params.delete_subgroups,
+    });
+  },
+});
+
+/** `POST /user_groups/{user_group_id}/subgroups` */
+export const updateUserGroupSubgroups = defineEndpoint({
+  auth: 'user',
+  pathParams: { user_group_id: 'int' },
+  params: {
+    add: P.json(IntList, { default: [] }),
+    delete: P.json(IntList, { default: [] }),
+  },
+  handler: async ({ realm, user, path, params }) => {
+    if (params.add.length + params.delete.length === 0) return Errors.badRequest(NOTHING_TO_DO);
+    return runCommand(realm, {
+      type: 'update_user_group_membership',
+      actorId: user.id,
+      groupId: path.user_group_id,
+      addMembers: [],
+      removeMembers: [],
+      addSubgroups: params.add,
+      removeSubgroups: params.delete,
+    });
+  },
+});
+
+/** `PATCH /user_groups/{user_group_id}` */
+export const updateUserGroup = defineEndpoint({
+  auth: 'user',
+  pathParams: { user_group_id: 'int' },
+  params: { name: P.string(), description: P.string(), deactivated: P.bool() },
+  handler: async ({ realm, user, path, params }) => {
+    if (params.name === undefined && params.description === undefined && params.deactivated === undefined) {
+      return Errors.badRequest('No new data supplied');
+    }
+    return runCommand(realm, {
+      type: 'update_user_group',
+      actorId: user.id,
+      groupId: path.user_group_id,
+      ...(params.name !== undefined && { name: params.name }),
+      ...(params.description !== undefined && { description: params.description }),
+      ...(params.deactivated !== undefined && { deactivated: params.deactivated }),
+    });
+  },
+});
+
+/** `POST /user_groups/{user_group_id}/deactivate` */
+export const deactivateUserGroup = defineEndpoint({
+  auth: 'user',
+  pathParams: { user_group_id: 'int' },
+  params: {},
+  handler: async ({ realm, user, path }) =>
+    runCommand(realm, { type: 'deactivate_user_group', actorId: user.id, groupId: path.user_group_id }),
+});

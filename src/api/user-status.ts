@@ -46,34 +46,33 @@ function command(actorId: number, targetId: number, params: StatusParams): Updat
 }
 
 
-export const userStatusEndpoints = [
-  defineEndpoint({
-    method: 'POST',
-    path: '/users/me/status',
-    auth: 'user',
-    dialect: 'typed',
-    params: { ...statusParams, away: P.bool() },
-    handler: async ({ realm, user, params }) => runCommand(realm!, command(user!.id, user!.id, params)),
-  }),
-  defineEndpoint({
-    method: 'POST',
-    path: '/users/{user_id}/status',
-    auth: 'user',
-    dialect: 'typed',
-    params: statusParams,
-    handler: async ({ realm, user, params, path }) => runCommand(realm!, command(user!.id, path.user_id!, params)),
-  }),
-  defineEndpoint({
-    method: 'GET',
-    path: '/users/{user_id}/status',
-    auth: 'user',
-    dialect: 'typed',
-    params: {},
-    handler: ({ realm, path }) => {
-      const state = realm!.state;
-      const target = state.users.get(path.user_id!);
-      if (target === undefined || !target.isActive) return Errors.noSuchUser();
-      return { status: userStatusWire(userStatusOf(state, target.id)) };
-    },
-  }),
-];
+/** `POST /users/me/status` */
+export const updateStatus = defineEndpoint({
+  auth: 'user',
+  dialect: 'typed',
+  params: { ...statusParams, away: P.bool() },
+  handler: async ({ realm, user, params }) => runCommand(realm, command(user.id, user.id, params)),
+});
+
+/** `POST /users/{user_id}/status` */
+export const updateUserStatus = defineEndpoint({
+  auth: 'user',
+  pathParams: { user_id: 'int' },
+  dialect: 'typed',
+  params: statusParams,
+  handler: async ({ realm, user, params, path }) => runCommand(realm, command(user.id, path.user_id, params)),
+});
+
+/** `GET /users/{user_id}/status` */
+export const getUserStatus = defineEndpoint({
+  auth: 'user',
+  pathParams: { user_id: 'int' },
+  dialect: 'typed',
+  params: {},
+  handler: ({ realm, path }) => {
+    const state = realm.state;
+    const target = state.users.get(path.user_id);
+    if (target === undefined || !target.isActive) return Errors.noSuchUser();
+    return { status: userStatusWire(userStatusOf(state, target.id)) };
+  },
+});

@@ -10,7 +10,6 @@
 import { Errors, type ZulipError } from '../errors.js';
 import { codePointLength, MAX_TOPIC_LENGTH } from '../domain/messages.js';
 import { VisibilityPolicy } from '../domain/user-topics.js';
-import type { SetUserTopic } from '../realm/commands.js';
 import { runCommand } from './run-command.js';
 import { defineEndpoint } from './define-endpoint.js';
 import { P } from './params.js';
@@ -25,55 +24,52 @@ function checkTopicLength(topic: string): ZulipError | null {
 
 const POLICIES = new Set<number>(Object.values(VisibilityPolicy));
 
-export const userTopicEndpoints = [
-  defineEndpoint({
-    method: 'POST',
-    path: '/user_topics',
-    auth: 'user',
-    params: {
-      stream_id: P.int({ required: true }),
-      topic: P.string({ required: true }),
-      visibility_policy: P.int({ required: true }),
-    },
-    handler: async ({ realm, user, params }) => {
-      const tooLong = checkTopicLength(params.topic);
-      if (tooLong) return tooLong;
-      if (!POLICIES.has(params.visibility_policy)) return Errors.badRequest('Invalid visibility_policy');
-      return runCommand(realm!, {
-        type: 'set_user_topic',
-        userId: user!.id,
-        stream: { id: params.stream_id },
-        topic: params.topic,
-        visibilityPolicy: params.visibility_policy,
-      });
-    },
-  }),
-  defineEndpoint({
-    method: 'PATCH',
-    path: '/users/me/subscriptions/muted_topics',
-    auth: 'user',
-    params: {
-      op: P.string({ required: true }),
-      topic: P.string({ required: true }),
-      stream: P.string(),
-      stream_id: P.int(),
-    },
-    handler: async ({ realm, user, params }) => {
-      if (params.op !== 'add' && params.op !== 'remove') return Errors.badRequest('Invalid op');
-      const tooLong = checkTopicLength(params.topic);
-      if (tooLong) return tooLong;
-      if (params.stream === undefined && params.stream_id === undefined) return Errors.badRequest("Please supply 'stream'.");
-      if (params.stream !== undefined && params.stream_id !== undefined) {
-        return Errors.badRequest("Please choose one: 'stream' or 'stream_id'.");
-      }
-      return runCommand(realm!, {
-        type: 'set_user_topic',
-        userId: user!.id,
-        stream: params.stream_id !== undefined ? { id: params.stream_id } : { name: params.stream! },
-        topic: params.topic,
-        visibilityPolicy: params.op === 'add' ? VisibilityPolicy.muted : VisibilityPolicy.inherit,
-        legacy: true,
-      });
-    },
-  }),
-];
+/** `POST /user_topics` */
+export const updateUserTopic = defineEndpoint({
+  auth: 'user',
+  params: {
+    stream_id: P.int({ required: true }),
+    topic: P.string({ required: true }),
+    visibility_policy: P.int({ required: true }),
+  },
+  handler: async ({ realm, user, params }) => {
+    const tooLong = checkTopicLength(params.topic);
+    if (tooLong) return tooLong;
+    if (!POLICIES.has(params.visibility_policy)) return Errors.badRequest('Invalid visibility_policy');
+    return runCommand(realm, {
+      type: 'set_user_topic',
+      userId: user.id,
+      stream: { id: params.stream_id },
+      topic: params.topic,
+      visibilityPolicy: params.visibility_policy,
+    });
+  },
+});
+
+/** `PATCH /users/me/subscriptions/muted_topics` */
+export const muteTopic = defineEndpoint({
+  auth: 'user',
+  params: {
+    op: P.string({ required: true }),
+    topic: P.string({ required: true }),
+    stream: P.string(),
+    stream_id: P.int(),
+  },
+  handler: async ({ realm, user, params }) => {
+    if (params.op !== 'add' && params.op !== 'remove') return Errors.badRequest('Invalid op');
+    const tooLong = checkTopicLength(params.topic);
+    if (tooLong) return tooLong;
+    if (params.stream === undefined && params.stream_id === undefined) return Errors.badRequest("Please supply 'stream'.");
+    if (params.stream !== undefined && params.stream_id !== undefined) {
+      return Errors.badRequest("Please choose one: 'stream' or 'stream_id'.");
+    }
+    return runCommand(realm, {
+      type: 'set_user_topic',
+      userId: user.id,
+      stream: params.stream_id !== undefined ? { id: params.stream_id } : { name: params.stream! },
+      topic: params.topic,
+      visibilityPolicy: params.op === 'add' ? VisibilityPolicy.muted : VisibilityPolicy.inherit,
+      legacy: true,
+    });
+  },
+});

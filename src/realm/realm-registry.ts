@@ -18,6 +18,7 @@ import { EventDispatcher } from '../events/dispatch.js';
 import { RealmActor, type SnapshotPolicy } from './realm-actor.js';
 import { bodiesOf, setupRunner, type SetupRunner } from './apply-command.js';
 import type { CommandContext } from './decision.js';
+import type { RealmHandle } from './realm-handle.js';
 
 /** Options of `RealmRegistry.open`. */
 export interface RegistryOptions {
@@ -158,22 +159,22 @@ export class RealmRegistry {
   /**
    * HTTP Basic authentication with `email:api_key` on /api/v1 (zulip-behavior.md §0.4). The
    * email must match the key owner's delivery email (case-insensitively); the key is compared in
-   * constant time. Every failure is a 401 UNAUTHORIZED error.
+   * constant time. Every failure is a 401 UNAUTHORIZED error. Returns the user with `realm`.
    */
-  authenticate(realm: RealmActor | null, email: string, apiKey: string): User | ZulipError {
+  authenticate(realm: RealmHandle | null, email: string, apiKey: string): { realm: RealmHandle; user: User } | ZulipError {
     if (!API_KEY_PATTERN.test(apiKey)) return Errors.malformedApiKey();
-    const match = (r: RealmActor) => {
+    const match = (r: RealmHandle) => {
       const user = findUserByEmail(r.state, email);
       return user !== undefined && user.email === email.trim().toLowerCase() && keysEqual(user.apiKey, apiKey) ? user : undefined;
     };
     const user = realm ? match(realm) : undefined;
-    if (user === undefined) {
+    if (realm === null || user === undefined) {
       for (const other of this.realms.values()) if (other !== realm && match(other)) return Errors.wrongSubdomain();
       return Errors.invalidApiKey();
     }
-    if (realm!.state.settings.deactivated) return Errors.realmDeactivatedApi();
+    if (realm.state.settings.deactivated) return Errors.realmDeactivatedApi();
     if (!user.isActive) return Errors.accountDeactivatedApi();
-    return user;
+    return { realm, user };
   }
 
   /** Stops every actor (in-flight commands finish and a final snapshot is written), then closes the store. */

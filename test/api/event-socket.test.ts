@@ -352,7 +352,7 @@ t.test('authorizeSocket: credentials and the optional subscription in the URL', 
   const services: ApiServices = {
     realmForHost: (host) => (host === 'zulip.test' ? realm : null),
     authenticate: (r, email, apiKey) =>
-      r === realm && email === 'hamlet@zulip.com' && apiKey === 'k'.repeat(32) ? ({ id: 10 } as never) : Errors.invalidApiKey(),
+      r === realm && email === 'hamlet@zulip.com' && apiKey === 'k'.repeat(32) ? { realm, user: { id: 10 } as never } : Errors.invalidApiKey(),
   };
   const basic = (s: string) => 'Basic ' + Buffer.from(s).toString('base64');
   const good = basic(`hamlet@zulip.com:${'k'.repeat(32)}`);

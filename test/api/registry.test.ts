@@ -5,7 +5,7 @@
 import t from 'tap';
 import Type from 'typebox';
 import { createDispatcher, clientNameFromUserAgent, type ApiRequest, type ApiServices } from '../../src/api/registry.js';
-import { defineEndpoint, type Endpoint, type RequestContext } from '../../src/api/define-endpoint.js';
+import { defineEndpoint, route, type PathParamSpecs, type Route, type UserRequestContext } from '../../src/api/define-endpoint.js';
 import { P } from '../../src/api/params.js';
 import { Errors, ZulipError } from '../../src/errors.js';
 import type { RealmHandle } from '../../src/realm/realm-handle.js';
@@ -18,73 +18,67 @@ const services: ApiServices = {
   authenticate: (r, email, apiKey) => {
     if (r === null) return Errors.wrongSubdomain();
     if (apiKey !== iago.apiKey) return Errors.invalidApiKey();
-    return email === iago.email ? iago : Errors.invalidApiKey();
+    return email === iago.email ? { realm: r, user: iago } : Errors.invalidApiKey();
   },
 };
 
-let lastCtx: RequestContext<Record<string, unknown>> | null = null;
-const record = (ctx: RequestContext<Record<string, unknown>>) => {
+let lastCtx: UserRequestContext<unknown, PathParamSpecs> | null = null;
+const record = (ctx: UserRequestContext<unknown, PathParamSpecs>) => {
   lastCtx = ctx;
   return { echo: ctx.params, path: ctx.path };
 };
 
-const endpoints: Endpoint[] = [
-  defineEndpoint({
-    method: 'GET',
-    path: '/messages/{message_id}',
-    auth: 'user',
-    params: { apply_markdown: P.bool({ default: true }) },
-    handler: record,
+const message = { message_id: 'int' } as const;
+const routes: Route[] = [
+  route('/messages/{message_id}', {
+    GET: defineEndpoint({ auth: 'user', pathParams: message, params: { apply_markdown: P.bool({ default: true }) }, handler: record }),
+    PATCH: defineEndpoint({
+      auth: 'user',
+      pathParams: message,
+      dialect: 'typed',
+      params: { content: P.string(), topic: P.string({ aliases: ['subject'] }) },
+      handler: async (ctx) => record(ctx),
+    }),
+    DELETE: defineEndpoint({ auth: 'user', pathParams: message, params: {}, handler: record }),
   }),
-  defineEndpoint({
-    method: 'PATCH',
-    path: '/messages/{message_id}',
-    auth: 'user',
-    dialect: 'typed',
-    params: { content: P.string(), topic: P.string({ aliases: ['subject'] }) },
-    handler: async (ctx) => record(ctx),
+  route('messages/render', { GET: defineEndpoint({ auth: 'user', params: {}, handler: () => ({ static: true }) }) }),
+  route('/users/{email:string}', {
+    GET: defineEndpoint({ auth: 'user', pathParams: { email: 'string' }, params: {}, handler: (ctx) => ({ email: ctx.path.email }) }),
   }),
-  defineEndpoint({ method: 'DELETE', path: '/messages/{message_id}', auth: 'user', params: {}, handler: record }),
-  defineEndpoint({ method: 'GET', path: 'messages/render', auth: 'user', params: {}, handler: () => ({ static: true }) }),
-  defineEndpoint({
-    method: 'GET',
-    path: '/users/{email:string}',
-    auth: 'user',
-    params: {},
-    handler: (ctx) => ({ email: ctx.stringPath.email }),
+  route('/users/{user_id}', {
+    GET: defineEndpoint({ auth: 'user', pathParams: { user_id: 'int' }, params: {}, handler: (ctx) => ({ id: ctx.path.user_id }) }),
   }),
-  defineEndpoint({ method: 'GET', path: '/users/{user_id}', auth: 'user', params: {}, handler: (ctx) => ({ id: ctx.path.user_id }) }),
-  defineEndpoint({
-    method: 'GET',
-    path: '/server_settings',
-    auth: 'none',
-    params: {},
-    handler: (ctx) => ({ realm: ctx.realm?.id ?? null, user: ctx.user, client: ctx.clientName }),
+  route('/server_settings', {
+    GET: defineEndpoint({
+      auth: 'none',
+      params: {},
+      handler: (ctx) => ({ realm: ctx.realm?.id ?? null, user: ctx.user, client: ctx.clientName }),
+    }),
   }),
-  defineEndpoint({ method: 'POST', path: '/register', auth: 'user', params: { n: P.int({ required: true }) }, handler: record }),
-  defineEndpoint({ method: 'POST', path: '/fail', auth: 'none', params: {}, handler: () => Errors.invalidMessage() }),
-  defineEndpoint({
-    method: 'POST',
-    path: '/throw',
-    auth: 'none',
-    params: {},
-    handler: () => {
-      throw new Error('secret internals');
-    },
+  route('/register', { POST: defineEndpoint({ auth: 'user', params: { n: P.int({ required: true }) }, handler: record }) }),
+  route('/fail', { POST: defineEndpoint({ auth: 'none', params: {}, handler: () => Errors.invalidMessage() }) }),
+  route('/throw', {
+    POST: defineEndpoint({
+      auth: 'none',
+      params: {},
+      handler: () => {
+        throw new Error('secret internals');
+      },
+    }),
   }),
-  defineEndpoint({ method: 'POST', path: '/reject', auth: 'none', params: {}, handler: async () => Promise.reject(new TypeError('boom')) }),
-  defineEndpoint({
-    method: 'POST',
-    path: '/throw-zulip',
-    auth: 'none',
-    params: {},
-    handler: () => {
-      throw Errors.badRequest('thrown on purpose');
-    },
+  route('/reject', { POST: defineEndpoint({ auth: 'none', params: {}, handler: async () => Promise.reject(new TypeError('boom')) }) }),
+  route('/throw-zulip', {
+    POST: defineEndpoint({
+      auth: 'none',
+      params: {},
+      handler: () => {
+        throw Errors.badRequest('thrown on purpose');
+      },
+    }),
   }),
-];
+].flat();
 
-const dispatch = createDispatcher(endpoints, services);
+const dispatch = createDispatcher(routes, services);
 const basic = `Basic ${Buffer.from(`${iago.email}:${iago.apiKey}`).toString('base64')}`;
 
 const request = (over: Partial<ApiRequest> & { path: string }): ApiRequest => ({
@@ -107,7 +101,6 @@ t.test('routing: 404 JSON for unknown paths, non-integer segments, outside /api/
 t.test('routing: integer placeholders, static segments, string placeholders', async (t) => {
   let r = await dispatch(request({ path: '/api/v1/messages/42' }));
   t.strictSame(r, { status: 200, body: { result: 'success', msg: '', echo: { apply_markdown: true }, path: { message_id: 42 } } });
-  t.strictSame(lastCtx?.stringPath, {});
   r = await dispatch(request({ path: '/api/v1/messages/render' }));
   t.strictSame(r.body, { result: 'success', msg: '', static: true }, 'static segment');
   r = await dispatch(request({ path: '/api/v1/users/12' }));
@@ -271,9 +264,18 @@ t.test('thrown errors: ZulipError → itself; anything else → 500 without inte
   }
 });
 
-t.test('startup errors: duplicate route, bad template', async (t) => {
-  const ep = (path: string): Endpoint => ({ method: 'GET', path, auth: 'none', params: {}, handler: () => ({}) });
+t.test('startup errors: duplicate route, bad template, placeholders unlike pathParams', async (t) => {
+  const ep = (path: string, pathParams: PathParamSpecs = {}): Route => ({
+    method: 'GET',
+    path,
+    endpoint: { auth: 'none', pathParams, params: {}, handler: () => ({}) },
+  });
   t.throws(() => createDispatcher([ep('/a'), ep('a')], services), /duplicate route/);
   t.throws(() => createDispatcher([ep('/a/{b-c}')], services), /bad path template/);
+  t.throws(() => createDispatcher([ep('/a/{id}')], services), /path parameters of GET \/a\/\{id\} do not match/, 'undeclared placeholder');
+  t.throws(() => createDispatcher([ep('/a', { id: 'int' })], services), /do not match/, 'declared but absent');
+  t.throws(() => createDispatcher([ep('/a/{id}', { id: 'string' })], services), /do not match/, 'other kind');
+  t.throws(() => createDispatcher([ep('/a/{id}', { id: 'int', x: 'int' })], services), /do not match/, 'one too many');
+  t.doesNotThrow(() => createDispatcher([ep('/a/{id}/{name:string}', { id: 'int', name: 'string' })], services));
   t.ok(ZulipError);
 });

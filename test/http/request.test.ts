@@ -179,13 +179,15 @@ t.test('server: bodies reach the dispatcher; limits', async (t) => {
 t.test('server + real dispatcher: body wins over query; unconsumed names reported', async (t) => {
   const dispatch = createDispatcher(
     [
-      defineEndpoint({
+      {
         method: 'POST',
         path: '/messages',
-        auth: 'none',
-        params: { to: P.jsonOrString({ required: true }), topic: P.string({ aliases: ['subject'] }) },
-        handler: (ctx) => ({ to: ctx.params.to, topic: ctx.params.topic ?? null, client: ctx.clientName }),
-      }),
+        endpoint: defineEndpoint({
+          auth: 'none',
+          params: { to: P.jsonOrString({ required: true }), topic: P.string({ aliases: ['subject'] }) },
+          handler: (ctx) => ({ to: ctx.params.to, topic: ctx.params.topic ?? null, client: ctx.clientName }),
+        }),
+      },
     ],
     { realmForHost: () => null, authenticate: () => new ZulipError('UNAUTHORIZED', 'no', 401) },
   );

@@ -84,7 +84,9 @@ t.test('API keys are realm-bound', async (t) => {
   const created = await team.execute({ type: 'create_user', email: 'ann@team.com', fullName: 'Ann', role: 400, passwordHash: null, isBot: false, botType: null, botOwnerId: null, timezone: '' });
   if (!created.ok) throw created.error;
   const { apiKey } = created.value;
-  t.match(registry.authenticate(team, 'ann@team.com', apiKey), { email: 'ann@team.com' });
+  const ann = registry.authenticate(team, 'ann@team.com', apiKey);
+  t.equal(ann instanceof Error ? ann : ann.realm, team, 'the principal carries its realm');
+  t.match(ann, { user: { email: 'ann@team.com' } });
   t.match(registry.authenticate(root, 'ann@team.com', apiKey), { message: 'Account is not associated with this subdomain', status: 401 });
   team.state.users.get(created.value.userId)!.isActive = false;
   t.match(registry.authenticate(team, 'ann@team.com', apiKey), { message: 'Account is deactivated', code: 'UNAUTHORIZED' });

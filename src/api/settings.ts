@@ -1,0 +1,40 @@
+/**
+ * `PATCH /settings` (Zulip's zerver/views/user_settings.py `json_change_settings`): the caller's
+ * own account, humans only: `full_name`, `timezone`, `email_address_visibility` and every generic
+ * personal setting (`domain/user-settings.ts`: typed after its default, enumerations checked);
+ * `presence_enabled` (kept by user status) and unknown names are reported in
+ * `ignored_parameters_unsupported`. Rules and events live in `realm/handlers/user-admin.ts`.
+ */
+import { runCommand } from './run-command.js';
+import { defineEndpoint } from './define-endpoint.js';
+import { P, type ParamSpec } from './params.js';
+import { GENERIC_USER_SETTINGS } from '../domain/user-settings.js';
+
+/** `PATCH /settings` parameters of the generic personal settings, typed after their defaults. */
+const GENERIC_SETTING_PARAMS: Record<string, ParamSpec<string | number | boolean, true>> = Object.fromEntries(
+  Object.entries(GENERIC_USER_SETTINGS).map(([name, value]) => [
+    name,
+    (typeof value === 'boolean' ? P.bool() : typeof value === 'number' ? P.int() : P.string()) as ParamSpec<string | number | boolean, true>,
+  ]),
+);
+
+/** `PATCH /settings`: changes the caller's own settings. */
+export const updateSettings = defineEndpoint({
+  auth: 'user',
+  params: { full_name: P.string(), timezone: P.string(), email_address_visibility: P.int(), ...GENERIC_SETTING_PARAMS },
+  handler: ({ realm, user, params }) => {
+    const settings: Record<string, string | number | boolean> = {};
+    for (const name of Object.keys(GENERIC_SETTING_PARAMS)) {
+      const value = (params as Record<string, string | number | boolean | undefined>)[name];
+      if (value !== undefined) settings[name] = value;
+    }
+    return runCommand(realm, {
+      type: 'update_settings',
+      actorId: user.id,
+      ...(params.full_name !== undefined && { fullName: params.full_name }),
+      ...(params.timezone !== undefined && { timezone: params.timezone }),
+      ...(params.email_address_visibility !== undefined && { emailAddressVisibility: params.email_address_visibility }),
+      ...(Object.keys(settings).length > 0 && { settings }),
+    });
+  },
+});
