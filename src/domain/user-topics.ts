@@ -34,11 +34,6 @@ export function getUserTopic(state: RealmState, userId: number, streamId: number
   return state.userTopics.get(userId)?.get(userTopicKey(streamId, topic));
 }
 
-/** The user's current policy for (channel, topic): 0 when no row. */
-export function visibilityPolicyOf(state: RealmState, userId: number, streamId: number, topic: string): number {
-  return getUserTopic(state, userId, streamId, topic)?.visibilityPolicy ?? VisibilityPolicy.inherit;
-}
-
 /** `evolve` of `user_topic_set`: sets (or, for 0, deletes) the row. */
 export function userTopicSet(state: RealmState, r: UserTopicSet): void {
   let mine = state.userTopics.get(r.userId);

@@ -9,9 +9,14 @@ import { verifyAction } from '../support/verify-action.js';
 import { decide, fingerprint, run, smallRealm } from '../support/realm-fixture.js';
 import { evolve } from '../../src/domain/evolve.js';
 import { fromSnapshot, toSnapshot } from '../../src/domain/realm-snapshot.js';
-import { visibilityPolicyOf } from '../../src/domain/user-topics.js';
+import { getUserTopic } from '../../src/domain/user-topics.js';
+import type { RealmState } from '../../src/domain/realm-state.js';
 import { visibilityPolicyForSend } from '../../src/realm/handlers/user-topics.js';
 import type { SetUserTopic } from '../../src/realm/commands.js';
+
+/** The user's policy for (channel, topic) as stored: 0 (inherit) when there is no row. */
+const visibilityPolicyOf = (state: RealmState, userId: number, streamId: number, topic: string): number =>
+  getUserTopic(state, userId, streamId, topic)?.visibilityPolicy ?? 0;
 
 const bad = (msg: string, code = 'BAD_REQUEST') => ({ result: 'error', msg, code });
 

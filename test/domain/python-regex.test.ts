@@ -4,7 +4,7 @@
  * through `applyLinkifiers`.
  */
 import t from 'tap';
-import { checkRe2, translatePythonRegex } from '../../src/domain/python-regex.js';
+import { checkRe2 } from '../../src/domain/python-regex.js';
 import { applyLinkifiers, pythonRepr, uriTemplateVariables } from '../../src/domain/linkifiers.js';
 
 t.test('checkRe2: accepted patterns and their named groups', async (t) => {
@@ -28,29 +28,6 @@ t.test('checkRe2: RE2 errors in C++ RE2 wording (as Zulip reports them)', async 
   t.match(msg('(?<=a)b'), /^invalid named capture group/, 'lookbehind (RE2 has none)');
   t.equal(msg('x{1001}'), 'bad repetition operator: {1001}', 'repetition over 1000');
   t.equal(msg('abc\\'), 'trailing \\');
-});
-
-t.test('translatePythonRegex: Python syntax to JavaScript', async (t) => {
-  const tr = (p: string) => { const r = translatePythonRegex(p); return r.ok ? r.value : r.message; };
-  t.same(tr('#(?P<id>[0-9]+)'), { source: '#(?<id>[0-9]+)', flags: '' });
-  t.same(tr('(?P<q>[\'"])x(?P=q)'), { source: '(?<q>[\'"])x\\k<q>', flags: '' });
-  t.same(tr('(?im)abc'), { source: 'abc', flags: 'im' });
-  t.same(tr('(?s)(?u)a.b'), { source: 'a.b', flags: 's' });
-  t.same(tr('\\Afoo\\Z'), { source: '(?<![\\s\\S])foo(?![\\s\\S])', flags: '' });
-  t.same(tr('(?<=x)y(?!z)'), { source: '(?<=x)y(?!z)', flags: '' }, 'lookaround kept');
-  t.same(tr('a(?#comment)b'), { source: 'ab', flags: '' });
-  t.same(tr('[(?P<x>]'), { source: '[(?P<x>]', flags: '' }, 'class contents untouched');
-  t.same(tr('[]a]'), { source: '[\\]a]', flags: '' }, 'leading ] literal');
-  const js = translatePythonRegex('(?P<q>[\'"])x(?P=q)');
-  if (js.ok) t.same(new RegExp(js.value.source, js.value.flags).exec('"x"')?.groups, { q: '"' });
-  t.match(tr('a*+'), /possessive/);
-  t.match(tr('a{2}+'), /possessive/);
-  t.match(tr('(?>ab)'), /atomic/);
-  t.match(tr('(a)?(?(1)b|c)'), /conditional/);
-  t.match(tr('a(?i)b'), /only supported at the start/);
-  t.match(tr('(?i:a)'), /only supported at the start/);
-  t.match(tr('(?x)a b'), /unsupported inline flag/);
-  t.match(tr('(?a)\\w'), /unsupported inline flag/);
 });
 
 t.test('uriTemplateVariables (RFC 6570) and pythonRepr', async (t) => {
