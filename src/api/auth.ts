@@ -19,7 +19,10 @@ export const loginLimiter = new FailureLimiter(5, 1800);
 let dummyHash: Promise<string> | undefined;
 const getDummyHash = () => (dummyHash ??= hashPassword(randomToken(32)));
 
-/** `POST /fetch_api_key` */
+/**
+ * `POST /fetch_api_key`: exchanges a username and password for the API key (Zulip's
+ * zerver/views/auth.py `api_fetch_api_key`).
+ */
 export const fetchApiKey = defineEndpoint({
   auth: 'none',
   params: { username: P.string({ required: true }), password: P.string({ required: true }) },

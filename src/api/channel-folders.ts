@@ -28,7 +28,7 @@ import { P } from './params.js';
 const notAdmin = (user: User | null | undefined): ZulipError | null =>
   user !== null && user !== undefined && user.role <= Role.admin ? null : Errors.insufficientPermission();
 
-/** `GET /channel_folders` */
+/** `GET /channel_folders` (Zulip's zerver/views/channel_folders.py `get_channel_folders`). */
 export const getChannelFolders = defineEndpoint({
   auth: 'user',
   dialect: 'typed',
@@ -36,7 +36,7 @@ export const getChannelFolders = defineEndpoint({
   handler: ({ realm, params }) => ({ channel_folders: channelFoldersWire(realm.state, params.include_archived) }),
 });
 
-/** `POST /channel_folders/create` */
+/** `POST /channel_folders/create` (Zulip's zerver/views/channel_folders.py `create_channel_folder`). */
 export const createChannelFolder = defineEndpoint({
   auth: 'user',
   dialect: 'typed',
@@ -54,7 +54,10 @@ export const createChannelFolder = defineEndpoint({
   },
 });
 
-/** `PATCH /channel_folders/{channel_folder_id}` */
+/**
+ * `PATCH /channel_folders/{channel_folder_id}` (Zulip's zerver/views/channel_folders.py
+ * `update_channel_folder`).
+ */
 export const updateChannelFolder = defineEndpoint({
   auth: 'user',
   pathParams: { channel_folder_id: 'int' },
@@ -74,7 +77,7 @@ export const updateChannelFolder = defineEndpoint({
   },
 });
 
-/** `PATCH /channel_folders` */
+/** `PATCH /channel_folders` (Zulip's zerver/views/channel_folders.py `reorder_realm_channel_folders`). */
 export const reorderChannelFolders = defineEndpoint({
   auth: 'user',
   dialect: 'typed',

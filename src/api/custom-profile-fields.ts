@@ -46,14 +46,20 @@ function definition(params: DefinitionParams) {
   };
 }
 
-/** `GET /realm/profile_fields` */
+/**
+ * `GET /realm/profile_fields` (Zulip's zerver/views/custom_profile_fields.py
+ * `list_realm_custom_profile_fields`).
+ */
 export const listCustomProfileFields = defineEndpoint({
   auth: 'user',
   params: {},
   handler: ({ realm }) => ({ custom_fields: fieldsToWire(realm.state) }),
 });
 
-/** `POST /realm/profile_fields` */
+/**
+ * `POST /realm/profile_fields` (Zulip's zerver/views/custom_profile_fields.py
+ * `create_realm_custom_profile_field`).
+ */
 export const createCustomProfileField = defineEndpoint({
   auth: 'user',
   params: { ...definitionParams, field_type: P.int({ required: true }) },
@@ -68,7 +74,10 @@ export const createCustomProfileField = defineEndpoint({
   },
 });
 
-/** `PATCH /realm/profile_fields/{field_id}` */
+/**
+ * `PATCH /realm/profile_fields/{field_id}` (Zulip's zerver/views/custom_profile_fields.py
+ * `update_realm_custom_profile_field`).
+ */
 export const updateCustomProfileField = defineEndpoint({
   auth: 'user',
   pathParams: { field_id: 'int' },
@@ -80,7 +89,10 @@ export const updateCustomProfileField = defineEndpoint({
   },
 });
 
-/** `DELETE /realm/profile_fields/{field_id}` */
+/**
+ * `DELETE /realm/profile_fields/{field_id}` (Zulip's zerver/views/custom_profile_fields.py
+ * `delete_realm_custom_profile_field`).
+ */
 export const deleteCustomProfileField = defineEndpoint({
   auth: 'user',
   pathParams: { field_id: 'int' },
@@ -89,7 +101,10 @@ export const deleteCustomProfileField = defineEndpoint({
     runCommand(realm, { type: 'delete_custom_profile_field', actorId: user.id, fieldId: path.field_id }),
 });
 
-/** `PATCH /realm/profile_fields` */
+/**
+ * `PATCH /realm/profile_fields` (Zulip's zerver/views/custom_profile_fields.py
+ * `reorder_realm_custom_profile_fields`).
+ */
 export const reorderCustomProfileFields = defineEndpoint({
   auth: 'user',
   params: { order: P.json(Type.Array(Type.Integer()), { required: true }) },
@@ -97,7 +112,10 @@ export const reorderCustomProfileFields = defineEndpoint({
     runCommand(realm, { type: 'reorder_custom_profile_fields', actorId: user.id, order: params.order }),
 });
 
-/** `PATCH /users/me/profile_data` */
+/**
+ * `PATCH /users/me/profile_data`: the caller's own values (Zulip's
+ * zerver/views/custom_profile_fields.py `update_user_custom_profile_data`).
+ */
 export const updateProfileData = defineEndpoint({
   auth: 'user',
   params: {
@@ -115,7 +133,10 @@ export const updateProfileData = defineEndpoint({
     runCommand(realm, { type: 'set_custom_profile_values', actorId: user.id, data: params.data }),
 });
 
-/** `DELETE /users/me/profile_data` */
+/**
+ * `DELETE /users/me/profile_data`: the caller's own values (Zulip's
+ * zerver/views/custom_profile_fields.py `remove_user_custom_profile_data`).
+ */
 export const removeProfileData = defineEndpoint({
   auth: 'user',
   params: { data: P.json(Type.Array(Type.Integer()), { required: true }) },

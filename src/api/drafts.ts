@@ -114,7 +114,7 @@ export function parseDraftList(raw: string | undefined): DraftInput[] | ZulipErr
   return out;
 }
 
-/** `GET /drafts` */
+/** `GET /drafts` (Zulip's zerver/views/drafts.py `fetch_drafts`). */
 export const getDrafts = defineEndpoint({
   auth: 'user',
   dialect: 'typed',
@@ -126,7 +126,7 @@ export const getDrafts = defineEndpoint({
   },
 });
 
-/** `POST /drafts` */
+/** `POST /drafts` (Zulip's zerver/views/drafts.py `create_drafts`). */
 export const createDrafts = defineEndpoint({
   auth: 'user',
   dialect: 'typed',
@@ -139,7 +139,7 @@ export const createDrafts = defineEndpoint({
   },
 });
 
-/** `PATCH /drafts/{draft_id}` */
+/** `PATCH /drafts/{draft_id}` (Zulip's zerver/views/drafts.py `edit_draft`). */
 export const editDraft = defineEndpoint({
   auth: 'user',
   pathParams: { draft_id: 'int' },
@@ -156,7 +156,7 @@ export const editDraft = defineEndpoint({
   },
 });
 
-/** `DELETE /drafts/{draft_id}` */
+/** `DELETE /drafts/{draft_id}` (Zulip's zerver/views/drafts.py `delete_draft`). */
 export const deleteDraft = defineEndpoint({
   auth: 'user',
   pathParams: { draft_id: 'int' },

@@ -24,7 +24,10 @@ const eventTypeList = Type.Union([Type.Array(Type.String()), Type.Null()]);
 /** The event endpoints, bound to the server's queue manager. */
 export function eventEndpoints(queues: EventQueueManager) {
   return {
-    /** `POST /register` */
+    /**
+     * `POST /register`: creates an event queue and returns the initial state (Zulip's
+     * zerver/views/events_register.py `events_register_backend`).
+     */
     register: defineEndpoint({
       auth: 'user',
       params: {
@@ -81,7 +84,7 @@ export function eventEndpoints(queues: EventQueueManager) {
         return { queue_id: queue.id, last_event_id: queue.lastEventId, ...initial };
       },
     }),
-    /** `GET /events` */
+    /** `GET /events`: long-polls an event queue (Zulip's zerver/tornado/views.py `get_events`). */
     getEvents: defineEndpoint({
       auth: 'user',
       params: {
@@ -100,7 +103,7 @@ export function eventEndpoints(queues: EventQueueManager) {
         return { events, queue_id: queue.id };
       },
     }),
-    /** `DELETE /events` */
+    /** `DELETE /events`: deletes an event queue (Zulip's zerver/tornado/views.py `cleanup_event_queue`). */
     deleteQueue: defineEndpoint({
       auth: 'user',
       params: { queue_id: P.string({ required: true }) },

@@ -20,7 +20,7 @@ import { defineEndpoint } from './define-endpoint.js';
 import { P } from './params.js';
 import { realmUrl } from './server-settings.js';
 
-/** `POST /invites/multiuse` */
+/** `POST /invites/multiuse` (Zulip's zerver/views/invite.py `generate_multiuse_invite_backend`). */
 export const createMultiuseInvite = defineEndpoint({
   auth: 'user',
   params: {
@@ -50,7 +50,7 @@ export const createMultiuseInvite = defineEndpoint({
   },
 });
 
-/** `GET /invites` */
+/** `GET /invites` (Zulip's zerver/views/invite.py `get_user_invites`). */
 export const getInvites = defineEndpoint({
   auth: 'user',
   params: {},
@@ -67,7 +67,7 @@ export const getInvites = defineEndpoint({
   },
 });
 
-/** `DELETE /invites/multiuse/{invite_id}` */
+/** `DELETE /invites/multiuse/{invite_id}` (Zulip's zerver/views/invite.py `revoke_multiuse_invite`). */
 export const revokeMultiuseInvite = defineEndpoint({
   auth: 'user',
   pathParams: { invite_id: 'int' },

@@ -41,7 +41,10 @@ export function clampRange(numBefore: number, numAfter: number): { numBefore: nu
   return { numBefore: before, numAfter: Math.min(numAfter, MAX_MESSAGES_PER_UPDATE - before) };
 }
 
-/** `POST /messages/flags` */
+/**
+ * `POST /messages/flags`: adds or removes a flag on listed messages (Zulip's
+ * zerver/views/message_flags.py `update_message_flags`).
+ */
 export const updateMessageFlags = defineEndpoint({
   auth: 'user',
   dialect: 'typed',
@@ -58,7 +61,10 @@ export const updateMessageFlags = defineEndpoint({
     ),
 });
 
-/** `POST /messages/flags/narrow` */
+/**
+ * `POST /messages/flags/narrow`: adds or removes a flag on a range of a narrow (Zulip's
+ * zerver/views/message_flags.py `update_message_flags_for_narrow`).
+ */
 export const updateMessageFlagsForNarrow = defineEndpoint({
   auth: 'user',
   dialect: 'typed',
@@ -109,7 +115,7 @@ export const updateMessageFlagsForNarrow = defineEndpoint({
   },
 });
 
-/** `POST /mark_all_as_read` */
+/** `POST /mark_all_as_read` (Zulip's zerver/views/message_flags.py `mark_all_as_read`). */
 export const markAllAsRead = defineEndpoint({
   auth: 'user',
   dialect: 'typed',
@@ -117,7 +123,7 @@ export const markAllAsRead = defineEndpoint({
   handler: ({ realm, user }) => runCommand(realm, { type: 'mark_all_as_read', userId: user.id }, () => ({ complete: true })),
 });
 
-/** `POST /mark_stream_as_read` */
+/** `POST /mark_stream_as_read` (Zulip's zerver/views/message_flags.py `mark_stream_as_read`). */
 export const markStreamAsRead = defineEndpoint({
   auth: 'user',
   dialect: 'typed',
@@ -126,7 +132,7 @@ export const markStreamAsRead = defineEndpoint({
     runCommand(realm, { type: 'mark_channel_as_read', userId: user.id, streamId: params.stream_id, topic: null }),
 });
 
-/** `POST /mark_topic_as_read` */
+/** `POST /mark_topic_as_read` (Zulip's zerver/views/message_flags.py `mark_topic_as_read`). */
 export const markTopicAsRead = defineEndpoint({
   auth: 'user',
   dialect: 'typed',

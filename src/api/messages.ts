@@ -31,7 +31,10 @@ const MESSAGE_TYPES: Record<string, 'stream' | 'private'> = {
   direct: 'private',
 };
 
-/** `POST /messages` */
+/**
+ * `POST /messages`: sends a channel or direct message (Zulip's zerver/views/message_send.py
+ * `send_message_backend`).
+ */
 export const sendMessage = defineEndpoint({
   auth: 'user',
   params: {
@@ -63,7 +66,10 @@ export const sendMessage = defineEndpoint({
   },
 });
 
-/** `GET /messages/{message_id}` */
+/**
+ * `GET /messages/{message_id}`: one message with its raw Markdown (Zulip's
+ * zerver/views/message_edit.py `json_fetch_raw_message`).
+ */
 export const getMessage = defineEndpoint({
   auth: 'user',
   pathParams: { message_id: 'int' },
@@ -87,7 +93,10 @@ export const getMessage = defineEndpoint({
   },
 });
 
-/** `POST /messages/render` */
+/**
+ * `POST /messages/render`: renders Markdown without sending it (Zulip's zerver/views/message_send.py
+ * `render_message_backend`).
+ */
 export const renderMessage = defineEndpoint({
   auth: 'user',
   params: { content: P.string({ required: true }) },

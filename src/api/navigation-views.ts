@@ -32,7 +32,7 @@ const strip = (s: string) => s.replace(/^\s+|\s+$/gu, '');
 const blank = (name: string) => Errors.badRequest(`${name} cannot be blank`);
 
 
-/** `GET /navigation_views` */
+/** `GET /navigation_views` (Zulip's zerver/views/navigation_views.py `get_navigation_views`). */
 export const getNavigationViews = defineEndpoint({
   auth: 'user',
   dialect: 'typed',
@@ -40,7 +40,7 @@ export const getNavigationViews = defineEndpoint({
   handler: ({ realm, user }) => ({ navigation_views: navigationViewsWire(realm.state, user.id) }),
 });
 
-/** `POST /navigation_views` */
+/** `POST /navigation_views` (Zulip's zerver/views/navigation_views.py `add_navigation_view`). */
 export const addNavigationView = defineEndpoint({
   auth: 'user',
   dialect: 'typed',
@@ -62,7 +62,10 @@ export const addNavigationView = defineEndpoint({
   },
 });
 
-/** `PATCH /navigation_views/{fragment:string}` */
+/**
+ * `PATCH /navigation_views/{fragment:string}` (Zulip's zerver/views/navigation_views.py
+ * `update_navigation_view`).
+ */
 export const editNavigationView = defineEndpoint({
   auth: 'user',
   pathParams: { fragment: 'string' },
@@ -83,7 +86,10 @@ export const editNavigationView = defineEndpoint({
   },
 });
 
-/** `DELETE /navigation_views/{fragment:string}` */
+/**
+ * `DELETE /navigation_views/{fragment:string}` (Zulip's zerver/views/navigation_views.py
+ * `remove_navigation_view`).
+ */
 export const removeNavigationView = defineEndpoint({
   auth: 'user',
   pathParams: { fragment: 'string' },

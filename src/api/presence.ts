@@ -44,7 +44,7 @@ export function userPresenceWire(state: RealmState, target: User | undefined, re
 
 const nowSeconds = () => Date.now() / 1000;
 
-/** `POST /users/me/presence` */
+/** `POST /users/me/presence` (Zulip's zerver/views/presence.py `update_active_status_backend`). */
 export const updatePresence = defineEndpoint({
   auth: 'user',
   params: {
@@ -68,7 +68,7 @@ export const updatePresence = defineEndpoint({
   },
 });
 
-/** `GET /realm/presence` */
+/** `GET /realm/presence` (Zulip's zerver/views/presence.py `get_statuses_for_realm`). */
 export const getRealmPresence = defineEndpoint({
   auth: 'user',
   params: {},
@@ -78,7 +78,7 @@ export const getRealmPresence = defineEndpoint({
   },
 });
 
-/** `GET /users/{user_id}/presence` */
+/** `GET /users/{user_id}/presence`: by user id (Zulip's zerver/views/presence.py `get_presence_backend`). */
 export const getUserPresenceById = defineEndpoint({
   auth: 'user',
   pathParams: { user_id: 'int' },
@@ -87,7 +87,10 @@ export const getUserPresenceById = defineEndpoint({
     userPresenceWire(realm.state, realm.state.users.get(path.user_id), String(path.user_id), nowSeconds()),
 });
 
-/** `GET /users/{email:string}/presence` */
+/**
+ * `GET /users/{email:string}/presence`: by email (Zulip's zerver/views/presence.py
+ * `get_presence_backend`).
+ */
 export const getUserPresenceByEmail = defineEndpoint({
   auth: 'user',
   pathParams: { email: 'string' },

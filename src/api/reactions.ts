@@ -13,7 +13,7 @@ import { runCommand } from './run-command.js';
 import { defineEndpoint } from './define-endpoint.js';
 import { P } from './params.js';
 
-/** `POST /messages/{message_id}/reactions` */
+/** `POST /messages/{message_id}/reactions` (Zulip's zerver/views/reactions.py `add_reaction`). */
 export const addReaction = defineEndpoint({
   auth: 'user',
   pathParams: { message_id: 'int' },
@@ -34,7 +34,7 @@ export const addReaction = defineEndpoint({
     }),
 });
 
-/** `DELETE /messages/{message_id}/reactions` */
+/** `DELETE /messages/{message_id}/reactions` (Zulip's zerver/views/reactions.py `remove_reaction`). */
 export const removeReaction = defineEndpoint({
   auth: 'user',
   pathParams: { message_id: 'int' },

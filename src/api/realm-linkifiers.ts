@@ -29,14 +29,14 @@ const strip = (s: string) => s.replace(/^\s+|\s+$/gu, '');
 
 const patternParams = { pattern: P.string(), url_template: P.string() };
 
-/** `GET /realm/linkifiers` */
+/** `GET /realm/linkifiers` (Zulip's zerver/views/realm_linkifiers.py `list_linkifiers`). */
 export const getLinkifiers = defineEndpoint({
   auth: 'user',
   params: {},
   handler: ({ realm }) => ({ linkifiers: linkifiersWire(realm.state) }),
 });
 
-/** `POST /realm/filters` */
+/** `POST /realm/filters` (Zulip's zerver/views/realm_linkifiers.py `create_linkifier`). */
 export const addLinkifier = defineEndpoint({
   auth: 'user',
   params: patternParams,
@@ -53,7 +53,7 @@ export const addLinkifier = defineEndpoint({
   },
 });
 
-/** `PATCH /realm/filters/{filter_id}` */
+/** `PATCH /realm/filters/{filter_id}` (Zulip's zerver/views/realm_linkifiers.py `update_linkifier`). */
 export const updateLinkifier = defineEndpoint({
   auth: 'user',
   pathParams: { filter_id: 'int' },
@@ -73,7 +73,7 @@ export const updateLinkifier = defineEndpoint({
   },
 });
 
-/** `DELETE /realm/filters/{filter_id}` */
+/** `DELETE /realm/filters/{filter_id}` (Zulip's zerver/views/realm_linkifiers.py `delete_linkifier`). */
 export const removeLinkifier = defineEndpoint({
   auth: 'user',
   pathParams: { filter_id: 'int' },
@@ -85,7 +85,7 @@ export const removeLinkifier = defineEndpoint({
   },
 });
 
-/** `PATCH /realm/linkifiers` */
+/** `PATCH /realm/linkifiers` (Zulip's zerver/views/realm_linkifiers.py `reorder_linkifiers`). */
 export const reorderLinkifiers = defineEndpoint({
   auth: 'user',
   params: { ordered_linkifier_ids: P.json(Type.Array(Type.Integer())) },

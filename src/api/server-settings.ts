@@ -22,7 +22,10 @@ export const AUTHENTICATION_METHODS = {
   'openid connect': false,
 };
 
-/** `GET /server_settings` */
+/**
+ * `GET /server_settings`: the server and realm description clients read before logging in (Zulip's
+ * zerver/views/auth.py `api_get_server_settings`).
+ */
 export const getServerSettings = defineEndpoint({
   auth: 'none',
   params: {},

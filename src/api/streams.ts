@@ -57,7 +57,10 @@ export function streamTopics(state: RealmState, viewerId: number, stream: Stream
   return topics;
 }
 
-/** `GET /users/me/{stream_id}/topics` */
+/**
+ * `GET /users/me/{stream_id}/topics`: the topics of a channel, most recent first (Zulip's
+ * zerver/views/streams.py `get_topics_backend`).
+ */
 export const getStreamTopics = defineEndpoint({
   auth: 'user',
   pathParams: { stream_id: 'int' },
@@ -71,7 +74,7 @@ export const getStreamTopics = defineEndpoint({
   },
 });
 
-/** `GET /get_stream_id` */
+/** `GET /get_stream_id`: a channel id by name (Zulip's zerver/views/streams.py `json_get_stream_id`). */
 export const getStreamId = defineEndpoint({
   auth: 'user',
   params: { stream: P.string({ required: true }) },
@@ -83,7 +86,7 @@ export const getStreamId = defineEndpoint({
   },
 });
 
-/** `GET /streams/{stream_id}/email_address` */
+/** `GET /streams/{stream_id}/email_address` (Zulip's zerver/views/streams.py `get_stream_email_address`). */
 export const getStreamEmailAddress = defineEndpoint({
   auth: 'user',
   pathParams: { stream_id: 'int' },
@@ -95,7 +98,10 @@ export const getStreamEmailAddress = defineEndpoint({
   },
 });
 
-/** `GET /streams` */
+/**
+ * `GET /streams`: the channels the caller may list (Zulip's zerver/views/streams.py
+ * `get_streams_backend`).
+ */
 export const getStreams = defineEndpoint({
   auth: 'user',
   params: {
@@ -148,7 +154,7 @@ function withVisibleStream<R>(state: RealmState, user: User, streamId: number, a
   return stream === undefined ? Errors.invalidStreamId() : answer(state, stream);
 }
 
-/** `POST /channels/create` */
+/** `POST /channels/create` (Zulip's zerver/views/streams.py `create_channel`). */
 export const createChannel = defineEndpoint({
   auth: 'user',
   params: {
@@ -185,7 +191,7 @@ export const createChannel = defineEndpoint({
   },
 });
 
-/** `PATCH /streams/{stream_id}` */
+/** `PATCH /streams/{stream_id}` (Zulip's zerver/views/streams.py `update_stream_backend`). */
 export const updateStream = defineEndpoint({
   auth: 'user',
   pathParams: { stream_id: 'int' },
@@ -222,7 +228,10 @@ export const updateStream = defineEndpoint({
   },
 });
 
-/** `DELETE /streams/{stream_id}` */
+/**
+ * `DELETE /streams/{stream_id}`: archives a channel (Zulip's zerver/views/streams.py
+ * `deactivate_stream_backend`).
+ */
 export const archiveStream = defineEndpoint({
   auth: 'user',
   pathParams: { stream_id: 'int' },
@@ -232,7 +241,10 @@ export const archiveStream = defineEndpoint({
   },
 });
 
-/** `GET /streams/{stream_id}` */
+/**
+ * `GET /streams/{stream_id}`: one channel the caller may see (Zulip's zerver/views/streams.py
+ * `get_stream_backend`).
+ */
 export const getStreamById = defineEndpoint({
   auth: 'user',
   pathParams: { stream_id: 'int' },
@@ -240,7 +252,10 @@ export const getStreamById = defineEndpoint({
   handler: ({ realm, user, path }) => withVisibleStream(realm.state, user, path.stream_id, (state, stream) => ({ stream: streamToWire(state, stream) })),
 });
 
-/** `GET /streams/{stream_id}/members` */
+/**
+ * `GET /streams/{stream_id}/members`: the subscriber ids of a channel the caller may see (Zulip's
+ * zerver/views/streams.py `get_subscribers_backend`).
+ */
 export const getStreamMembers = defineEndpoint({
   auth: 'user',
   pathParams: { stream_id: 'int' },

@@ -89,7 +89,10 @@ function command(actorId: number, add: Entry[], remove: string[], p: AddOptions)
   };
 }
 
-/** `GET /users/me/subscriptions` */
+/**
+ * `GET /users/me/subscriptions`: the caller's subscriptions, by channel name (Zulip's
+ * zerver/views/streams.py `list_subscriptions_backend`).
+ */
 export const getSubscriptions = defineEndpoint({
   auth: 'user',
   params: { include_subscribers: P.bool({ default: false }) },
@@ -104,7 +107,7 @@ export const getSubscriptions = defineEndpoint({
   },
 });
 
-/** `POST /users/me/subscriptions` */
+/** `POST /users/me/subscriptions` (Zulip's zerver/views/streams.py `add_subscriptions_backend`). */
 export const subscribe = defineEndpoint({
   auth: 'user',
   params: { subscriptions: P.json(subscriptionList, { required: true }), ...addOptions },
@@ -115,7 +118,7 @@ export const subscribe = defineEndpoint({
   },
 });
 
-/** `DELETE /users/me/subscriptions` */
+/** `DELETE /users/me/subscriptions` (Zulip's zerver/views/streams.py `remove_subscriptions_backend`). */
 export const unsubscribe = defineEndpoint({
   auth: 'user',
   params: { subscriptions: P.json(nameList, { required: true }), principals: P.json(principalList) },
@@ -134,7 +137,10 @@ export const unsubscribe = defineEndpoint({
   },
 });
 
-/** `PATCH /users/me/subscriptions` */
+/**
+ * `PATCH /users/me/subscriptions`: bulk add and remove (Zulip's zerver/views/streams.py
+ * `update_subscriptions_backend`).
+ */
 export const updateSubscriptions = defineEndpoint({
   auth: 'user',
   params: { add: P.json(subscriptionList, { default: [] }), delete: P.json(nameList, { default: [] }), ...addOptions },
@@ -154,7 +160,10 @@ export const updateSubscriptions = defineEndpoint({
   },
 });
 
-/** `POST /users/me/subscriptions/properties` */
+/**
+ * `POST /users/me/subscriptions/properties` (Zulip's zerver/views/streams.py
+ * `update_subscription_properties_backend`).
+ */
 export const updateSubscriptionSettings = defineEndpoint({
   auth: 'user',
   params: { subscription_data: P.json(Type.Array(propertyChange), { required: true }) },
@@ -167,7 +176,10 @@ export const updateSubscriptionSettings = defineEndpoint({
   },
 });
 
-/** `PATCH /users/me/subscriptions/{stream_id}` */
+/**
+ * `PATCH /users/me/subscriptions/{stream_id}` (Zulip's zerver/views/streams.py
+ * `update_subscriptions_property`).
+ */
 export const updateSubscriptionSettingsOfStream = defineEndpoint({
   auth: 'user',
   pathParams: { stream_id: 'int' },
@@ -181,7 +193,10 @@ export const updateSubscriptionSettingsOfStream = defineEndpoint({
   },
 });
 
-/** `GET /users/{user_id}/subscriptions/{stream_id}` */
+/**
+ * `GET /users/{user_id}/subscriptions/{stream_id}` (Zulip's zerver/views/users.py
+ * `get_subscription_backend`).
+ */
 export const getSubscriptionStatus = defineEndpoint({
   auth: 'user',
   pathParams: { user_id: 'int', stream_id: 'int' },

@@ -10,7 +10,10 @@ import { P } from './params.js';
 
 const TYPES: Record<string, 'direct' | 'stream'> = { direct: 'direct', private: 'direct', stream: 'stream', channel: 'stream' };
 
-/** `POST /typing` */
+/**
+ * `POST /typing`: a typing start/stop notification (Zulip's zerver/views/typing.py
+ * `send_notification_backend`).
+ */
 export const setTypingStatus = defineEndpoint({
   auth: 'user',
   params: {

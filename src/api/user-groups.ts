@@ -29,14 +29,14 @@ const SettingValue = Type.Union([
 
 const NOTHING_TO_DO = 'Nothing to do. Specify at least one of "add" or "delete".';
 
-/** `GET /user_groups` */
+/** `GET /user_groups` (Zulip's zerver/views/user_groups.py `get_user_groups`). */
 export const getUserGroups = defineEndpoint({
   auth: 'user',
   params: { include_deactivated_groups: P.bool({ default: false }) },
   handler: ({ realm, params }) => ({ user_groups: realmUserGroups(realm.state, params.include_deactivated_groups) }),
 });
 
-/** `POST /user_groups/create` */
+/** `POST /user_groups/create` (Zulip's zerver/views/user_groups.py `add_user_group`). */
 export const createUserGroup = defineEndpoint({
   auth: 'user',
   params: {
@@ -72,7 +72,10 @@ export const createUserGroup = defineEndpoint({
   },
 });
 
-/** `POST /user_groups/{user_group_id}/members` */
+/**
+ * `POST /user_groups/{user_group_id}/members` (Zulip's zerver/views/user_groups.py
+ * `update_user_group_backend`).
+ */
 export const updateUserGroupMembers = defineEndpoint({
   auth: 'user',
   pathParams: { user_group_id: 'int' },
@@ -98,7 +101,10 @@ export const updateUserGroupMembers = defineEndpoint({
   },
 });
 
-/** `POST /user_groups/{user_group_id}/subgroups` */
+/**
+ * `POST /user_groups/{user_group_id}/subgroups` (Zulip's zerver/views/user_groups.py
+ * `update_subgroups_of_user_group`).
+ */
 export const updateUserGroupSubgroups = defineEndpoint({
   auth: 'user',
   pathParams: { user_group_id: 'int' },
@@ -120,7 +126,7 @@ export const updateUserGroupSubgroups = defineEndpoint({
   },
 });
 
-/** `PATCH /user_groups/{user_group_id}` */
+/** `PATCH /user_groups/{user_group_id}` (Zulip's zerver/views/user_groups.py `edit_user_group`). */
 export const updateUserGroup = defineEndpoint({
   auth: 'user',
   pathParams: { user_group_id: 'int' },
@@ -140,7 +146,10 @@ export const updateUserGroup = defineEndpoint({
   },
 });
 
-/** `POST /user_groups/{user_group_id}/deactivate` */
+/**
+ * `POST /user_groups/{user_group_id}/deactivate` (Zulip's zerver/views/user_groups.py
+ * `deactivate_user_group`).
+ */
 export const deactivateUserGroup = defineEndpoint({
   auth: 'user',
   pathParams: { user_group_id: 'int' },

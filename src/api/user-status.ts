@@ -46,7 +46,7 @@ function command(actorId: number, targetId: number, params: StatusParams): Updat
 }
 
 
-/** `POST /users/me/status` */
+/** `POST /users/me/status` (Zulip's zerver/views/presence.py `update_user_status_backend`). */
 export const updateStatus = defineEndpoint({
   auth: 'user',
   dialect: 'typed',
@@ -54,7 +54,10 @@ export const updateStatus = defineEndpoint({
   handler: async ({ realm, user, params }) => runCommand(realm, command(user.id, user.id, params)),
 });
 
-/** `POST /users/{user_id}/status` */
+/**
+ * `POST /users/{user_id}/status`: an administrator sets another user's status (Zulip's
+ * zerver/views/presence.py `update_user_status_admin`).
+ */
 export const updateUserStatus = defineEndpoint({
   auth: 'user',
   pathParams: { user_id: 'int' },
@@ -63,7 +66,7 @@ export const updateUserStatus = defineEndpoint({
   handler: async ({ realm, user, params, path }) => runCommand(realm, command(user.id, path.user_id, params)),
 });
 
-/** `GET /users/{user_id}/status` */
+/** `GET /users/{user_id}/status` (Zulip's zerver/views/presence.py `get_status_backend`). */
 export const getUserStatus = defineEndpoint({
   auth: 'user',
   pathParams: { user_id: 'int' },

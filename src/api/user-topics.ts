@@ -24,7 +24,10 @@ function checkTopicLength(topic: string): ZulipError | null {
 
 const POLICIES = new Set<number>(Object.values(VisibilityPolicy));
 
-/** `POST /user_topics` */
+/**
+ * `POST /user_topics`: sets the caller's visibility policy of a topic (Zulip's
+ * zerver/views/user_topics.py `update_user_topic`).
+ */
 export const updateUserTopic = defineEndpoint({
   auth: 'user',
   params: {
@@ -46,7 +49,10 @@ export const updateUserTopic = defineEndpoint({
   },
 });
 
-/** `PATCH /users/me/subscriptions/muted_topics` */
+/**
+ * `PATCH /users/me/subscriptions/muted_topics`: the deprecated mute/unmute form (Zulip's
+ * zerver/views/user_topics.py `update_muted_topic`).
+ */
 export const muteTopic = defineEndpoint({
   auth: 'user',
   params: {

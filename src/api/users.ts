@@ -44,7 +44,7 @@ function oneUser(state: RealmState, viewer: User, target: User | undefined, para
   };
 }
 
-/** `GET /users/me` */
+/** `GET /users/me`: the caller (Zulip's zerver/views/users.py `get_profile_backend`). */
 export const getOwnUser = defineEndpoint({
   auth: 'user',
   params: {},
@@ -55,7 +55,7 @@ export const getOwnUser = defineEndpoint({
   },
 });
 
-/** `GET /users` */
+/** `GET /users`: every user the caller may see (Zulip's zerver/views/users.py `get_members_backend`). */
 export const getUsers = defineEndpoint({
   auth: 'user',
   params: { ...listParams, user_ids: P.json(Type.Array(Type.Integer())) },
@@ -70,7 +70,7 @@ export const getUsers = defineEndpoint({
   },
 });
 
-/** `GET /users/{user_id}` */
+/** `GET /users/{user_id}`: one user by id (Zulip's zerver/views/users.py `get_members_backend`). */
 export const getUserById = defineEndpoint({
   auth: 'user',
   pathParams: { user_id: 'int' },
@@ -78,7 +78,7 @@ export const getUserById = defineEndpoint({
   handler: ({ realm, user, params, path }) => oneUser(realm.state, user, realm.state.users.get(path.user_id), params),
 });
 
-/** `GET /users/{email:string}` */
+/** `GET /users/{email:string}` (Zulip's zerver/views/users.py `get_user_by_email`). */
 export const getUserByEmail = defineEndpoint({
   auth: 'user',
   pathParams: { email: 'string' },
@@ -87,7 +87,7 @@ export const getUserByEmail = defineEndpoint({
     oneUser(realm.state, user, findUserByEmail(realm.state, path.email), params),
 });
 
-/** `POST /users` */
+/** `POST /users` (Zulip's zerver/views/users.py `create_user_backend`). */
 export const createUser = defineEndpoint({
   auth: 'user',
   params: { email: P.string(), password: P.string(), full_name: P.string() },
@@ -110,7 +110,7 @@ export const createUser = defineEndpoint({
   },
 });
 
-/** `PATCH /users/{user_id}` */
+/** `PATCH /users/{user_id}` (Zulip's zerver/views/users.py `update_user_backend`). */
 export const updateUser = defineEndpoint({
   auth: 'user',
   pathParams: { user_id: 'int' },
@@ -139,7 +139,7 @@ export const updateUser = defineEndpoint({
     }),
 });
 
-/** `DELETE /users/{user_id}` */
+/** `DELETE /users/{user_id}` (Zulip's zerver/views/users.py `deactivate_user_backend`). */
 export const deactivateUser = defineEndpoint({
   auth: 'user',
   pathParams: { user_id: 'int' },
@@ -147,7 +147,7 @@ export const deactivateUser = defineEndpoint({
   handler: ({ realm, user, path }) => runCommand(realm, { type: 'deactivate_user', actorId: user.id, userId: path.user_id }),
 });
 
-/** `POST /users/{user_id}/reactivate` */
+/** `POST /users/{user_id}/reactivate` (Zulip's zerver/views/users.py `reactivate_user_backend`). */
 export const reactivateUser = defineEndpoint({
   auth: 'user',
   pathParams: { user_id: 'int' },
