@@ -79,7 +79,7 @@ export function errorResponse(error: ZulipError): ApiResponse {
 const USER_AGENT = /^(?<name>[^/ ]*[^0-9/(]*)(\/(?<version>[^/ ]*))?([ /].*)?$/s;
 
 /**
- * Zulip's client name from a User-Agent (`parse_user_agent`, §0.4): the product token before the
+ * Zulip's client name from a User-Agent (zerver/lib/user_agent.py `parse_user_agent`): the product token before the
  * first `/` (`ZulipMobile/27.1 (Android)` → `ZulipMobile`); `Unspecified` when absent or unparsable.
  */
 export function clientNameFromUserAgent(userAgent: string | undefined): string {

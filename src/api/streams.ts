@@ -34,7 +34,7 @@ export function streamEmailAddress(realmId: number, stream: Stream, host: string
 }
 
 /**
- * A channel's topics for `viewer` (zulip-behavior.md §3.14): grouped case-insensitively, named
+ * A channel's topics for `viewer` (Zulip's zerver/views/streams.py `get_topics_backend`): grouped case-insensitively, named
  * by their most recent message, sorted by `max_id` descending; with protected history only the
  * topics of messages the viewer received. Cost: one pass over the channel's message ids.
  */
@@ -79,7 +79,7 @@ export const getStreamId = defineEndpoint({
   auth: 'user',
   params: { stream: P.string({ required: true }) },
   handler: ({ realm, user, params }) => {
-    // zulip-behavior.md §3.9: unknown and inaccessible are the same error.
+    // As Zulip's `access_stream_by_name`: unknown and inaccessible are the same error.
     const stream = findStreamByName(realm.state, params.stream);
     if (stream === undefined || !canSeeStream(realm.state, user, stream)) return Errors.invalidStreamName(params.stream);
     return { stream_id: stream.id };
