@@ -65,14 +65,15 @@ export const muteTopic = defineEndpoint({
     if (params.op !== 'add' && params.op !== 'remove') return Errors.badRequest('Invalid op');
     const tooLong = checkTopicLength(params.topic);
     if (tooLong) return tooLong;
-    if (params.stream === undefined && params.stream_id === undefined) return Errors.badRequest("Please supply 'stream'.");
     if (params.stream !== undefined && params.stream_id !== undefined) {
       return Errors.badRequest("Please choose one: 'stream' or 'stream_id'.");
     }
+    const stream = params.stream_id !== undefined ? { id: params.stream_id } : params.stream !== undefined ? { name: params.stream } : null;
+    if (stream === null) return Errors.badRequest("Please supply 'stream'.");
     return runCommand(realm, {
       type: 'set_user_topic',
       userId: user.id,
-      stream: params.stream_id !== undefined ? { id: params.stream_id } : { name: params.stream! },
+      stream,
       topic: params.topic,
       visibilityPolicy: params.op === 'add' ? VisibilityPolicy.muted : VisibilityPolicy.inherit,
       legacy: true,
