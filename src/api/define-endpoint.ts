@@ -42,9 +42,15 @@ export type PathParams<PS extends PathParamSpecs> = { readonly [K in keyof PS]: 
 interface BaseContext<P, PS extends PathParamSpecs> {
   /** Decoded parameters: keys as declared in `params`, values typed by their spec. */
   readonly params: P;
-  /** Path placeholders as declared in `pathParams`, e.g. `{ message_id: 12 }` for `/messages/{message_id}`. */
+  /**
+   * Path placeholders as declared in `pathParams`, e.g. `{ message_id: 12 }` for
+   * `/messages/{message_id}`.
+   */
   readonly path: PathParams<PS>;
-  /** Zulip's client name: the `client` parameter, else the User-Agent product token, else "Unspecified". */
+  /**
+   * Zulip's client name: the `client` parameter, else the User-Agent product token, else
+   * "Unspecified".
+   */
   readonly clientName: string;
   /** The request's Host header (lower-cased), for building absolute URLs. */
   readonly host: string;
@@ -77,12 +83,18 @@ export type EndpointOutcome = Record<string, unknown> | ZulipError;
 /** One endpoint: who may call it, what it reads, and the handler. Its path is given in `endpoints.ts`. */
 export interface Endpoint<A extends AuthMode = AuthMode, S extends ParamSpecs = ParamSpecs, PS extends PathParamSpecs = PathParamSpecs> {
   readonly auth: A;
-  /** The path placeholders the handler reads; the route's template must have exactly these. Default none. */
+  /**
+   * The path placeholders the handler reads; the route's template must have exactly these. Default
+   * none.
+   */
   readonly pathParams?: PS;
   /** Which of Zulip's two JSON-parameter error dialects this endpoint speaks (`req` when absent). */
   readonly dialect?: Dialect;
   readonly params: S;
-  /** `auth` alone decides the context type (`NoInfer`): a handler typed for a user context needs `auth: 'user'`. */
+  /**
+   * `auth` alone decides the context type (`NoInfer`): a handler typed for a user context needs
+   * `auth: 'user'`.
+   */
   handler(ctx: RequestContext<NoInfer<A>, DecodedParams<S>, PS>): EndpointOutcome | Promise<EndpointOutcome>;
 }
 

@@ -1,6 +1,7 @@
 /**
- * Real-time events (https://zulip.com/api/real-time-events; Zulip's zerver/views/events_register.py, zerver/tornado/views.py): `POST /register` creates an event queue and
- * returns the initial state; `GET /events` long-polls it; `DELETE /events` removes it.
+ * Real-time events (https://zulip.com/api/real-time-events; Zulip's
+ * zerver/views/events_register.py, zerver/tornado/views.py): `POST /register` creates an event
+ * queue and returns the initial state; `GET /events` long-polls it; `DELETE /events` removes it.
  *
  * Consistency: the register state is read synchronously together with the realm's command
  * sequence number; the queue skips events of commands at or below it (their effects are in the
@@ -103,7 +104,10 @@ export function eventEndpoints(queues: EventQueueManager) {
         return { events, queue_id: queue.id };
       },
     }),
-    /** `DELETE /events`: deletes an event queue (Zulip's zerver/tornado/views.py `cleanup_event_queue`). */
+    /**
+     * `DELETE /events`: deletes an event queue (Zulip's zerver/tornado/views.py
+     * `cleanup_event_queue`).
+     */
     deleteQueue: defineEndpoint({
       auth: 'user',
       params: { queue_id: P.string({ required: true }) },

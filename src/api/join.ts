@@ -1,9 +1,9 @@
 /**
- * Consuming a reusable invitation link (Zulip's zerver/views/registration.py `accounts_home_from_multiuse_invite`): `GET /join/{key}/`
- * serves a minimal HTML registration page; its form POSTs `full_name`, `email` and `password` to
- * the same URL, which creates the account (`accept_multiuse_invite`: the invite's role, channels,
- * groups, realm defaults only when the invite asks for them), sends the welcome message (see
- * `sendWelcome`) and answers a small HTML page.
+ * Consuming a reusable invitation link (Zulip's zerver/views/registration.py
+ * `accounts_home_from_multiuse_invite`): `GET /join/{key}/` serves a minimal HTML registration
+ * page; its form POSTs `full_name`, `email` and `password` to the same URL, which creates the
+ * account (`accept_multiuse_invite`: the invite's role, channels, groups, realm defaults only when
+ * the invite asks for them), sends the welcome message (see `sendWelcome`) and answers a small HTML page.
  *
  * Like Zulip, a malformed key (not 24 characters), an unknown key, a key of another organization,
  * and an expired or revoked link are 404 pages. A multiuse link is never used up. This is the

@@ -1,7 +1,7 @@
 /**
- * Personal message flag endpoints (https://zulip.com/api/update-message-flags; Zulip's `zerver/views/message_flags.py`
- * at feature level 417, typed-endpoint dialect; OpenAPI `update-message-flags`,
- * `update-message-flags-for-narrow`, `mark-all-as-read`, `mark-stream-as-read`,
+ * Personal message flag endpoints (https://zulip.com/api/update-message-flags; Zulip's
+ * `zerver/views/message_flags.py` at feature level 417, typed-endpoint dialect; OpenAPI
+ * `update-message-flags`, `update-message-flags-for-narrow`, `mark-all-as-read`, `mark-stream-as-read`,
  * `mark-topic-as-read`):
  *
  * - `POST /messages/flags`: `messages` (JSON list of ints), `op`, `flag` (all required, decoded

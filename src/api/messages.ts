@@ -106,9 +106,9 @@ export const renderMessage = defineEndpoint({
 });
 
 /**
- * `GET /messages`: fetch messages around an anchor, optionally narrowed (https://zulip.com/api/get-messages;
- * Zulip's `get_messages_backend` at feature level 417, with the parameter
- * errors of its `REQ` form).
+ * `GET /messages`: fetch messages around an anchor, optionally narrowed
+ * (https://zulip.com/api/get-messages; Zulip's `get_messages_backend` at feature level 417, with
+ * the parameter errors of its `REQ` form).
  *
  * Parameters are decoded in Zulip's declaration order, so that the first bad one is the one
  * reported: `anchor`, `include_anchor`, `num_before`, `num_after`, `narrow`,
@@ -161,9 +161,9 @@ export const getMessages = defineEndpoint({
 const PROPAGATE_MODES = new Set(['change_one', 'change_later', 'change_all']);
 
 /**
- * `PATCH /messages/{message_id}` (https://zulip.com/api/update-message, Zulip's typed `update_message_backend`):
- * `content`, `topic` (alias `subject`, stripped), `stream_id` (JSON non-negative integer),
- * `propagate_mode` (`change_one` default | `change_later` | `change_all`),
+ * `PATCH /messages/{message_id}` (https://zulip.com/api/update-message, Zulip's typed
+ * `update_message_backend`): `content`, `topic` (alias `subject`, stripped), `stream_id` (JSON
+ * non-negative integer), `propagate_mode` (`change_one` default | `change_later` | `change_all`),
  * `send_notification_to_old_thread` (JSON bool, default false), `send_notification_to_new_thread`
  * (JSON bool, default true). Success: `{detached_uploads: []}`.
  *
@@ -212,9 +212,9 @@ export const updateMessage = defineEndpoint({
 });
 
 /**
- * `DELETE /messages/{message_id}` (https://zulip.com/api/delete-message; Zulip's typed `delete_message_backend`,
- * no parameters besides the path id). The rules, error strings and events are in
- * `realm/handlers/message-delete.ts`. Success: the empty success body.
+ * `DELETE /messages/{message_id}` (https://zulip.com/api/delete-message; Zulip's typed
+ * `delete_message_backend`, no parameters besides the path id). The rules, error strings and
+ * events are in `realm/handlers/message-delete.ts`. Success: the empty success body.
  */
 export const deleteMessage = defineEndpoint({
   auth: 'user',
@@ -226,10 +226,11 @@ export const deleteMessage = defineEndpoint({
 });
 
 /**
- * `GET /messages/{message_id}/history` (https://zulip.com/api/get-message-history, Zulip's `get_message_edit_history`): the message's
- * snapshots oldest first. Realm `allow_edit_history` false → "Message edit history is disabled in
- * this organization" (checked first); inaccessible → "Invalid message(s)". `allow_empty_topic_name`
- * (JSON bool, default false) controls whether the empty topic is shown as the realm's display name.
+ * `GET /messages/{message_id}/history` (https://zulip.com/api/get-message-history, Zulip's
+ * `get_message_edit_history`): the message's snapshots oldest first. Realm `allow_edit_history`
+ * false → "Message edit history is disabled in this organization" (checked first); inaccessible →
+ * "Invalid message(s)". `allow_empty_topic_name` (JSON bool, default false) controls whether the
+ * empty topic is shown as the realm's display name.
  */
 export const getMessageHistory = defineEndpoint({
   auth: 'user',

@@ -1,6 +1,7 @@
 /**
- * Navigation view endpoints (https://zulip.com/api/get-navigation-views; Zulip FL 390, `zerver/views/navigation_views.py`),
- * Zulip's typed-endpoint dialect, every user acting on their own views only:
+ * Navigation view endpoints (https://zulip.com/api/get-navigation-views; Zulip FL 390,
+ * `zerver/views/navigation_views.py`), Zulip's typed-endpoint dialect, every user acting on their
+ * own views only:
  * - `GET /navigation_views` → `{navigation_views: [{fragment, is_pinned, name}, ...]}` in creation order;
  * - `POST /navigation_views`: `fragment` (required), `is_pinned` (JSON bool, required), `name`
  *   (optional; required for custom views, forbidden for built-in ones);
@@ -8,9 +9,9 @@
  * - `DELETE /navigation_views/{fragment}`.
  *
  * As pydantic's `StringConstraints(strip_whitespace=True, min_length=1)`, `fragment` and `name` are
- * stripped (Python `str.strip()`), and a blank one is "<name> cannot be blank" (Zulip's `check_string` after strip). Parameters
- * are checked in Zulip's declaration order (fragment, is_pinned, name), which is why `is_pinned` is
- * declared optional and its absence reported here.
+ * stripped (Python `str.strip()`), and a blank one is "<name> cannot be blank" (Zulip's
+ * `check_string` after strip). Parameters are checked in Zulip's declaration order (fragment,
+ * is_pinned, name), which is why `is_pinned` is declared optional and its absence reported here.
  *
  * Path fragments: `{fragment:string}` is one URL-decoded path segment, so a fragment containing
  * `/` (custom views such as `narrow/is/alerted`) must be sent percent-encoded (`narrow%2Fis%2Falerted`,

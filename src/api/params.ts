@@ -127,7 +127,8 @@ export const P: {
 };
 
 // ---------------------------------------------------------------------------------------------
-// Validation error wording (zerver/lib/typed_endpoint.py, zerver/lib/validator.py): typebox errors → Zulip's message for the
+// Validation error wording (zerver/lib/typed_endpoint.py, zerver/lib/validator.py): typebox errors
+// → Zulip's message for the
 // first failure, with nested locations rendered `name[0]["key"]`.
 
 const TYPE_WORDS: Readonly<Record<string, string>> = {
@@ -144,7 +145,10 @@ function isBranchError(e: TLocalizedValidationError): boolean {
   return e.schemaPath.includes('/anyOf/') || e.schemaPath.includes('/oneOf/');
 }
 
-/** Renders a JSON-pointer `instancePath` as `name[0]["key"]`, walking `value` to tell lists from dicts. */
+/**
+ * Renders a JSON-pointer `instancePath` as `name[0]["key"]`, walking `value` to tell lists from
+ * dicts.
+ */
 function varName(name: string, value: unknown, instancePath: string, dialect: Dialect): string {
   if (instancePath === '') return name;
   let out = name;
@@ -294,7 +298,10 @@ function mayBeJson(raw: string): boolean {
   return word.startsWith('true') || word.startsWith('false') || word.startsWith('null');
 }
 
-/** JSON value of `raw` if it is valid JSON, else `raw` itself (zulip-js sends `to` as JSON, others as text). */
+/**
+ * JSON value of `raw` if it is valid JSON, else `raw` itself (zulip-js sends `to` as JSON, others
+ * as text).
+ */
 function jsonOrString(raw: string): unknown {
   if (!mayBeJson(raw)) return raw;
   try {

@@ -78,7 +78,10 @@ export const getRealmPresence = defineEndpoint({
   },
 });
 
-/** `GET /users/{user_id}/presence`: by user id (Zulip's zerver/views/presence.py `get_presence_backend`). */
+/**
+ * `GET /users/{user_id}/presence`: by user id (Zulip's zerver/views/presence.py
+ * `get_presence_backend`).
+ */
 export const getUserPresenceById = defineEndpoint({
   auth: 'user',
   pathParams: { user_id: 'int' },

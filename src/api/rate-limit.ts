@@ -1,7 +1,8 @@
 /**
- * A fixed-window failure counter per key (Zulip's zerver/lib/rate_limiter.py, https://zulip.com/api/rest-error-handling#rate-limit-exceeded), e.g. failed password
- * attempts per username. Memory is bounded: expired windows are dropped as they are seen and the
- * table is swept when it grows.
+ * A fixed-window failure counter per key (Zulip's zerver/lib/rate_limiter.py,
+ * https://zulip.com/api/rest-error-handling#rate-limit-exceeded), e.g. failed password attempts
+ * per username. Memory is bounded: expired windows are dropped as they are seen and the table is
+ * swept when it grows.
  */
 export class FailureLimiter {
   private readonly windows = new Map<string, { count: number; resetAt: number }>();

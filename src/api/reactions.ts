@@ -1,6 +1,6 @@
 /**
- * Emoji reaction endpoints (https://zulip.com/api/add-reaction; OpenAPI `add-reaction` / `remove-reaction`; Zulip's
- * `zerver/views/reactions.py`, typed-endpoint dialect):
+ * Emoji reaction endpoints (https://zulip.com/api/add-reaction; OpenAPI `add-reaction` /
+ * `remove-reaction`; Zulip's `zerver/views/reactions.py`, typed-endpoint dialect):
  * - `POST /messages/{message_id}/reactions`: `emoji_name` (required), `emoji_code`,
  *   `reaction_type` (both optional: looked up from the name when either is missing);
  * - `DELETE /messages/{message_id}/reactions`: `emoji_name`, `emoji_code` (one of them required),

@@ -79,8 +79,9 @@ export function errorResponse(error: ZulipError): ApiResponse {
 const USER_AGENT = /^(?<name>[^/ ]*[^0-9/(]*)(\/(?<version>[^/ ]*))?([ /].*)?$/s;
 
 /**
- * Zulip's client name from a User-Agent (zerver/lib/user_agent.py `parse_user_agent`): the product token before the
- * first `/` (`ZulipMobile/27.1 (Android)` → `ZulipMobile`); `Unspecified` when absent or unparsable.
+ * Zulip's client name from a User-Agent (zerver/lib/user_agent.py `parse_user_agent`): the product
+ * token before the first `/` (`ZulipMobile/27.1 (Android)` → `ZulipMobile`); `Unspecified` when
+ * absent or unparsable.
  */
 export function clientNameFromUserAgent(userAgent: string | undefined): string {
   if (userAgent === undefined) return 'Unspecified';

@@ -1,6 +1,7 @@
 /**
- * `GET /server_settings` (unauthenticated; https://zulip.com/api/get-server-settings, Zulip's `api_get_server_settings`). python-zulip-api calls it in its
- * constructor with an Authorization header that must be ignored, and asserts `zulip_version`.
+ * `GET /server_settings` (unauthenticated; https://zulip.com/api/get-server-settings, Zulip's
+ * `api_get_server_settings`). python-zulip-api calls it in its constructor with an Authorization
+ * header that must be ignored, and asserts `zulip_version`.
  */
 import { Errors } from '../errors.js';
 import { defineEndpoint } from './define-endpoint.js';

@@ -34,9 +34,10 @@ export function streamEmailAddress(realmId: number, stream: Stream, host: string
 }
 
 /**
- * A channel's topics for `viewer` (Zulip's zerver/views/streams.py `get_topics_backend`): grouped case-insensitively, named
- * by their most recent message, sorted by `max_id` descending; with protected history only the
- * topics of messages the viewer received. Cost: one pass over the channel's message ids.
+ * A channel's topics for `viewer` (Zulip's zerver/views/streams.py `get_topics_backend`): grouped
+ * case-insensitively, named by their most recent message, sorted by `max_id` descending; with
+ * protected history only the topics of messages the viewer received. Cost: one pass over the
+ * channel's message ids.
  */
 export function streamTopics(state: RealmState, viewerId: number, stream: Stream, allowEmptyTopicName: boolean): Array<{ name: string; max_id: number }> {
   const ids = messageLookupIndex(state).byRecipient.get(stream.recipientId);
@@ -86,7 +87,10 @@ export const getStreamId = defineEndpoint({
   },
 });
 
-/** `GET /streams/{stream_id}/email_address` (Zulip's zerver/views/streams.py `get_stream_email_address`). */
+/**
+ * `GET /streams/{stream_id}/email_address` (Zulip's zerver/views/streams.py
+ * `get_stream_email_address`).
+ */
 export const getStreamEmailAddress = defineEndpoint({
   auth: 'user',
   pathParams: { stream_id: 'int' },

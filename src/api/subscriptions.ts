@@ -1,5 +1,6 @@
 /**
- * Subscription endpoints (https://zulip.com/api/subscribe and its siblings; Zulip's zerver/views/streams.py):
+ * Subscription endpoints (https://zulip.com/api/subscribe and its siblings; Zulip's
+ * zerver/views/streams.py):
  * - `POST /users/me/subscriptions`: subscribe self or `principals`, creating missing channels;
  * - `DELETE /users/me/subscriptions`: unsubscribe;
  * - `PATCH /users/me/subscriptions`: bulk `add` / `delete`;

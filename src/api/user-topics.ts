@@ -1,5 +1,6 @@
 /**
- * Topic visibility endpoints (https://zulip.com/api/update-user-topic; Zulip's zerver/views/user_topics.py):
+ * Topic visibility endpoints (https://zulip.com/api/update-user-topic; Zulip's
+ * zerver/views/user_topics.py):
  * - `POST /user_topics`: `stream_id` (JSON int), `topic` (≤ 60 characters), `visibility_policy`
  *   (JSON int: 0 inherit, 1 muted, 2 unmuted, 3 followed);
  * - `PATCH /users/me/subscriptions/muted_topics` (deprecated since FL 170): exactly one of

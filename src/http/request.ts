@@ -1,5 +1,6 @@
 /**
- * Turning a uWS request into an `ApiRequest` (Zulip's request parsing in zerver/lib/request.py; clients send forms, see https://zulip.com/api/http-headers):
+ * Turning a uWS request into an `ApiRequest` (Zulip's request parsing in zerver/lib/request.py;
+ * clients send forms, see https://zulip.com/api/http-headers):
  *
  * 1. `copyRequestHead` copies everything from uWS's stack-allocated `HttpRequest` synchronously,
  *    inside the route handler (after it returns, the HttpRequest is gone);
@@ -173,7 +174,10 @@ export function parseForm(contentType: string | undefined, body: Buffer): [strin
   return [];
 }
 
-/** Methods whose form body Zulip parses (zerver/lib/request.py: PATCH/PUT/DELETE like POST; never GET). */
+/**
+ * Methods whose form body Zulip parses (zerver/lib/request.py: PATCH/PUT/DELETE like POST; never
+ * GET).
+ */
 const BODY_METHODS: ReadonlySet<string> = new Set(['POST', 'PATCH', 'PUT', 'DELETE']);
 
 /**

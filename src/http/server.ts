@@ -40,7 +40,10 @@ export interface HttpServerOptions {
   benchCeiling?: boolean;
   /** Serve WebSocket event push at `GET /api/v1/events/socket` (see `websocket.ts`). */
   socket?: EventSocketOptions;
-  /** Serves `GET`/`POST /join/{key}/` (invitation links, `api/join.ts`): an HTML answer written verbatim. */
+  /**
+   * Serves `GET`/`POST /join/{key}/` (invitation links, `api/join.ts`): an HTML answer written
+   * verbatim.
+   */
   join?: { matches(path: string): boolean; handle(req: ApiRequest): Promise<{ status: number; headers: Record<string, string>; body: string }> };
 }
 
