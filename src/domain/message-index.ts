@@ -106,28 +106,6 @@ export class UserMessages {
     return true;
   }
 
-  /** Replaces the flags of an existing row; false when the user has no row for the message. */
-  setFlags(messageId: number, flags: number): boolean {
-    const at = this.indexOf(messageId);
-    if (at < 0) return false;
-    this.flags.set(at, flags);
-    return true;
-  }
-
-  /**
-   * Sets (`on`) or clears the flag `bit` of the row of `messageId`. Returns whether the flags
-   * changed (false when there is no row or the bit already had that value).
-   */
-  setFlag(messageId: number, bit: number, on: boolean): boolean {
-    const i = this.indexOf(messageId);
-    if (i < 0) return false;
-    const before = this.flags.get(i);
-    const after = on ? before | bit : before & ~bit;
-    if (after === before) return false;
-    this.flags.set(i, after);
-    return true;
-  }
-
   /**
    * Inserts rows for `messageIds` (ascending, none present yet: Zulip's "historical"
    * UserMessages), all with `flags`, keeping the ids

@@ -317,11 +317,6 @@ export class MessageLookupIndex {
   topicIdsMatching(name: string): readonly number[] {
     return this.topicIdsByLower.get(name.toLowerCase()) ?? [];
   }
-
-  /** Number of ids indexed under a recipient (0 when none). */
-  recipientCount(recipientId: number): number {
-    return this.byRecipient.get(recipientId)?.length ?? 0;
-  }
 }
 
 const indexes = new WeakMap<MessageIndex, MessageLookupIndex>();

@@ -254,14 +254,6 @@ export class AppendLog {
     return seq;
   }
 
-  /**
-   * Adds or updates `realmId` in the realm registry (durable when the promise resolves). To make
-   * a new realm's registration atomic with its first records, pass `extraRealmMeta` to `append`.
-   */
-  async registerRealm(realmId: number, subdomain: string): Promise<void> {
-    await this.append(realmId, [], [], { subdomain });
-  }
-
   /** Every registered realm, by id. Throws `StorageCorruptionError` on a malformed entry. */
   listRealms(): Array<{ id: number; subdomain: string }> {
     const out: Array<{ id: number; subdomain: string }> = [];

@@ -219,13 +219,13 @@ t.test('realm registry', async (t) => {
   {
     const { store, log } = openLog(t, dir);
     t.same(log.listRealms(), []);
-    await log.registerRealm(2, 'zulip');
+    await log.append(2, [], [], { subdomain: 'zulip' }); // registration alone, no records
     await log.append(1, [rec(1)], [], { subdomain: '' });
     t.same(log.listRealms(), [
       { id: 1, subdomain: '' },
       { id: 2, subdomain: 'zulip' },
     ]);
-    await log.registerRealm(2, 'renamed');
+    await log.append(2, [], [], { subdomain: 'renamed' });
     await store.close();
   }
   const { log } = openLog(t, dir);
