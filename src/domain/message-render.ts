@@ -21,7 +21,7 @@
  * Cost on the send path: the context is a handful of closures over the state's maps; lookups run
  * only for mention/link syntax actually present (names via a cached index, see user-name-index.ts).
  */
-import { groupPermissionValues } from '../events/register/user-groups.js';
+import { groupPermissionValues } from './group-permissions.js';
 import { Role, type RealmState, type Stream, type User } from './realm-state.js';
 import { Flag } from './message-index.js';
 import { isSubscribed } from './access.js';

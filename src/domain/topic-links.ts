@@ -16,7 +16,7 @@
  */
 import { applyLinkifiers, linkifiersOf } from './linkifiers.js';
 import type { RealmState } from './realm-state.js';
-import { buildWebLinkRegex } from '../markdown/plugins/basic-inline.js';
+import { buildWebLinkRegex } from './web-link-regex.js';
 
 /** One `topic_links` entry. */
 export interface TopicLink {

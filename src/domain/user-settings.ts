@@ -8,7 +8,7 @@
  * (`user-status.ts`, the negation of `away`).
  */
 import type { User } from './realm-state.js';
-import { USER_SETTING_DEFAULTS } from '../events/register/constants.js';
+import { USER_SETTING_DEFAULTS } from './user-setting-defaults.js';
 
 /** Settings stored on `User` itself or elsewhere, never in `User.settings`. */
 const NOT_GENERIC = new Set(['email_address_visibility', 'presence_enabled']);

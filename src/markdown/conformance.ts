@@ -25,7 +25,7 @@ import { pathToFileURL } from 'node:url';
 import { emptyFindings, type LinkableStream, type MentionableGroup, type MentionableUser, type ZulipRenderContext } from './context.js';
 import type { Renderer } from './render.js';
 import { zulipRenderer } from './zulip-renderer.js';
-import { DEMO_PUBLIC_STREAMS, DEMO_USERS } from '../realm/demo-realm.js';
+import { DEMO_PUBLIC_STREAMS, DEMO_USERS } from '../domain/demo-cast.js';
 
 /** One `regular_tests` entry. */
 export interface RegularCase {

@@ -7,7 +7,7 @@
  * misspelled key is an error. Used through `checkRegisterState` in `events/schemas.ts`.
  */
 import Type, { type TSchema } from 'typebox';
-import { DISPLAY_SETTINGS_LEGACY, NOTIFICATION_SETTINGS_LEGACY, USER_SETTING_DEFAULTS } from './constants.js';
+import { DISPLAY_SETTINGS_LEGACY, NOTIFICATION_SETTINGS_LEGACY, USER_SETTING_DEFAULTS } from '../../domain/user-setting-defaults.js';
 import { GroupSettingValueSchema, REALM_KEY_SCHEMAS } from './realm-schemas.js';
 import { STREAM_GROUP_SETTINGS } from '../../domain/realm-state.js';
 

@@ -32,7 +32,7 @@ import {
   type MultiuseInviteCreated,
   type MultiuseInviteRevoked,
 } from '../../domain/invites.js';
-import { groupPermissionValues, realmGroupSetting } from '../../events/register/user-groups.js';
+import { groupPermissionValues, realmGroupSetting } from '../../domain/group-permissions.js';
 import type { RealmEvent } from '../../events/realm-event.js';
 import type { Decision, Handler } from '../decision.js';
 import type { RealmRecord } from '../../domain/records.js';

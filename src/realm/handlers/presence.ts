@@ -13,7 +13,7 @@
 import { ok, fail, Errors } from '../../errors.js';
 import { apiEmail } from '../../domain/users.js';
 import { presenceRows } from '../../domain/presence.js';
-import { SERVER_LIMITS } from '../../events/register/constants.js';
+import { SERVER_LIMITS } from '../../domain/server-limits.js';
 import { formatPresences } from '../../events/register/presence.js';
 import type { RealmState } from '../../domain/realm-state.js';
 import type { UpdatePresence, CommandReplies } from '../commands.js';

@@ -29,7 +29,7 @@
  * target when a role change alters which channels they can see.
  */
 import { checkPersonalSetting, personalSetting, withSettings } from '../../domain/user-settings.js';
-import { DISPLAY_SETTINGS_LEGACY, NOTIFICATION_SETTINGS_LEGACY } from '../../events/register/constants.js';
+import { DISPLAY_SETTINGS_LEGACY, NOTIFICATION_SETTINGS_LEGACY } from '../../domain/user-setting-defaults.js';
 import { ok, fail, Errors, type Result } from '../../errors.js';
 import { Role, type RealmState, type RoleCode, type User } from '../../domain/realm-state.js';
 import { apiEmail, checkFullName, canSeeDeliveryEmail, gravatarUrl, isValidEmail } from '../../domain/users.js';
@@ -40,7 +40,7 @@ import type { UserCreated } from '../../domain/records.js';
 import { userToWire } from '../../domain/users.js';
 import { createUser } from './users.js';
 import { hasGroupPermission } from '../../domain/groups.js';
-import { realmGroupSetting } from '../../events/register/user-groups.js';
+import { realmGroupSetting } from '../../domain/group-permissions.js';
 import { renderMarkdown } from '../../markdown/render.js';
 import type { RealmEvent } from '../../events/realm-event.js';
 import type { RealmRecord } from '../../domain/records.js';

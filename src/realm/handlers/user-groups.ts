@@ -27,7 +27,8 @@ import type { GroupSettingValue, RealmState, User, UserGroup } from '../../domai
 import type { UserGroupCreated, UserGroupMembershipChanged, UserGroupUpdated } from '../../domain/records.js';
 import { hasGroupPermission, isUserInGroup } from '../../domain/groups.js';
 import { findGroupByName, recursiveSubgroups, userGroupNameError } from '../../domain/user-groups.js';
-import { GROUP_PERMISSION_SETTINGS, groupPermissionValues, realmGroupSetting, userGroupWire } from '../../events/register/user-groups.js';
+import { GROUP_PERMISSION_SETTINGS, groupPermissionValues, realmGroupSetting } from '../../domain/group-permissions.js';
+import { userGroupWire } from '../../events/register/user-groups.js';
 import type { RealmEvent } from '../../events/realm-event.js';
 import type { CommandReplies, CreateUserGroup, DeactivateUserGroup, UpdateUserGroup, UpdateUserGroupMembership } from '../commands.js';
 import { groupDeactivationObjections } from './user-group-objections.js';

@@ -24,7 +24,7 @@ import {
   mutedTopicsOfRows,
   type UserTopic,
 } from '../../domain/user-topics.js';
-import { MODERN_NOTIFICATION_SETTINGS } from '../../events/register/constants.js';
+import { MODERN_NOTIFICATION_SETTINGS } from '../../domain/user-setting-defaults.js';
 import type { RealmEvent } from '../../events/realm-event.js';
 import type { SetUserTopic, CommandReplies } from '../commands.js';
 import type { Handler } from '../decision.js';
