@@ -82,7 +82,7 @@ export const messageEndpoints = [
     auth: 'user',
     params: { content: P.string({ required: true }) },
     handler: ({ realm, user, params, host }) => ({
-      rendered: renderMessageContent(realm!.state, params.content, { senderId: user!.id, realmUrl: realmUrl(host) }).rendered,
+      rendered: renderMessageContent(realm!.state, params.content, { senderId: user!.id, nowSeconds: Date.now() / 1000, realmUrl: realmUrl(host) }).rendered,
     }),
   }),
 ];

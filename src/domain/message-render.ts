@@ -37,6 +37,8 @@ import { Errors, type ZulipError } from '../errors.js';
 /** Where the message goes; mentions and topic wildcards depend on it. */
 export interface RenderTarget {
   senderId: number;
+  /** UNIX seconds: the command's clock (`ctx.now()`), "now" for `<time:…>` (see markdown/context.ts). */
+  nowSeconds: number;
   /** Channel messages: the channel id and topic; absent for direct messages. */
   streamId?: number;
   topic?: string;
@@ -74,7 +76,7 @@ export const WILDCARD_MENTION_THRESHOLD = 15;
 
 /** Renders `content` (already normalized by `normalizeContent`) for `target` in `state`. */
 export function renderMessageContent(state: RealmState, content: string, target: RenderTarget): RenderedMessage {
-  const zulip = renderContext(state, target.senderId);
+  const zulip = renderContext(state, target.senderId, target.nowSeconds);
   const rendered = zulipRenderer.render(
     content,
     target.realmUrl !== undefined ? { zulip, realmUrl: target.realmUrl } : { zulip },
@@ -232,8 +234,11 @@ function mentionable(user: User): MentionableUser {
   return { id: user.id, fullName: user.fullName, isActive: user.isActive };
 }
 
-/** The realm as the sender's Markdown sees it (closures over `state`; nothing is copied). */
-export function renderContext(state: RealmState, senderId: number): ZulipRenderContext {
+/**
+ * The realm as the sender's Markdown sees it (closures over `state`; nothing is copied), at
+ * `nowSeconds` (UNIX seconds, the command's clock).
+ */
+export function renderContext(state: RealmState, senderId: number, nowSeconds: number): ZulipRenderContext {
   const sender = state.users.get(senderId);
   const linkable = (stream: Stream | undefined): LinkableStream | undefined =>
     stream !== undefined && sender !== undefined && hasContentAccess(state, sender, stream)
@@ -287,6 +292,7 @@ export function renderContext(state: RealmState, senderId: number): ZulipRenderC
     linkifiers: state.linkifiers?.items ?? [],
     realmEmoji: () => undefined,
     translateEmoticons: sender !== undefined && personalSetting(sender, 'translate_emoticons') === true,
+    nowSeconds,
     out: emptyFindings(),
   };
 }

@@ -210,6 +210,7 @@ export const editMessage: Handler<EditMessage, EditMessageReply> = (state, cmd, 
       ...(recipient.type === 'stream'
         ? { senderId, streamId: orig!.id, topic: targetTopic }
         : { senderId, directUserIds: recipient.userIds }),
+      nowSeconds: now,
       ...(cmd.realmUrl !== undefined && { realmUrl: cmd.realmUrl }),
     });
     // As Zulip: wildcard mention permission is checked on edits too, for the original sender.
