@@ -15,6 +15,7 @@
  */
 import { codePointLength, invalidCharPosition } from './messages.js';
 import type { RealmState } from './realm-state.js';
+import { assertNever } from './record-versions.js';
 
 /** Zulip's `ChannelFolder.MAX_NAME_LENGTH` (= register's `max_channel_folder_name_length`), in code points. */
 export const MAX_CHANNEL_FOLDER_NAME_LENGTH = 60;
@@ -148,6 +149,8 @@ export function evolveChannelFolders(state: RealmState, r: ChannelFolderRecord):
       }
       return;
     }
+    default:
+      assertNever(r, 'record type');
   }
 }
 

@@ -10,6 +10,7 @@
  * LONG_TEXT values carry their rendered HTML, computed in the handler (replay never re-renders).
  */
 import type { RealmState } from './realm-state.js';
+import { assertNever } from './record-versions.js';
 
 /** Field type codes (`CustomProfileField.*`). */
 export const FieldType = {
@@ -154,6 +155,8 @@ export function evolveProfileFields(state: RealmState, r: CustomProfileFieldReco
       if (values.size === 0) pf.values.delete(r.userId);
       return;
     }
+    default:
+      assertNever(r, 'record type');
   }
 }
 

@@ -17,6 +17,7 @@
  */
 import type { RealmState, User } from './realm-state.js';
 import { personalSetting } from './user-settings.js';
+import { assertNever } from './record-versions.js';
 
 /** `''` unaddressed, `stream` channel draft, `private` direct-message draft. */
 export type DraftType = '' | 'stream' | 'private';
@@ -161,6 +162,8 @@ export function evolveDrafts(state: RealmState, r: DraftRecord): void {
     case 'drafts_cleared':
       all.byUser.delete(r.userId);
       return;
+    default:
+      assertNever(r, 'record type');
   }
 }
 

@@ -97,7 +97,6 @@ export function isResolveToggle(e: EditHistoryEntry): boolean {
 
 /** Folds a `message_edited` record. */
 export function messageEdited(state: RealmState, r: MessageEdited): void {
-  if (r.v !== 1) throw new Error(`unsupported ${r.type} version ${r.v}`);
   const m = state.messages;
   const history = (state.editHistory ??= new Map());
   const moved = r.topic !== undefined || r.stream !== undefined;

@@ -9,6 +9,7 @@
  * optional (states built by hand and snapshots written before navigation views lack it: none).
  */
 import type { RealmState } from './realm-state.js';
+import { assertNever } from './record-versions.js';
 
 /**
  * Zulip's `BUILT_IN_VIEW_FRAGMENTS` (zerver/views/navigation_views.py, newest stored version:
@@ -99,6 +100,8 @@ export function evolveNavigationViews(state: RealmState, r: NavigationViewRecord
       else all.set(r.userId, rest);
       return;
     }
+    default:
+      assertNever(r, 'record type');
   }
 }
 

@@ -14,6 +14,7 @@
 import { Interner } from './interner.js';
 import { Flag } from './message-index.js';
 import type { RealmState } from './realm-state.js';
+import { assertNever } from './record-versions.js';
 
 /** One reaction, decoded. */
 export interface Reaction {
@@ -147,6 +148,8 @@ export function evolveReactions(state: RealmState, r: ReactionRecord): void {
       if (flat.length === 0) rs.byMessage.delete(r.messageId);
       return;
     }
+    default:
+      assertNever(r, 'record type');
   }
 }
 

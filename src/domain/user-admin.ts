@@ -29,7 +29,6 @@ export type UserAdminRecord = UserUpdated;
 
 /** Applies a `user_updated` record, keeping the email index in step. */
 export function evolveUserAdmin(state: RealmState, r: UserAdminRecord): void {
-  if (r.v !== 1) throw new Error(`unsupported ${r.type} version ${r.v}`);
   const user = state.users.get(r.userId);
   if (user === undefined) throw new Error(`user_updated: unknown user ${r.userId}`);
   if (r.fullName !== undefined) {
