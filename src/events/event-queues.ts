@@ -128,7 +128,7 @@ export class EventQueueManager {
     if (type === 'realm_linkifiers' && queue.settings.clientCapabilities.linkifier_url_template !== true) return;
     // Zulip's `accepts_event`: legacy settings events only for clients without `user_settings_object`.
     if ((type === 'update_display_settings' || type === 'update_global_notifications') && queue.settings.clientCapabilities.user_settings_object === true) return;
-    let payload = type === 'message' ? finalizeMessageEvent(queue, event, variants) : event.payload;
+    let payload: Record<string, unknown> | null = type === 'message' ? finalizeMessageEvent(queue, event, variants) : event.payload;
     if (payload === null) return;
     // zulip-behavior.md §8.4: `slim_presence` queues get presence events without `email`.
     if (type === 'presence' && queue.settings.slimPresence) {

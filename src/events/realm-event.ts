@@ -4,7 +4,12 @@
  */
 export interface RealmEvent {
   userIds: readonly number[];
-  /** The event without its per-queue `id`. */
+  /**
+   * The event without its per-queue `id`: one of `EventPayload` (schemas.ts, the static types of
+   * the event schemas). Declared loosely because the wire serializers handlers use
+   * (`streamToWire`, `userToWire`...) still return `Record<string, unknown>`; every event a
+   * handler emits is checked against its schema by the handler's tests (`verifyAction`).
+   */
   payload: Record<string, unknown>;
   /** Present on `message` events: what per-queue finalization needs (see message-event.ts). */
   message?: MessageEventExtras;
