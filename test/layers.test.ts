@@ -37,7 +37,7 @@ const SHARED_LEAVES = new Set(['errors.ts', 'version.ts']);
 const ENTRY_POINTS = new Set(['main.ts', 'cli.ts']);
 const ENTRY_ONLY = new Set(['config.ts', ...ENTRY_POINTS]);
 
-/** Packages only one place may import (DESIGN: only http/ touches uWS, only the actor xstate...). */
+/** Packages only one place may import (src/README.md: only http/ touches uWS, only the actor xstate...). */
 const CONFINED_PACKAGES: ReadonlyArray<{ pkg: RegExp; allowed: (file: string) => boolean; rule: string }> = [
   { pkg: /^uWebSockets\.js$/, allowed: (f) => f.startsWith('http/'), rule: 'only http/ imports uWebSockets.js' },
   { pkg: /^xstate(\/|$)/, allowed: (f) => f === 'realm/realm-actor.ts', rule: 'only realm/realm-actor.ts imports xstate' },

@@ -1,5 +1,5 @@
 /**
- * Presence endpoints (zulip-behavior.md §8, seed §2.8, §4.20):
+ * Presence endpoints (https://zulip.com/api/get-presence):
  *
  * - `POST /users/me/presence` — human users only; `status` active|idle, `ping_only`,
  *   `new_user_input` (accepted; parley keeps one "website" client so it changes nothing),

@@ -1,5 +1,5 @@
 /**
- * Custom profile fields (seed §2.6, §4.7; zulip-behavior.md §5): the organization's field
+ * Custom profile fields (https://zulip.com/api/create-custom-profile-field; https://zulip.com/api/get-custom-profile-fields): the organization's field
  * definitions, each user's values, their records and `evolve` steps, the wire serializers, and
  * the validation rules shared by the handlers (Zulip's `validate_custom_profile_field`,
  * `validate_custom_field_data` and the per-type value validators).

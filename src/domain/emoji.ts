@@ -35,7 +35,7 @@ export function unicodeEmojiNameByCode(code: string): string | undefined {
   return CODE_TO_NAME.get(code);
 }
 
-/** `reaction_type` values (seed §2.1). */
+/** `reaction_type` values (https://zulip.com/api/add-reaction). */
 export const ReactionType = {
   unicode: 'unicode_emoji',
   realm: 'realm_emoji',
@@ -53,7 +53,7 @@ export function emojiCodeByName(name: string): { code: string; type: string } | 
 }
 
 /**
- * Zulip's `check_emoji_request` (zulip-behavior.md §7.1 step 4): the error message for an
+ * Zulip's `check_emoji_request` (https://zulip.com/api/update-status step 4): the error message for an
  * invalid (name, code, type) triple, or null when valid. `realm_emoji` always fails with
  * "Invalid custom emoji." because the realm has no custom emoji.
  */

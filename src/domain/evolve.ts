@@ -1,5 +1,5 @@
 /**
- * `evolve(state, record)`: the only code that mutates a `RealmState` (DESIGN.md §1.4). It is run
+ * `evolve(state, record)`: the only code that mutates a `RealmState` (src/README.md: request path). It is run
  * for live commands and for recovery replay alike, so it must be deterministic: no clock, no
  * randomness, no I/O. Unknown record types or versions throw `UnknownRecordError`
  * (record-versions.ts): a store written by a newer parley must not be half-loaded.

@@ -142,7 +142,7 @@ export function checkWildcardMentions(
 }
 
 /**
- * Zulip's `check_user_group_mention_allowed` (zulip-behavior.md §2.1 item 12): the sender must be
+ * Zulip's `check_user_group_mention_allowed` (https://zulip.com/api/send-message item 12): the sender must be
  * in each mentioned group's `can_mention_group` (default role:everyone for user groups). Silent
  * mentions are not checked. Returns the error for the first group refused, or null.
  */

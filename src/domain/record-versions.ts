@@ -1,5 +1,5 @@
 /**
- * The record versions this parley reads (DESIGN.md §2: records are versioned; an old record must
+ * The record versions this parley reads (src/README.md: words: records are versioned; an old record must
  * still load after an upgrade, and a record from a newer parley must not be half-applied).
  * `evolve` checks every record against this table before applying it, so an unknown type or
  * version stops recovery with a clear error instead of folding a shape the code does not know.

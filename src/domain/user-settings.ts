@@ -1,5 +1,5 @@
 /**
- * Personal settings (Zulip's `UserBaseSettings`, `PATCH /settings`, seed §4.12): each user keeps
+ * Personal settings (Zulip's `UserBaseSettings`, `PATCH /settings`, https://zulip.com/api/update-user): each user keeps
  * only the values that differ from Zulip's defaults (`User.settings`, wire names); everything
  * else reads the default from `USER_SETTING_DEFAULTS`.
  *

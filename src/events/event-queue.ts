@@ -1,5 +1,5 @@
 /**
- * One client's event queue (zulip-behavior.md §10, seed §6): events get increasing ids from 0,
+ * One client's event queue (https://zulip.com/api/real-time-events): events get increasing ids from 0,
  * are kept until acknowledged (`last_event_id` prunes), and are handed to at most one waiting
  * consumer at a time — a long-poll (`GET /events`) or a WebSocket subscription.
  *

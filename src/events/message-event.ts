@@ -1,6 +1,6 @@
 /**
  * Finalizes a `message` event for one queue, as Zulip's Tornado does per client
- * (zulip-behavior.md §10.4, seed §6.2): content per `apply_markdown`, avatar per
+ * (https://zulip.com/api/get-events): content per `apply_markdown`, avatar per
  * `client_gravatar`, the empty topic per the `empty_topic_name` capability, the receiving user's
  * `flags`, and `local_message_id` for the sender's queue.
  *

@@ -1,5 +1,5 @@
 /**
- * The `narrow` of `POST /register` (zulip-behavior.md §10.1): a list of `[operator, operand]`
+ * The `narrow` of `POST /register` (https://zulip.com/api/register-queue): a list of `[operator, operand]`
  * pairs over `stream`, `topic`, `sender` and `is`, compiled to a predicate on the message object
  * of a `message` event. Only messages matching every pair reach the queue.
  */

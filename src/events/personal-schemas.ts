@@ -43,7 +43,7 @@ export const TypingEventSchema = Type.Union([
   ),
 ]);
 
-/** `user_topic` (zulip-behavior.md §3.15, §10.4): the user's new policy for one topic. */
+/** `user_topic` (https://zulip.com/api/update-user-topic, https://zulip.com/api/get-events): the user's new policy for one topic. */
 export const UserTopicEventSchema = Type.Object(
   {
     id: Int(),
@@ -89,7 +89,7 @@ export const NavigationViewEventSchema = Type.Union([
   Type.Object({ id: Int(), type: Type.Literal('navigation_view'), op: Type.Literal('remove'), fragment: Str() }, strict),
 ]);
 
-/** A draft object (Zulip's `Draft.to_dict()`, seed §2.4). */
+/** A draft object (Zulip's `Draft.to_dict()`, https://zulip.com/api/get-drafts). */
 const DraftObject = Type.Object(
   {
     id: Int(),
@@ -103,7 +103,7 @@ const DraftObject = Type.Object(
 );
 
 /**
- * `drafts` (zulip-behavior.md §11, `zerver/lib/drafts.py`), to the owner only: op `add` with the
+ * `drafts` (https://zulip.com/api/get-users, `zerver/lib/drafts.py`), to the owner only: op `add` with the
  * created drafts, `update` with the whole edited draft, `remove` with its id.
  */
 export const DraftsEventSchema = Type.Union([

@@ -44,7 +44,7 @@ export const UserGroupEventSchema = Type.Union([
   ),
 ]);
 
-/** `user_status` (zulip-behavior.md §7.1): `user_id` plus only the keys the client supplied. */
+/** `user_status` (https://zulip.com/api/update-status): `user_id` plus only the keys the client supplied. */
 export const UserStatusEventSchema = Type.Object(
   {
     id: Int(),
@@ -60,7 +60,7 @@ export const UserStatusEventSchema = Type.Object(
 );
 
 /**
- * `presence` (zulip-behavior.md §8.4): `email` is absent for queues registered with
+ * `presence` (https://zulip.com/api/get-events): `email` is absent for queues registered with
  * `slim_presence=true`; `server_timestamp` is a float.
  */
 export const PresenceEventSchema = Type.Object(

@@ -1,5 +1,5 @@
 /**
- * Reusable invitation handlers (seed §4.13, §5.5, §7; zulip-behavior.md §9; Zulip's
+ * Reusable invitation handlers (https://zulip.com/api/create-invite-link, https://zulip.com/api/http-headers, https://zulip.com/api/rest-error-handling; https://zulip.com/api/get-invites; Zulip's
  * `generate_multiuse_invite_backend` / `do_create_multiuse_invite_link` and
  * `revoke_multiuse_invite`).
  *
