@@ -17,16 +17,14 @@ import {
   DEFAULT_EXTERNAL_ACCOUNTS,
   FieldType,
   MAX_SUMMARY_FIELDS,
-  checkFieldDefinition,
-  checkFieldValue,
   evolveProfileFields,
   fieldsEvent,
-  isDefaultExternal,
   isRenderable,
   type CustomProfileField,
   type CustomProfileFieldRecord,
   type CustomProfileValuesChanged,
 } from '../../domain/custom-profile-fields.js';
+import { checkFieldDefinition, checkFieldValue, isDefaultExternal } from '../../domain/custom-profile-field-checks.js';
 import { renderMarkdown } from '../../markdown/render.js';
 import type { RealmEvent } from '../../events/realm-event.js';
 import type { Decision, Handler } from '../decision.js';

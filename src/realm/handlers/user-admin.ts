@@ -33,7 +33,8 @@ import { DISPLAY_SETTINGS_LEGACY, NOTIFICATION_SETTINGS_LEGACY } from '../../dom
 import { ok, fail, Errors, type Result } from '../../errors.js';
 import { Role, type RealmState, type RoleCode, type User } from '../../domain/realm-state.js';
 import { apiEmail, checkFullName, canSeeDeliveryEmail, gravatarUrl, isValidEmail } from '../../domain/users.js';
-import { checkFieldValue, isRenderable, type CustomProfileValuesChanged } from '../../domain/custom-profile-fields.js';
+import { isRenderable, type CustomProfileValuesChanged } from '../../domain/custom-profile-fields.js';
+import { checkFieldValue } from '../../domain/custom-profile-field-checks.js';
 import type { UserUpdated } from '../../domain/user-admin.js';
 import { draftsClearedBySettings } from '../../domain/drafts.js';
 import type { UserCreated } from '../../domain/records.js';
