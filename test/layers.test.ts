@@ -6,6 +6,10 @@
  *
  * A violation fails with the file, the import and the rule. The exceptions below are the only
  * ones allowed; each says why it exists and what removes it.
+ *
+ * Also checked: what runs inside a command (domain/, markdown/, realm/handlers/) is pure: no wall
+ * clock, no randomness, no file reads (time and ids come from the command context, data is
+ * loaded at start-up), so replay and tests are deterministic.
  */
 import t from 'tap';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -178,4 +182,49 @@ t.test('no import in src/ runs against the layer rules', async (t) => {
     const used = edges.some((edge) => edge.specifier.startsWith('.') && edge.from === e.from && excepted(edge.from, targetOf(edge)));
     if (!used) t.comment(`layer exception ${e.from} → ${e.to} is no longer needed: remove it`);
   }
+});
+
+/** Calls that make a function impure, as they appear in source. `new Date(x)` (a conversion) is fine. */
+const IMPURE = [
+  { re: /\bDate\.now\s*\(/, what: 'Date.now()' },
+  { re: /\bnew Date\s*\(\s*\)/, what: 'new Date()' },
+  { re: /\bperformance\.now\s*\(/, what: 'performance.now()' },
+  { re: /\bMath\.random\s*\(/, what: 'Math.random()' },
+  { re: /\b(?:readFileSync|readFile|existsSync|readdirSync|statSync)\s*\(/, what: 'a file read' },
+];
+
+/** Folders whose code runs inside a command; the conformance runner is a CLI tool, not a handler. */
+const PURE_ROOTS = ['domain', 'markdown', 'realm/handlers'];
+const PURE_EXEMPT = new Set(['markdown/conformance.ts']);
+
+/** Source without comments (block, line) and with string contents blanked, so prose never matches. */
+function codeOnly(text: string): string {
+  return text
+    .replace(/\/\*[\s\S]*?\*\//g, '')
+    .replace(/(^|[^:\\])\/\/.*$/gm, '$1')
+    .replace(/'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*"/g, "''");
+}
+
+/** The impure calls in one file's source, as `what` strings. */
+export function impureCalls(text: string): string[] {
+  const code = codeOnly(text);
+  return IMPURE.filter((p) => p.re.test(code)).map((p) => p.what);
+}
+
+t.test('the purity check flags what it must (synthetic sources)', async (t) => {
+  t.same(impureCalls('const t = Date.now();'), ['Date.now()']);
+  t.same(impureCalls('const d = new Date();'), ['new Date()']);
+  t.same(impureCalls('x = Math.random() * 2; readFileSync(p, "utf8")'), ['Math.random()', 'a file read']);
+  t.same(impureCalls('const d = new Date(ms); // Date.now() in a comment\n/* Math.random() */ s = "Date.now()"'), []);
+});
+
+t.test('code that runs inside a command reads no clock, randomness or files', async (t) => {
+  const impure = PURE_ROOTS.flatMap((root) =>
+    sourceFiles(join(SRC, root)).flatMap((file) => {
+      const rel = relative(SRC, file).split(sep).join('/');
+      if (PURE_EXEMPT.has(rel)) return [];
+      return impureCalls(readFileSync(file, 'utf8')).map((what) => `src/${rel} calls ${what}`);
+    }),
+  );
+  t.same(impure, [], 'impure calls');
 });
