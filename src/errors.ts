@@ -88,7 +88,8 @@ export function escapeHtml(s: string): string {
 }
 
 /**
- * Constructors for every error parley returns. Each names its Zulip source (zerver/lib/exceptions.py classes, the view that raises it).
+ * Constructors for every error parley returns. Each names its Zulip source
+ * (zerver/lib/exceptions.py classes, the view that raises it).
  * Keep wording byte-for-byte: clients and tests match on it.
  */
 export const Errors = {
@@ -151,9 +152,11 @@ export const Errors = {
   mustBeAdmin: () => new ZulipError('UNAUTHORIZED_PRINCIPAL', 'Must be an organization administrator'),
   mustBeOwner: () => new ZulipError('UNAUTHORIZED_PRINCIPAL', 'Must be an organization owner'),
   /**
-   * Also what administrator-only endpoints answer non-administrators: https://zulip.com/api/http-headers, https://zulip.com/api/rest-error-handling specify
+   * Also what administrator-only endpoints answer non-administrators:
+   * https://zulip.com/api/http-headers, https://zulip.com/api/rest-error-handling specify
    * BAD_REQUEST with an insufficient-permission message, and the seed wins over Zulip's own
-   * "Must be an organization administrator" (UNAUTHORIZED_PRINCIPAL, https://zulip.com/api/rest-error-handling).
+   * "Must be an organization administrator" (UNAUTHORIZED_PRINCIPAL,
+   * https://zulip.com/api/rest-error-handling).
    */
   insufficientPermission: () => bad('Insufficient permission'),
   notAllowedForGuests: () => bad('Not allowed for guest users'),

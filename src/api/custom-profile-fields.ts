@@ -1,5 +1,6 @@
 /**
- * Custom profile field endpoints (https://zulip.com/api/create-custom-profile-field; https://zulip.com/api/get-custom-profile-fields):
+ * Custom profile field endpoints (https://zulip.com/api/create-custom-profile-field;
+ * https://zulip.com/api/get-custom-profile-fields):
  * - `GET /realm/profile_fields` (any user): `{custom_fields: [...]}` sorted by `order`;
  * - `POST /realm/profile_fields` (administrators): `name` (stripped), `hint`, `field_type`,
  *   `field_data` (JSON dict of strings or dicts of strings), `display_in_profile_summary`,

@@ -52,7 +52,10 @@ export interface Endpoint<S extends ParamSpecs = ParamSpecs> {
   readonly method: Method;
   readonly path: string;
   readonly auth: AuthMode;
-  /** Which of Zulip's two JSON-parameter error dialects this endpoint speaks (Zulip's zerver/lib/typed_endpoint.py `typed_endpoint`). */
+  /**
+   * Which of Zulip's two JSON-parameter error dialects this endpoint speaks (Zulip's
+   * zerver/lib/typed_endpoint.py `typed_endpoint`).
+   */
   readonly dialect?: Dialect;
   readonly params: S;
   handler(ctx: RequestContext<DecodedParams<S>>): EndpointOutcome | Promise<EndpointOutcome>;

@@ -92,7 +92,8 @@ export function eventEndpoints(queues: EventQueueManager) {
         dont_block: P.bool({ default: false }),
       },
       handler: async ({ realm, user, params, onAbort }) => {
-        // As Zulip's zerver/views/events_register.py: these two are plain BAD_REQUEST errors, not REQUEST_VARIABLE_MISSING.
+        // As Zulip's zerver/views/events_register.py: these two are plain BAD_REQUEST errors, not
+        // REQUEST_VARIABLE_MISSING.
         if (params.queue_id === undefined) return Errors.badRequest("Missing 'queue_id' argument");
         if (params.last_event_id === undefined) return Errors.badRequest("Missing 'last_event_id' argument");
         const queue = queues.get(params.queue_id, realm!.id, user!.id);

@@ -1,6 +1,8 @@
 /**
- * Message endpoints: `POST /messages` (https://zulip.com/api/send-message), `GET /messages/{message_id}` (https://zulip.com/api/get-message),
- * `POST /messages/render` (https://zulip.com/api/render-message). Sends go through the realm actor; reads are synchronous
+ * Message endpoints: `POST /messages` (https://zulip.com/api/send-message), `GET
+ * /messages/{message_id}` (https://zulip.com/api/get-message),
+ * `POST /messages/render` (https://zulip.com/api/render-message). Sends go through the realm actor;
+ * reads are synchronous
  * queries on the realm state plus a memory-mapped body read.
  */
 import { Errors } from '../errors.js';

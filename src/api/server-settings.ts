@@ -1,5 +1,6 @@
 /**
- * `GET /server_settings` (unauthenticated; https://zulip.com/api/get-server-settings). python-zulip-api calls it in its
+ * `GET /server_settings` (unauthenticated; https://zulip.com/api/get-server-settings).
+ * python-zulip-api calls it in its
  * constructor with an Authorization header that must be ignored, and asserts `zulip_version`.
  */
 import { Errors } from '../errors.js';

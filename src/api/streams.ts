@@ -1,6 +1,7 @@
 /**
  * Channel reads clients use to discover channels: `GET /streams` and
- * `GET /users/me/subscriptions` (https://zulip.com/api/get-subscriptions, https://zulip.com/api/get-streams). Writes come with the channels issue.
+ * `GET /users/me/subscriptions` (https://zulip.com/api/get-subscriptions,
+ * https://zulip.com/api/get-streams). Writes come with the channels issue.
  */
 import { Errors } from '../errors.js';
 import { defineEndpoint } from './define-endpoint.js';
@@ -27,7 +28,8 @@ export function streamEmailAddress(realmId: number, stream: Stream, host: string
 }
 
 /**
- * A channel's topics for `viewer` (https://zulip.com/api/get-stream-topics): grouped case-insensitively, named
+ * A channel's topics for `viewer` (https://zulip.com/api/get-stream-topics): grouped
+ * case-insensitively, named
  * by their most recent message, sorted by `max_id` descending; with protected history only the
  * topics of messages the viewer received. Cost: one pass over the channel's message ids.
  */

@@ -1,6 +1,8 @@
 /**
- * User reads: `GET /users/me` (https://zulip.com/api/get-own-user), `GET /users` (https://zulip.com/api/get-users), `GET /users/{user_id}` (https://zulip.com/api/get-user)
- * and `GET /users/{email}` (https://zulip.com/api/get-own-user, https://zulip.com/api/get-users, https://zulip.com/api/get-user).
+ * User reads: `GET /users/me` (https://zulip.com/api/get-own-user), `GET /users`
+ * (https://zulip.com/api/get-users), `GET /users/{user_id}` (https://zulip.com/api/get-user)
+ * and `GET /users/{email}` (https://zulip.com/api/get-own-user, https://zulip.com/api/get-users,
+ * https://zulip.com/api/get-user).
  */
 import { isSystemBot } from '../domain/system-bots.js';
 import Type from 'typebox';

@@ -32,7 +32,8 @@ function decodeBase64(token: string): Uint8Array | null {
 }
 
 /**
- * Parses an `Authorization` header value (https://zulip.com/api/http-headers; Zulip's zerver/decorator.py `get_basic_credentials`):
+ * Parses an `Authorization` header value (https://zulip.com/api/http-headers; Zulip's
+ * zerver/decorator.py `get_basic_credentials`):
  * - `undefined` (no header) → `null`;
  * - not exactly two whitespace-separated tokens, undecodable base64 or UTF-8, or not exactly one
  *   `:` in the credentials → `Errors.invalidBasicAuthHeader()` (401 UNAUTHORIZED,

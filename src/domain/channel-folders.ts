@@ -1,5 +1,6 @@
 /**
- * Channel folders (https://zulip.com/api/update-stream `folder_id`; Zulip FL 389–414, `zerver/models/channel_folders.py`,
+ * Channel folders (https://zulip.com/api/update-stream `folder_id`; Zulip FL 389–414,
+ * `zerver/models/channel_folders.py`,
  * `zerver/lib/channel_folders.py`, `zerver/actions/channel_folders.py`): realm-wide, administrator-managed
  * groups of channels shown as sections of the web app's left sidebar. A channel belongs to at most
  * one folder (`Stream.folderId`).

@@ -1,6 +1,8 @@
 /**
  * Validation of channel settings shared by `POST /channels/create` and `PATCH /streams/{id}`
- * (https://zulip.com/api/update-stream, https://zulip.com/api/group-setting-values, https://zulip.com/api/create-channel; https://zulip.com/api/subscribe, https://zulip.com/api/update-stream): retention days, topics policy,
+ * (https://zulip.com/api/update-stream, https://zulip.com/api/group-setting-values,
+ * https://zulip.com/api/create-channel; https://zulip.com/api/subscribe): retention days, topics
+ * policy,
  * group-setting values, and who may administer a channel. Pure functions over `RealmState`;
  * errors are returned as `ZulipError` values (never thrown).
  */
@@ -10,7 +12,8 @@ import { Role, type GroupSettingValue, type RealmState, type Stream, type Topics
 import { canSeeStream, isSubscribed } from './access.js';
 
 /**
- * Whether web-public channels may be created or made (https://zulip.com/api/update-stream `is_web_public` prerequisites: the
+ * Whether web-public channels may be created or made (https://zulip.com/api/update-stream
+ * `is_web_public` prerequisites: the
  * server's WEB_PUBLIC_STREAMS_ENABLED and the realm's `enable_spectator_access`). parley serves no
  * spectators yet and `POST /register` says `server_web_public_streams_enabled: false` and
  * `realm_enable_spectator_access: false`, so this is false until spectator access exists.
@@ -23,7 +26,8 @@ export function webPublicChannelsEnabled(_state: RealmState): boolean {
 export const TOPICS_POLICIES: readonly TopicsPolicy[] = ['inherit', 'allow_empty_topic', 'disable_empty_topic', 'empty_topic_only'];
 
 /**
- * Decodes `message_retention_days` (https://zulip.com/api/update-stream): `"realm_default"` → null, `"unlimited"` → -1,
+ * Decodes `message_retention_days` (https://zulip.com/api/update-stream): `"realm_default"` → null,
+ * `"unlimited"` → -1,
  * a positive integer (days) → itself. Anything else → `Bad value for 'message_retention_days': <v>`.
  */
 export function parseRetentionDays(raw: unknown): number | null | ZulipError {
@@ -42,7 +46,8 @@ export function parseTopicsPolicy(raw: string): TopicsPolicy | ZulipError {
 const isIntArray = (v: unknown): v is number[] => Array.isArray(v) && v.every((x) => Number.isInteger(x));
 
 /**
- * Validates and normalizes a group-setting value for channel setting `name` (https://zulip.com/api/group-setting-values, Zulip's
+ * Validates and normalizes a group-setting value for channel setting `name`
+ * (https://zulip.com/api/group-setting-values, Zulip's
  * `parse_group_setting_value`): an integer must be an existing, active group other than
  * `role:internet`; an object `{direct_members, direct_subgroups}` must name existing active users and
  * existing groups. An object with no members and one subgroup becomes that group id; an empty object
@@ -88,7 +93,8 @@ export function sameGroupSetting(a: GroupSettingValue, b: GroupSettingValue): bo
 }
 
 /**
- * Whether `user` may administer `stream` (https://zulip.com/api/group-setting-values): realm administrators always, else members
+ * Whether `user` may administer `stream` (https://zulip.com/api/group-setting-values): realm
+ * administrators always, else members
  * of the channel's `can_administer_channel_group`.
  */
 export function canAdministerChannel(state: RealmState, user: User, stream: Stream): boolean {

@@ -16,7 +16,10 @@ import {
 
 const codePoints = (s: string) => [...s].length;
 
-/** Django's `URLValidator` for http(s)/ftp(s), simplified: scheme, host with a dot or localhost, no spaces. */
+/**
+ * Django's `URLValidator` for http(s)/ftp(s), simplified: scheme, host with a dot or localhost, no
+ * spaces.
+ */
 export function isValidUrl(s: string): boolean {
   const m = /^(https?|ftps?):\/\/([^\s/?#@]+@)?(\[[0-9a-fA-F:.]+\]|[^\s/?#:@]+)(:\d{1,5})?([/?#][^\s]*)?$/i.exec(s);
   if (m === null) return false;

@@ -1,5 +1,6 @@
 /**
- * Custom profile fields (https://zulip.com/api/create-custom-profile-field; https://zulip.com/api/get-custom-profile-fields): the organization's field
+ * Custom profile fields (https://zulip.com/api/create-custom-profile-field;
+ * https://zulip.com/api/get-custom-profile-fields): the organization's field
  * definitions, each user's values, their records and `evolve` steps, and the wire serializers.
  * The validation rules the handlers share are in `custom-profile-field-checks.ts`.
  *

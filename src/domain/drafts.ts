@@ -1,5 +1,7 @@
 /**
- * Drafts (https://zulip.com/api/get-drafts, https://zulip.com/api/edit-draft, https://zulip.com/api/create-drafts; https://zulip.com/api/get-drafts; Zulip's `zerver/models/drafts.py`,
+ * Drafts (https://zulip.com/api/get-drafts, https://zulip.com/api/edit-draft,
+ * https://zulip.com/api/create-drafts; https://zulip.com/api/get-drafts; Zulip's
+ * `zerver/models/drafts.py`,
  * `zerver/lib/drafts.py`): per user, unsent messages synchronised between the user's clients.
  *
  * A draft is stored in its wire form's terms (Zulip's `Draft.to_dict()`), already resolved:

@@ -1,5 +1,6 @@
 /**
- * User groups and the one evaluator of group-setting values (https://zulip.com/api/group-setting-values). System groups
+ * User groups and the one evaluator of group-setting values
+ * (https://zulip.com/api/group-setting-values). System groups
  * (`role:*`) derive their membership from roles; user-defined groups have direct members and
  * subgroups, evaluated recursively. Deactivated users are never members.
  */
@@ -71,7 +72,10 @@ export function hasGroupPermission(state: RealmState, userId: number, value: Gro
   return value.direct_subgroups.some((g) => isUserInGroup(state, userId, g));
 }
 
-/** Zulip's defaults for a new channel's permission settings (https://zulip.com/api/group-setting-values, https://zulip.com/api/create-channel). */
+/**
+ * Zulip's defaults for a new channel's permission settings
+ * (https://zulip.com/api/group-setting-values, https://zulip.com/api/create-channel).
+ */
 export function defaultStreamGroups(
   state: RealmState,
   creatorId: number | null,

@@ -1,5 +1,6 @@
 /**
- * Reusable invitation links (https://zulip.com/api/create-invite-link, https://zulip.com/api/get-invites): the realm's multiuse invites,
+ * Reusable invitation links (https://zulip.com/api/create-invite-link,
+ * https://zulip.com/api/get-invites): the realm's multiuse invites,
  * their records, `evolve` and snapshot form, and their wire form for `GET /invites`.
  *
  * State: `state.invites` = `{ items, nextId }` (optional: realms and snapshots from before

@@ -1,5 +1,6 @@
 /**
- * Message edits and moves (https://zulip.com/api/get-message `edit_history`; https://zulip.com/api/get-message-history, https://zulip.com/api/update-message): the
+ * Message edits and moves (https://zulip.com/api/get-message `edit_history`;
+ * https://zulip.com/api/get-message-history, https://zulip.com/api/update-message): the
  * `message_edited` record, its fold, the per-message edit history kept in `RealmState.editHistory`,
  * and the derived wire fields (`edit_history`, `last_edit_timestamp`, `last_moved_timestamp`).
  *
@@ -192,7 +193,10 @@ export function addEditFields(state: RealmState, id: number, wire: Record<string
   });
 }
 
-/** One snapshot of `GET /messages/{id}/history` before its diff is added (https://zulip.com/api/get-message-history). */
+/**
+ * One snapshot of `GET /messages/{id}/history` before its diff is added
+ * (https://zulip.com/api/get-message-history).
+ */
 export interface HistorySnapshot {
   topic: string;
   content: string;

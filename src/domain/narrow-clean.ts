@@ -62,7 +62,10 @@ export function cleanNarrow(state: RealmState, viewer: User, narrow: readonly Na
   return [{ operator: 'dm', operand: [...recipient.userIds], negated: false }, ...rest];
 }
 
-/** Zulip's `can_access_stream_history`: web-public, public for non-guests, or shared history and subscribed. */
+/**
+ * Zulip's `can_access_stream_history`: web-public, public for non-guests, or shared history and
+ * subscribed.
+ */
 export function canAccessStreamHistory(state: RealmState, viewer: User, stream: Stream): boolean {
   if (stream.isWebPublic) return true;
   if (!stream.inviteOnly && stream.historyPublicToSubscribers && viewer.role !== Role.guest) return true;

@@ -1,5 +1,6 @@
 /**
- * Navigation views (https://zulip.com/api/add-navigation-view; Zulip FL 390, `zerver/models/navigation_views.py`,
+ * Navigation views (https://zulip.com/api/add-navigation-view; Zulip FL 390,
+ * `zerver/models/navigation_views.py`,
  * `zerver/lib/navigation_views.py`): per user, an ordered list of views shown in the web app's
  * left sidebar (`is_pinned`) or its "More views" menu. A view is identified by its URL
  * `fragment`; built-in views (`BUILT_IN_VIEW_FRAGMENTS`) have no name, custom ones have one.

@@ -105,7 +105,10 @@ export function existingEmojiName(state: RealmState, messageId: number, emojiCod
   return reactionsOf(state, messageId).find((r) => r.emojiCode === emojiCode && r.reactionType === reactionType)?.emojiName;
 }
 
-/** Wire form (https://zulip.com/api/get-message Reaction; FL 328 removed the `user` object from message objects). */
+/**
+ * Wire form (https://zulip.com/api/get-message Reaction; FL 328 removed the `user` object from
+ * message objects).
+ */
 export interface ReactionWire {
   emoji_name: string;
   emoji_code: string;

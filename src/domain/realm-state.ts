@@ -19,7 +19,10 @@ import type { NavigationView } from './navigation-views.js';
 export const Role = { owner: 100, admin: 200, moderator: 300, member: 400, guest: 600 } as const;
 export type RoleCode = (typeof Role)[keyof typeof Role];
 
-/** A full account or a bot (https://zulip.com/api/get-user). `email` is the real (delivery) address, lower-case. */
+/**
+ * A full account or a bot (https://zulip.com/api/get-user). `email` is the real (delivery) address,
+ * lower-case.
+ */
 export interface User {
   readonly id: number;
   email: string;
@@ -48,7 +51,8 @@ export interface User {
 }
 
 /**
- * A group-setting value (https://zulip.com/api/group-setting-values): a user group id, or an anonymous group of direct members and
+ * A group-setting value (https://zulip.com/api/group-setting-values): a user group id, or an
+ * anonymous group of direct members and
  * subgroups.
  */
 export type GroupSettingValue = number | { direct_members: number[]; direct_subgroups: number[] };
@@ -68,7 +72,10 @@ export interface UserGroup {
   settings?: Record<string, GroupSettingValue>;
 }
 
-/** Channel permission settings that take group-setting values (https://zulip.com/api/group-setting-values). */
+/**
+ * Channel permission settings that take group-setting values
+ * (https://zulip.com/api/group-setting-values).
+ */
 export const STREAM_GROUP_SETTINGS = [
   'can_add_subscribers_group',
   'can_administer_channel_group',
@@ -109,7 +116,10 @@ export interface Stream {
   groups: Record<StreamGroupSetting, GroupSettingValue>;
 }
 
-/** A user's subscription to a channel (https://zulip.com/api/get-subscriptions). Notification settings null = inherit. */
+/**
+ * A user's subscription to a channel (https://zulip.com/api/get-subscriptions). Notification
+ * settings null = inherit.
+ */
 export interface Subscription {
   color: string;
   isMuted: boolean;

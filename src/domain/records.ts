@@ -78,7 +78,10 @@ export interface SubscriptionsAdded {
   subscriptions: Array<{ userId: number; color: string }>;
 }
 
-/** Users were unsubscribed from a channel (https://zulip.com/api/unsubscribe). Their UserMessage rows stay. */
+/**
+ * Users were unsubscribed from a channel (https://zulip.com/api/unsubscribe). Their UserMessage
+ * rows stay.
+ */
 export interface SubscriptionsRemoved {
   type: 'subscriptions_removed';
   v: 1;
@@ -87,7 +90,8 @@ export interface SubscriptionsRemoved {
 }
 
 /**
- * A user changed one of their subscription settings (https://zulip.com/api/update-subscription-settings). `property` is the
+ * A user changed one of their subscription settings
+ * (https://zulip.com/api/update-subscription-settings). `property` is the
  * stored wire name (`color`, `is_muted`, `pin_to_top`, `desktop_notifications`,
  * `audible_notifications`, `push_notifications`, `email_notifications`, `wildcard_mentions_notify`);
  * `value` a hex color string for `color`, else a boolean.
@@ -143,7 +147,8 @@ import type { MessageFlagsChanged } from './message-flags.js';
 export type RealmRecord = RealmCreated | RealmSettingsChanged | LinkifiersChanged | UserCreated | StreamCreated | SubscriptionsAdded | SubscriptionsRemoved | SubscriptionPropertyChanged | MessageSent | UserTopicSet | StreamUpdated | UserGroupCreated | UserGroupMembershipChanged | UserGroupUpdated | UserStatusSet | CustomProfileFieldRecord | NavigationViewRecord | ChannelFolderRecord | DraftRecord | InviteRecord | UserAdminRecord | MessagesDeleted | MessageEdited | ReactionRecord | MessageFlagsChanged;
 
 /**
- * A user's status changed (https://zulip.com/api/update-status; see domain/user-status.ts): only the keys present
+ * A user's status changed (https://zulip.com/api/update-status; see domain/user-status.ts): only
+ * the keys present
  * changed. `away` sets `presence_enabled` = !away; `emojiName` comes with `emojiCode` and
  * `reactionType` ('' name = no emoji).
  */
@@ -233,7 +238,10 @@ export interface StreamChanges {
   groups?: Partial<Record<StreamGroupSetting, GroupSettingValue>>;
 }
 
-/** A channel's settings changed (PATCH /streams/{id}, archiving: https://zulip.com/api/update-stream, https://zulip.com/api/archive-stream). */
+/**
+ * A channel's settings changed (PATCH /streams/{id}, archiving:
+ * https://zulip.com/api/update-stream, https://zulip.com/api/archive-stream).
+ */
 export interface StreamUpdated {
   type: 'stream_updated';
   v: 1;

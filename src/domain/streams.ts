@@ -1,5 +1,6 @@
 /**
- * Channels (streams) on the wire and their naming rules (https://zulip.com/api/get-stream-by-id, https://zulip.com/api/get-subscriptions, https://zulip.com/api/update-stream).
+ * Channels (streams) on the wire and their naming rules (https://zulip.com/api/get-stream-by-id,
+ * https://zulip.com/api/get-subscriptions, https://zulip.com/api/update-stream).
  * The one serializer of `Stream` to Zulip's stream object, and of a subscription.
  */
 import type { RealmState, Stream, Subscription } from './realm-state.js';
@@ -24,7 +25,10 @@ export function pickColor(state: RealmState, userId: number, recipientId: number
   return STREAM_COLORS.find((c) => !used.has(c)) ?? STREAM_COLORS[recipientId % STREAM_COLORS.length]!;
 }
 
-/** Validates a channel name; returns the stripped name or an error message (https://zulip.com/api/subscribe). */
+/**
+ * Validates a channel name; returns the stripped name or an error message
+ * (https://zulip.com/api/subscribe).
+ */
 export function checkStreamName(raw: string): { ok: true; name: string } | { ok: false; msg: string } {
   const name = raw.trim();
   if (name === '') return { ok: false, msg: "Channel name can't be empty!" };
@@ -69,7 +73,10 @@ export function streamToWire(state: RealmState, stream: Stream): Record<string, 
   return wire;
 }
 
-/** Zulip's subscription object: the stream object plus the user's settings (https://zulip.com/api/get-subscriptions). */
+/**
+ * Zulip's subscription object: the stream object plus the user's settings
+ * (https://zulip.com/api/get-subscriptions).
+ */
 export function subscriptionToWire(
   state: RealmState,
   stream: Stream,

@@ -1,5 +1,6 @@
 /**
- * `topic_links` of message objects (https://zulip.com/api/get-message): the links in a channel message's topic, Zulip's
+ * `topic_links` of message objects (https://zulip.com/api/get-message): the links in a channel
+ * message's topic, Zulip's
  * `topic_links(linkifiers_key, topic_name)` (zerver/lib/markdown/__init__.py):
  *
  * 1. every realm linkifier, in order, finds its matches (`applyLinkifiers`, one linkifier at a

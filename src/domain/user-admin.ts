@@ -1,5 +1,6 @@
 /**
- * User administration records (https://zulip.com/api/update-user, https://zulip.com/api/create-user, https://zulip.com/api/get-users): one versioned record,
+ * User administration records (https://zulip.com/api/update-user,
+ * https://zulip.com/api/create-user, https://zulip.com/api/get-users): one versioned record,
  * `user_updated`, carries every change an administrator (or the user, through `PATCH /settings`)
  * makes to an account's own attributes — name, role, delivery email, active flag, timezone, email
  * visibility. Absent keys are unchanged. `evolveUserAdmin` is its only mutator (called by

@@ -1,5 +1,6 @@
 /**
- * Personal settings (Zulip's `UserBaseSettings`, `PATCH /settings`, https://zulip.com/api/update-user): each user keeps
+ * Personal settings (Zulip's `UserBaseSettings`, `PATCH /settings`,
+ * https://zulip.com/api/update-user): each user keeps
  * only the values that differ from Zulip's defaults (`User.settings`, wire names); everything
  * else reads the default from `USER_SETTING_DEFAULTS`.
  *

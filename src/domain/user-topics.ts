@@ -1,5 +1,6 @@
 /**
- * Per-user topic visibility (Zulip's `UserTopic`; https://zulip.com/api/update-user-topic, https://zulip.com/api/update-stream last row):
+ * Per-user topic visibility (Zulip's `UserTopic`; https://zulip.com/api/update-user-topic,
+ * https://zulip.com/api/update-stream last row):
  * a user's visibility policy for one (channel, topic). Topics compare case-insensitively; the
  * first spelling set is kept for display, as Zulip keeps the row's `topic_name`.
  *

@@ -1,5 +1,6 @@
 /**
- * All event queues of the server (https://zulip.com/api/real-time-events): creation at `POST /register`, lookup by
+ * All event queues of the server (https://zulip.com/api/real-time-events): creation at `POST
+ * /register`, lookup by
  * `queue_id`, routing of realm events to the queues of the users allowed to see them, long-polls
  * with heartbeats, and garbage collection of idle queues (600 s, as Zulip).
  *

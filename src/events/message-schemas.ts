@@ -27,7 +27,10 @@ const EditHistoryEntry = Type.Object(
   strict,
 );
 
-/** Zulip's message object (https://zulip.com/api/get-message). `flags` only where the message is fetched, not in events. */
+/**
+ * Zulip's message object (https://zulip.com/api/get-message). `flags` only where the message is
+ * fetched, not in events.
+ */
 export const MessageSchema = Type.Object(
   {
     id: Int(),

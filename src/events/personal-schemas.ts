@@ -43,7 +43,10 @@ export const TypingEventSchema = Type.Union([
   ),
 ]);
 
-/** `user_topic` (https://zulip.com/api/update-user-topic, https://zulip.com/api/get-events): the user's new policy for one topic. */
+/**
+ * `user_topic` (https://zulip.com/api/update-user-topic, https://zulip.com/api/get-events): the
+ * user's new policy for one topic.
+ */
 export const UserTopicEventSchema = Type.Object(
   {
     id: Int(),

@@ -7,7 +7,10 @@ import Type from 'typebox';
 import { Bool, Int, Str, strict } from './register/schema-helpers.js';
 import { ChannelFolderSchema, REGISTER_KEY_SCHEMAS } from './register/schemas.js';
 
-/** `realm_linkifiers` (https://zulip.com/api/get-linkifiers, https://zulip.com/api/get-events): the realm's whole ordered linkifier list. */
+/**
+ * `realm_linkifiers` (https://zulip.com/api/get-linkifiers, https://zulip.com/api/get-events): the
+ * realm's whole ordered linkifier list.
+ */
 export const RealmLinkifiersEventSchema = Type.Object(
   { id: Int(), type: Type.Literal('realm_linkifiers'), realm_linkifiers: Type.Array(Type.Object({ pattern: Str(), url_template: Str(), id: Int() }, strict)) },
   strict,
@@ -37,7 +40,10 @@ export const ChannelFolderEventSchema = Type.Union([
   Type.Object({ id: Int(), type: Type.Literal('channel_folder'), op: Type.Literal('reorder'), order: Type.Array(Int()) }, strict),
 ]);
 
-/** `custom_profile_fields`: every field of the realm after a change (https://zulip.com/api/get-custom-profile-fields). */
+/**
+ * `custom_profile_fields`: every field of the realm after a change
+ * (https://zulip.com/api/get-custom-profile-fields).
+ */
 export const CustomProfileFieldsEventSchema = Type.Object(
   { id: Int(), type: Type.Literal('custom_profile_fields'), fields: REGISTER_KEY_SCHEMAS.custom_profile_fields! },
   strict,

@@ -94,7 +94,10 @@ type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K>
 /** A client event as a handler decides it: without the per-queue `id`. */
 export type EventPayload = DistributiveOmit<ClientEvent, 'id'>;
 
-/** Zulip's message object as a `message` event carries it (https://zulip.com/api/get-message): `MessageSchema`'s static type. */
+/**
+ * Zulip's message object as a `message` event carries it (https://zulip.com/api/get-message):
+ * `MessageSchema`'s static type.
+ */
 export type MessageObject = Static<typeof MessageSchema>;
 
 const validators = new Map<TSchema, Validator>();

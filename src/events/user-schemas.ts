@@ -13,7 +13,10 @@ function registerListItem(key: string): TSchema {
   return (REGISTER_KEY_SCHEMAS[key] as unknown as { items: TSchema }).items;
 }
 
-/** `user_group` events (OpenAPI `user_group` add/update/remove/add_members/remove_members/add_subgroups/remove_subgroups). */
+/**
+ * `user_group` events (OpenAPI `user_group`
+ * add/update/remove/add_members/remove_members/add_subgroups/remove_subgroups).
+ */
 export const UserGroupEventSchema = Type.Union([
   Type.Object({ id: Int(), type: Type.Literal('user_group'), op: Type.Literal('add'), group: registerListItem('realm_user_groups') }, strict),
   Type.Object(

@@ -48,7 +48,8 @@ export interface Subscribe {
 }
 
 /**
- * Subscribe and/or unsubscribe (https://zulip.com/api/subscribe, https://zulip.com/api/unsubscribe, https://zulip.com/api/update-subscriptions): `POST`, `DELETE` and `PATCH
+ * Subscribe and/or unsubscribe (https://zulip.com/api/subscribe, https://zulip.com/api/unsubscribe,
+ * https://zulip.com/api/update-subscriptions): `POST`, `DELETE` and `PATCH
  * /users/me/subscriptions`. Channels in `add` that do not exist are created by `actorId`.
  */
 export interface UpdateSubscriptions {
@@ -121,7 +122,8 @@ export interface EnsureSystemBots {
 }
 
 /**
- * A presence report (`POST /users/me/presence`, https://zulip.com/api/update-presence): no records; the handler
+ * A presence report (`POST /users/me/presence`, https://zulip.com/api/update-presence): no records;
+ * the handler
  * updates the in-memory presence store (see `domain/presence.ts`) and may emit a `presence` event.
  */
 export interface UpdatePresence {
@@ -181,8 +183,10 @@ import type { EditMessage, EditMessageReply } from './handlers/message-edit.js';
 export type { EditMessage };
 
 /**
- * Set a user's visibility policy for (channel, topic) (https://zulip.com/api/update-user-topic): `POST /user_topics`
- * and, with `legacy`, `PATCH /users/me/subscriptions/muted_topics` (https://zulip.com/api/mute-topic; add = 1, remove = 0).
+ * Set a user's visibility policy for (channel, topic) (https://zulip.com/api/update-user-topic):
+ * `POST /user_topics`
+ * and, with `legacy`, `PATCH /users/me/subscriptions/muted_topics`
+ * (https://zulip.com/api/mute-topic; add = 1, remove = 0).
  */
 export interface SetUserTopic {
   type: 'set_user_topic';

@@ -1,5 +1,6 @@
 /**
- * What the API layer sees of a realm: its read-only state for synchronous queries (src/README.md: request path)
+ * What the API layer sees of a realm: its read-only state for synchronous queries (src/README.md:
+ * request path)
  * and `execute` to send a command through the realm actor's mailbox (src/README.md, the request path).
  */
 import type { Result } from '../errors.js';

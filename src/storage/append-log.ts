@@ -1,5 +1,6 @@
 /**
- * The durable append log of every realm (src/README.md: request path, persistence): records keyed `[realmId, seq]`,
+ * The durable append log of every realm (src/README.md: request path, persistence): records keyed
+ * `[realmId, seq]`,
  * message bodies written in the same LMDB transaction as the records that create them, the realm
  * registry, and log trimming once a snapshot covers a prefix.
  *

@@ -11,7 +11,8 @@
  * | `snapshot` | `[realmId, 'header' \| 'core' \| …]`  | see snapshot-store.ts (binary)                |
  * | `meta`     | `'format'`, `['realm', id]`, `['trimmed', id]` | msgpack objects / numbers            |
  *
- * Durability (src/README.md, persistence: "committed and flushed"). On Linux lmdb-js runs with `overlappingSync`: a write
+ * Durability (src/README.md, persistence: "committed and flushed"). On Linux lmdb-js runs with
+ * `overlappingSync`: a write
  * promise resolves when its transaction is *committed* (visible to readers), and the fsync of that
  * transaction may still be in progress; `db.flushed` resolves when the last commit is on disk.
  * For parley "durable" means **flushed**: `Store.durable()` waits for both the commit promises

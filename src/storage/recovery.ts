@@ -1,5 +1,6 @@
 /**
- * Realm recovery (src/README.md: persistence): latest snapshot (or the empty state) + replay of every log record
+ * Realm recovery (src/README.md: persistence): latest snapshot (or the empty state) + replay of
+ * every log record
  * after it, through the same `evolve` that folded them the first time. Either the whole realm
  * loads or a clear error is thrown; never a silently half-loaded realm.
  */

@@ -1,6 +1,8 @@
 /**
  * POST /channels/create, PATCH/DELETE/GET /streams/{id}, GET /streams/{id}/members
- * (https://zulip.com/api/update-stream, https://zulip.com/api/create-channel; https://zulip.com/api/get-stream-by-id, https://zulip.com/api/update-stream, https://zulip.com/api/archive-stream, https://zulip.com/api/get-subscribers).
+ * (https://zulip.com/api/update-stream, https://zulip.com/api/create-channel;
+ * https://zulip.com/api/get-stream-by-id, https://zulip.com/api/archive-stream,
+ * https://zulip.com/api/get-subscribers).
  */
 import t from 'tap';
 import { startTestServer, type Caller } from '../support/test-server.js';

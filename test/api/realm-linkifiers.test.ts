@@ -1,5 +1,5 @@
 /**
- * Linkifiers (https://zulip.com/api/get-linkifiers; https://zulip.com/api/get-linkifiers, https://zulip.com/api/add-linkifier): handler rules with
+ * Linkifiers (https://zulip.com/api/get-linkifiers, https://zulip.com/api/add-linkifier): handler rules with
  * "state unchanged after error", every error string with its `errors` dict, ordering and reorder,
  * snapshots, events via verifyAction, and `/register` with and without `linkifier_url_template`.
  */

@@ -28,7 +28,8 @@ interface CaseFile {
 
 /**
  * The fixture is Zulip's zerver/tests/fixtures/markdown_test_cases.json, read from
- * `ZULIP_MARKDOWN_CASES` or, when present, a reference folder next to the repository. Without it the conformance subtests are
+ * `ZULIP_MARKDOWN_CASES` or, when present, a reference folder next to the repository. Without it
+ * the conformance subtests are
  * reported as skipped (visibly), the other tests still run.
  */
 const CASES_PATH =

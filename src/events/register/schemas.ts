@@ -1,7 +1,8 @@
 /**
  * typebox schemas of the top-level keys of the `POST /register` response, one per key, as the
  * OpenAPI description types them (Zulip's zerver/openapi/zulip.yaml, operation `register-queue`,
- * https://zulip.com/api/register-queue, updated to feature level 417: group-setting values, `realm_topics_policy`,
+ * https://zulip.com/api/register-queue, updated to feature level 417: group-setting values,
+ * `realm_topics_policy`,
  * `presence_last_update_id`, channel folders, navigation views…). Objects are strict
  * (`additionalProperties: false`), like Zulip's own event-schema checker, so an extra or
  * misspelled key is an error. Used through `checkRegisterState` in `events/schemas.ts`.

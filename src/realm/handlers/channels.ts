@@ -1,5 +1,8 @@
 /**
- * Channel creation, update and archiving (https://zulip.com/api/update-stream, https://zulip.com/api/group-setting-values, https://zulip.com/api/create-channel; https://zulip.com/api/subscribe, https://zulip.com/api/update-stream, https://zulip.com/api/archive-stream). Pure `decide` functions: errors as values, records + events on success.
+ * Channel creation, update and archiving (https://zulip.com/api/update-stream,
+ * https://zulip.com/api/group-setting-values, https://zulip.com/api/create-channel;
+ * https://zulip.com/api/subscribe, https://zulip.com/api/archive-stream). Pure `decide` functions:
+ * errors as values, records + events on success.
  *
  * Events (https://zulip.com/api/get-events):
  * - create: `stream` op `create` `{streams: [stream]}` to everyone who can see the new channel,
@@ -129,7 +132,8 @@ export const createChannel: Handler<CreateChannel, CommandReplies['create_channe
 
   const subscriberIds = [...new Set(cmd.subscriberIds)];
   for (const id of subscriberIds) if (!state.users.get(id)?.isActive) return fail(Errors.noSuchUser());
-  // Subscribing others needs the realm's `can_add_subscribers_group` (https://zulip.com/api/subscribe step 2).
+  // Subscribing others needs the realm's `can_add_subscribers_group`
+  // (https://zulip.com/api/subscribe step 2).
   if (subscriberIds.some((id) => id !== actor.id) && !mayCreate(state, actor, 'can_add_subscribers_group')) {
     return fail(Errors.insufficientPermission());
   }
@@ -227,7 +231,10 @@ function onlyEmptyTopic(state: RealmState, stream: Stream): boolean {
   return true;
 }
 
-/** Common access check of PATCH and DELETE (https://zulip.com/api/update-stream): the stream, or the error. */
+/**
+ * Common access check of PATCH and DELETE (https://zulip.com/api/update-stream): the stream, or the
+ * error.
+ */
 function administeredStream(state: RealmState, actorId: number, streamId: number): Result<{ actor: User; stream: Stream }> {
   const actor = state.users.get(actorId);
   const stream = state.streams.get(streamId);
@@ -236,7 +243,10 @@ function administeredStream(state: RealmState, actorId: number, streamId: number
   return ok({ actor, stream });
 }
 
-/** Settings that need only metadata access to change (https://zulip.com/api/group-setting-values); the others need content access. */
+/**
+ * Settings that need only metadata access to change (https://zulip.com/api/group-setting-values);
+ * the others need content access.
+ */
 const METADATA_SETTINGS: ReadonlySet<string> = new Set([
   'can_add_subscribers_group', 'can_remove_subscribers_group', 'can_administer_channel_group', 'can_subscribe_group',
 ]);
@@ -325,7 +335,8 @@ export const updateChannel: Handler<UpdateChannel, CommandReplies['update_channe
   for (const [key, raw] of Object.entries(cmd.groups)) {
     if (!(STREAM_GROUP_SETTINGS as readonly string[]).includes(key)) return fail(Errors.badRequest(`Invalid setting ${key}`));
     const setting = key as StreamGroupSetting;
-    // Content-related settings need content access; the others metadata access (https://zulip.com/api/group-setting-values).
+    // Content-related settings need content access; the others metadata access
+    // (https://zulip.com/api/group-setting-values).
     if (!METADATA_SETTINGS.has(setting) && !hasContentAccess(state, actor, stream)) return fail(Errors.invalidStreamId());
     const next = parseUpdate(state, stream, setting, raw);
     if (isError(next)) return fail(next);
@@ -401,7 +412,10 @@ function changeEvents(state: RealmState, stream: Stream, changes: StreamChanges,
   return events;
 }
 
-/** `DELETE /streams/{stream_id}` (https://zulip.com/api/archive-stream; FL 388+: the channel stays, archived). */
+/**
+ * `DELETE /streams/{stream_id}` (https://zulip.com/api/archive-stream; FL 388+: the channel stays,
+ * archived).
+ */
 export const archiveChannel: Handler<ArchiveChannel, CommandReplies['archive_channel']> = (state, cmd) => {
   const access = administeredStream(state, cmd.actorId, cmd.streamId);
   if (!access.ok) return access;

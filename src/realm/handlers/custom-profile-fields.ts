@@ -1,5 +1,6 @@
 /**
- * Custom profile field commands and handlers (https://zulip.com/api/create-custom-profile-field; https://zulip.com/api/get-custom-profile-fields):
+ * Custom profile field commands and handlers (https://zulip.com/api/create-custom-profile-field;
+ * https://zulip.com/api/get-custom-profile-fields):
  * create / update / delete / reorder field definitions (administrators only), and a user's own
  * values (`PATCH` / `DELETE /users/me/profile_data`, where the field is `editable_by_user` or the
  * user is an administrator).

@@ -1,5 +1,7 @@
 /**
- * Reusable invitation handlers (https://zulip.com/api/create-invite-link, https://zulip.com/api/http-headers, https://zulip.com/api/rest-error-handling; https://zulip.com/api/get-invites; Zulip's
+ * Reusable invitation handlers (https://zulip.com/api/create-invite-link,
+ * https://zulip.com/api/http-headers, https://zulip.com/api/rest-error-handling;
+ * https://zulip.com/api/get-invites; Zulip's
  * `generate_multiuse_invite_backend` / `do_create_multiuse_invite_link` and
  * `revoke_multiuse_invite`).
  *

@@ -186,7 +186,8 @@ export const editMessage: Handler<EditMessage, EditMessageReply> = (state, cmd, 
   }
   const streamEdited = cmd.streamId !== undefined;
   const topicEdited = topic !== undefined;
-  // Administrators and moderators are exempt from the move time limits (https://zulip.com/api/update-message).
+  // Administrators and moderators are exempt from the move time limits
+  // (https://zulip.com/api/update-message).
   const exemptFromMoveLimits = actor.role <= Role.moderator;
 
   if (topicEdited) {

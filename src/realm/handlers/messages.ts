@@ -223,7 +223,8 @@ export const sendMessage: Handler<SendMessage, CommandReplies['send_message']> =
   const automatic = targetStream && automaticVisibilityOnSend(state, sender, targetStream, topic, record.timestamp);
   const message = messageEvent(state, record, receivers, cmd);
   if (automatic) {
-    // Zulip sets the sender's visibility before delivering the message (Zulip's `visibility_policy_for_send_message`).
+    // Zulip sets the sender's visibility before delivering the message (Zulip's
+    // `visibility_policy_for_send_message`).
     return ok({
       records: [automatic.record, record],
       events: [...automatic.events, message],

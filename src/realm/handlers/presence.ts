@@ -1,5 +1,6 @@
 /**
- * `update_presence` (https://zulip.com/api/update-presence, https://zulip.com/api/get-events): a user's presence report. No records and no
+ * `update_presence` (https://zulip.com/api/update-presence, https://zulip.com/api/get-events): a
+ * user's presence report. No records and no
  * durable commit: the handler updates the realm's in-memory presence store directly — the single,
  * documented exception to "handlers are pure" (see `domain/presence.ts` for why and for what a
  * crash loses). Running it in the actor keeps updates serialized and the `presence` event ordered

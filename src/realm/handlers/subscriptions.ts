@@ -1,6 +1,8 @@
 /**
  * `update_subscriptions` (subscribe, creating missing channels, and unsubscribe:
- * https://zulip.com/api/subscribe, https://zulip.com/api/unsubscribe, https://zulip.com/api/update-subscriptions); the per-user settings are in `subscription-properties.ts`.
+ * https://zulip.com/api/subscribe, https://zulip.com/api/unsubscribe,
+ * https://zulip.com/api/update-subscriptions); the per-user settings are in
+ * `subscription-properties.ts`.
  *
  * Events (https://zulip.com/api/get-events), in Zulip's order:
  * - `stream` op `create` `{streams: [stream]}` for a new channel, to every active user who can see

@@ -1,5 +1,6 @@
 /**
- * User administration (https://zulip.com/api/update-user, https://zulip.com/api/create-user, https://zulip.com/api/get-users): `update_user`
+ * User administration (https://zulip.com/api/update-user, https://zulip.com/api/create-user,
+ * https://zulip.com/api/get-users): `update_user`
  * (`PATCH /users/{user_id}`), `deactivate_user` (`DELETE /users/{user_id}`), `reactivate_user`
  * (`POST /users/{user_id}/reactivate`), `admin_create_user` (`POST /users`) and `update_settings`
  * (`PATCH /settings`, the caller's own account) and `add_bot` (`POST /bots`).
@@ -328,7 +329,8 @@ export const reactivateUser: Handler<ReactivateUser, Record<string, never>> = (s
 
 /**
  * Permission for `POST /users` (https://zulip.com/api/create-user): administrators only (the seed's
- * "Insufficient permission", https://zulip.com/api/rest-error-handling), and Zulip's server-granted `can_create_users`, which parley treats
+ * "Insufficient permission", https://zulip.com/api/rest-error-handling), and Zulip's server-granted
+ * `can_create_users`, which parley treats
  * as held by organization owners ("User not authorized to create users" for other administrators).
  */
 export function checkCanCreateUsers(actor: User | undefined): Result<User> {
@@ -340,7 +342,8 @@ export function checkCanCreateUsers(actor: User | undefined): Result<User> {
 
 /**
  * The account validations of `POST /users` that precede the password check, in Zulip's order:
- * name (Zulip's zerver/lib/users.py `check_full_name`), "Bad name or username", "Email '<email>' already in use". Parley has no domain,
+ * name (Zulip's zerver/lib/users.py `check_full_name`), "Bad name or username", "Email '<email>'
+ * already in use". Parley has no domain,
  * disposable-address or `+` restrictions, so their errors never occur.
  */
 export function checkNewAccount(state: RealmState, email: string, fullName: string): Result<void> {
@@ -544,7 +547,8 @@ function botToWire(state: RealmState, bot: User): Record<string, unknown> {
 
 /**
  * `POST /bots` (Zulip's `add_bot_backend`), checks in Zulip's order: guests ("Not allowed for guest
- * users"), the name (Zulip's zerver/lib/users.py `check_full_name`), the email `<short_name>-bot@<realm host>` ("Bad name or username",
+ * users"), the name (Zulip's zerver/lib/users.py `check_full_name`), the email
+ * `<short_name>-bot@<realm host>` ("Bad name or username",
  * "Username already in use"), an active user with the same name ("Name is already in use!"), the
  * realm's `can_create_bots_group` ("Insufficient permission"), the bot type ("Invalid bot type").
  * Events: `realm_user` `add` and system-group `add_members` (as for any new user), then

@@ -1,5 +1,6 @@
 /**
- * User-defined groups (https://zulip.com/api/group-setting-values; Zulip's `zerver/views/user_groups.py` at FL 417):
+ * User-defined groups (https://zulip.com/api/group-setting-values; Zulip's
+ * `zerver/views/user_groups.py` at FL 417):
  * `create_user_group`, `update_user_group_membership` (direct members and subgroups; no cycles),
  * `update_user_group` (name, description, reactivation), `deactivate_user_group`.
  *
@@ -274,5 +275,8 @@ export const deactivateUserGroup: Handler<DeactivateUserGroup, CommandReplies['d
   return ok({ records: [record], events, reply: {} });
 };
 
-/** Re-exported for tests: whether a user is in a group, recursively (https://zulip.com/api/group-setting-values). */
+/**
+ * Re-exported for tests: whether a user is in a group, recursively
+ * (https://zulip.com/api/group-setting-values).
+ */
 export { isUserInGroup };

@@ -1,7 +1,9 @@
 /**
- * `set_user_topic`: a user's visibility policy for one (channel, topic) (https://zulip.com/api/update-user-topic;
+ * `set_user_topic`: a user's visibility policy for one (channel, topic)
+ * (https://zulip.com/api/update-user-topic;
  * Zulip's `do_set_user_topic_visibility_policy`), for `POST /user_topics` and the deprecated
- * `PATCH /users/me/subscriptions/muted_topics` (https://zulip.com/api/mute-topic), plus the automatic follow/unmute on
+ * `PATCH /users/me/subscriptions/muted_topics` (https://zulip.com/api/mute-topic), plus the
+ * automatic follow/unmute on
  * send (Zulip's zerver/actions/message_send.py `visibility_policy_for_send_message`).
  *
  * Events, to the user only and only when the row changed: the legacy
@@ -165,7 +167,8 @@ function topicIsNew(state: RealmState, sender: User, stream: Stream, topic: stri
 
 /**
  * The automatic visibility change of a channel message send, decided before the message's own
- * record (Zulip's `visibility_policy_for_send_message`): the `user_topic_set` record, its events (to the sender, ahead
+ * record (Zulip's `visibility_policy_for_send_message`): the `user_topic_set` record, its events
+ * (to the sender, ahead
  * of the message event as in Zulip), and the new policy for `automatic_new_visibility_policy`.
  * Null for bots and when nothing changes.
  */

@@ -1,5 +1,7 @@
 /**
- * `GET /messages` as a synchronous query on the realm state (src/README.md: request path; https://zulip.com/api/get-messages, Zulip's `fetch_messages` / `limit_query_to_range` / `post_process_limited_query`).
+ * `GET /messages` as a synchronous query on the realm state (src/README.md: request path;
+ * https://zulip.com/api/get-messages, Zulip's `fetch_messages` / `limit_query_to_range` /
+ * `post_process_limited_query`).
  *
  * Which messages a viewer may see (Zulip's `get_base_query_for_search`): messages they have a
  * UserMessage row for, if the row's channel is public (viewer not a guest) or currently

@@ -1,5 +1,6 @@
 /**
- * Custom profile field handlers (https://zulip.com/api/get-custom-profile-fields): every rule and error string of
+ * Custom profile field handlers (https://zulip.com/api/get-custom-profile-fields): every rule and
+ * error string of
  * create / update / delete / reorder and of users' values, each error with "state unchanged",
  * records surviving a snapshot round trip.
  */

@@ -1,5 +1,6 @@
 /**
- * `update_user_status` handler (https://zulip.com/api/update-status, https://zulip.com/api/update-status-for-user, https://zulip.com/api/update-status): records, events, every
+ * `update_user_status` handler (https://zulip.com/api/update-status,
+ * https://zulip.com/api/update-status-for-user): records, events, every
  * rule and error message, "state unchanged after error", evolve and snapshot round trip.
  */
 import t from 'tap';
