@@ -14,7 +14,8 @@
  */
 import Type from 'typebox';
 import { Errors } from '../errors.js';
-import { checkFieldDataShape, fieldsToWire } from '../domain/custom-profile-fields.js';
+import { fieldsToWire } from '../domain/custom-profile-fields.js';
+import { checkFieldDataShape } from '../domain/custom-profile-field-checks.js';
 import { runCommand } from './run-command.js';
 import { defineEndpoint } from './define-endpoint.js';
 import { P } from './params.js';

@@ -101,7 +101,7 @@ export const renderMessage = defineEndpoint({
   auth: 'user',
   params: { content: P.string({ required: true }) },
   handler: ({ realm, user, params, host }) => ({
-    rendered: renderMessageContent(realm.state, params.content, { senderId: user.id, realmUrl: realmUrl(host) }).rendered,
+    rendered: renderMessageContent(realm.state, params.content, { senderId: user.id, nowSeconds: Date.now() / 1000, realmUrl: realmUrl(host) }).rendered,
   }),
 });
 

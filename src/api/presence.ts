@@ -13,7 +13,7 @@ import { Errors, type ZulipError } from '../errors.js';
 import { findUserByEmail } from '../domain/users.js';
 import type { RealmState, User } from '../domain/realm-state.js';
 import { presencesWire } from '../realm/handlers/presence.js';
-import { SERVER_LIMITS } from '../events/register/constants.js';
+import { SERVER_LIMITS } from '../domain/server-limits.js';
 import { formatPresences } from '../events/register/presence.js';
 import { runCommand } from './run-command.js';
 import { defineEndpoint } from './define-endpoint.js';
