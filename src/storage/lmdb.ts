@@ -29,30 +29,18 @@
 import { mkdirSync } from 'node:fs';
 import { resolve as resolvePath } from 'node:path';
 import { open, type Database, type RootDatabase } from 'lmdb';
-import { StorageCorruptionError } from './codec.js';
+import { DataDirError } from './data-dir-error.js';
+import { inspectLmdbFile } from './lmdb-file-check.js';
+import { readIdentityFile, writeIdentityFile, identityPath, type StoreIdentity } from './store-identity.js';
+import { currentIdentityFile, stampFormat, STORAGE_FORMAT_VERSION, StorageVersionError } from './store-format.js';
 
-/** Storage format of the data directory. Bump when a key layout or blob format changes. */
-export const STORAGE_FORMAT_VERSION = 1;
+export { STORAGE_FORMAT_VERSION, StorageVersionError };
 
 /** Key of the log and bodies tables: `[realmId, seq]` / `[realmId, messageId]`. */
 export type RealmKey = [realmId: number, n: number];
 
 /** An element of an ordered-binary key (what the snapshot and meta tables use). */
 export type KeyPart = string | number;
-
-/** The data directory was written by a newer parley whose storage format this build can't read. */
-export class StorageVersionError extends Error {
-  constructor(
-    readonly dataDir: string,
-    readonly found: number,
-  ) {
-    super(
-      `the data directory ${dataDir} uses storage format version ${found}, but this parley build ` +
-        `only reads versions up to ${STORAGE_FORMAT_VERSION}; upgrade parley to open it`,
-    );
-    this.name = 'StorageVersionError';
-  }
-}
 
 /** Options for `openStore`. All optional; the defaults are the production settings. */
 export interface StoreOptions {
@@ -67,6 +55,8 @@ export interface StoreOptions {
 export interface Store {
   /** Absolute path of the data directory (the LMDB environment lives directly in it). */
   readonly dataDir: string;
+  /** The store's identity (store-identity.ts). */
+  readonly identity: StoreIdentity;
   /** The environment's root database (holds no data of ours; use the named tables). */
   readonly root: RootDatabase;
   /** Append log: `[realmId, seq]` → codec blob. */
@@ -92,17 +82,31 @@ export interface Store {
 }
 
 /**
- * Opens (creating if needed) the LMDB environment in `dataDir` (created recursively) and checks
- * its storage format version: a new directory is stamped with `STORAGE_FORMAT_VERSION`.
- *
- * Throws `StorageVersionError` if the directory was written by a newer format,
- * `StorageCorruptionError` if it holds data but no (or a malformed) format stamp, and lmdb's own
- * errors if the environment cannot be opened (permissions, not an LMDB directory…).
+ * Opens (creating if needed) the LMDB environment in `dataDir` (created recursively), after
+ * checking what the directory holds:
+ * - `data.mdb` is inspected before LMDB maps it (lmdb-file-check.ts): a truncated file, damaged
+ *   meta pages or root pages throw `DataDirError` instead of SIGBUS/abort inside LMDB;
+ * - with an identity file (store-identity.ts), a missing, empty or foreign `data.mdb` throws
+ *   `DataDirError`; only a directory without one gets a new store;
+ * - the storage format is checked, stamped or upgraded (store-format.ts): `StorageVersionError`
+ *   for a newer format, `StorageCorruptionError` for data without a format stamp.
+ * lmdb's own errors are thrown if the environment cannot be opened (permissions…).
  * Call `acquireDataDirLock(dataDir)` first: one process at a time writes a data directory.
  */
 export function openStore(dataDir: string, opts: StoreOptions = {}): Store {
   const dir = resolvePath(dataDir);
   mkdirSync(dir, { recursive: true });
+  const identityFile = readIdentityFile(dir);
+  const file = inspectLmdbFile(dir);
+  if (identityFile !== undefined && file.kind !== 'sound') {
+    const path = file.kind === 'empty' ? file.path : resolvePath(dir, 'data.mdb');
+    throw new DataDirError(
+      dir,
+      path,
+      `${path} is ${file.kind === 'empty' ? 'empty' : 'missing'}, but ${identityPath(dir)} says this directory holds ` +
+        `store ${identityFile.storeId} (created ${identityFile.createdAt})`,
+    );
+  }
   const root = open({
     path: dir,
     noSubdir: false, // dataDir may contain a dot ("./snapshots"); it is always a directory
@@ -117,39 +121,17 @@ export function openStore(dataDir: string, opts: StoreOptions = {}): Store {
     const bodies = root.openDB<Uint8Array, RealmKey>('bodies', { encoding: 'binary' });
     const snapshot = root.openDB<Uint8Array, KeyPart[]>('snapshot', { encoding: 'binary' });
     const meta = root.openDB<unknown, KeyPart | KeyPart[]>('meta', { encoding: 'msgpack' });
-    checkFormat(dir, meta, [log, bodies, snapshot]);
-    return new LmdbStore(dir, root, log, bodies, snapshot, meta);
+    const outcome = stampFormat(dir, meta as unknown as Database<unknown, string>, [log, bodies, snapshot], identityFile);
+    if (identityFile === undefined || outcome.action === 'upgraded' || identityFile.format !== STORAGE_FORMAT_VERSION) {
+      // Written after LMDB holds the identity: a crash in between leaves a store without the
+      // file, which the next start treats like this one (adopts the stamped identity).
+      writeIdentityFile(dir, currentIdentityFile(outcome.identity));
+    }
+    return new LmdbStore(dir, outcome.identity, root, log, bodies, snapshot, meta);
   } catch (error) {
     void root.close();
     throw error;
   }
-}
-
-interface Listable {
-  getKeys(options?: { limit?: number }): Iterable<unknown>;
-}
-
-function isEmpty(table: Listable): boolean {
-  for (const _ of table.getKeys({ limit: 1 })) return false;
-  return true;
-}
-
-function checkFormat(dir: string, meta: Store['meta'], tables: readonly Listable[]): void {
-  const stamp = meta.get('format') as { version?: unknown } | undefined;
-  if (stamp === undefined) {
-    const hasData = tables.some((t) => !isEmpty(t)) || !isEmpty(meta);
-    if (hasData) {
-      throw new StorageCorruptionError('missing', `the data directory ${dir} holds data but no storage format version`);
-    }
-    meta.putSync('format', { version: STORAGE_FORMAT_VERSION });
-    return;
-  }
-  const version = stamp.version;
-  if (typeof version !== 'number' || !Number.isInteger(version) || version < 1) {
-    throw new StorageCorruptionError('shape', `the data directory ${dir} has a malformed storage format stamp`);
-  }
-  if (version > STORAGE_FORMAT_VERSION) throw new StorageVersionError(dir, version);
-  // version < STORAGE_FORMAT_VERSION: no older format exists yet; migrations go here.
 }
 
 class LmdbStore implements Store {
@@ -159,6 +141,7 @@ class LmdbStore implements Store {
 
   constructor(
     readonly dataDir: string,
+    readonly identity: StoreIdentity,
     readonly root: RootDatabase,
     readonly log: Database<Uint8Array, RealmKey>,
     readonly bodies: Database<Uint8Array, RealmKey>,
