@@ -61,6 +61,12 @@ export class RealmRegistry {
   static async open(options: RegistryOptions): Promise<RealmRegistry> {
     const store = openStore(options.dataDir);
     const log = new AppendLog(store);
+    try {
+      log.trackDurableMark();
+    } catch (error) {
+      await store.close();
+      throw error;
+    }
     const snapshots = new SnapshotStore(store, log);
     const registry = new RealmRegistry(store, log, snapshots, options);
     for (const { id, subdomain } of log.listRealms()) {

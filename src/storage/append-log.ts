@@ -17,6 +17,7 @@
  * are not in the log: the realm must be reloaded with `recoverRealm` before accepting more commands.
  */
 import { decodeRecord, encodeRecord, StorageCorruptionError } from './codec.js';
+import { checkDurableMark, DurableMark } from './durable-mark.js';
 import type { Store } from './lmdb.js';
 
 /** One realm registry entry (meta table, key `['realm', id]`). */
@@ -71,9 +72,22 @@ export class AppendLog {
   private closed = false;
   private lastBatch: Promise<void> = Promise.resolve();
   private batches = 0;
+  private mark: DurableMark | undefined;
 
   constructor(private readonly store: Store) {
     store.onClose(() => this.drain());
+  }
+
+  /**
+   * Refuses a store that is behind its durable high-water mark (durable-mark.ts: throws
+   * `DataDirError`) and from now on keeps the mark file up to date as appends become durable.
+   * Call once right after opening the store, before any append.
+   */
+  trackDurableMark(): void {
+    const { dataDir, identity } = this.store;
+    checkDurableMark(dataDir, identity.storeId, (realmId) => this.lastSeq(realmId));
+    const initial = new Map(this.listRealms().map(({ id }) => [id, this.lastSeq(id)] as const));
+    this.mark = new DurableMark(dataDir, identity.storeId, initial);
   }
 
   /** Number of write batches (LMDB transactions) issued so far; for tests and metrics. */
@@ -285,6 +299,7 @@ export class AppendLog {
       if (this.inFlight) await new Promise((resolve) => setImmediate(resolve));
     }
     await this.lastBatch;
+    await this.mark?.flush();
   }
 
   private track(realmId: number, lastSeq: number, done: Promise<number>): void {
@@ -343,7 +358,10 @@ export class AppendLog {
         this.schedule();
         durable.then(
           () => {
-            for (const a of batch) a.resolve(a.lastSeq);
+            for (const a of batch) {
+              this.mark?.note(a.realmId, a.lastSeq);
+              a.resolve(a.lastSeq);
+            }
           },
           (error: unknown) => this.fail(batch, error),
         );
