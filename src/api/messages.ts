@@ -11,6 +11,7 @@ import { canAccessMessage } from '../domain/access.js';
 import { messageToWire } from '../domain/messages.js';
 import { renderMessageContent } from '../domain/message-render.js';
 import { realmUrl } from './server-settings.js';
+import { isDamagedBody } from '../realm/damaged-body.js';
 
 /** Wire `type` → internal message type (`channel`/`direct` are the FL 248/174 names). */
 const MESSAGE_TYPES: Record<string, 'stream' | 'private'> = {
@@ -68,6 +69,7 @@ export const messageEndpoints = [
       if (!canAccessMessage(state, user!, id)) return Errors.invalidMessage();
       const body = realm!.messageBody(id);
       if (body === undefined) return Errors.invalidMessage();
+      if (isDamagedBody(body)) return Errors.messageDamaged(id);
       const message = messageToWire(state, user!, id, body, {
         applyMarkdown: params.apply_markdown,
         clientGravatar: false,

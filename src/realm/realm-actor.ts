@@ -21,6 +21,8 @@ import { Errors, ok, type Result } from '../errors.js';
 import type { RealmState } from '../domain/realm-state.js';
 import type { MessageBody } from '../domain/records.js';
 import { BodyCache } from './body-cache.js';
+import { DAMAGED_BODY, reportDamagedBody } from './damaged-body.js';
+import { StorageCorruptionError } from '../storage/codec.js';
 import { toSnapshot } from '../domain/realm-snapshot.js';
 import type { AppendLog } from '../storage/append-log.js';
 import type { SnapshotStore } from '../storage/snapshot-store.js';
@@ -262,12 +264,22 @@ export class RealmActor implements RealmHandle {
     });
   }
 
-  /** A message's stored body (raw Markdown and HTML), including not-yet-durable ones. */
+  /**
+   * A message's stored body (raw Markdown and HTML), including not-yet-durable ones; the
+   * `DAMAGED_BODY` marker (logged once) when the stored body fails its checksum (damaged-body.ts).
+   */
   messageBody(messageId: number): MessageBody | undefined {
     const c = this.context;
     const body = c.pendingBodies.get(messageId) ?? c.bodyCache.get(messageId);
     if (body !== undefined) return body;
-    const stored = this.deps.log.getBody(c.state.id, messageId) as MessageBody | undefined;
+    let stored: MessageBody | undefined;
+    try {
+      stored = this.deps.log.getBody(c.state.id, messageId) as MessageBody | undefined;
+    } catch (error) {
+      if (!(error instanceof StorageCorruptionError)) throw error;
+      reportDamagedBody(c.state.id, messageId, error);
+      return DAMAGED_BODY;
+    }
     if (stored !== undefined) c.bodyCache.put(messageId, stored);
     return stored;
   }
