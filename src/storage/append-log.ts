@@ -58,6 +58,16 @@ function checkId(name: string, value: number, min: number): void {
   }
 }
 
+/** Bytes a batch puts (values plus a generous allowance for keys and LMDB node headers). */
+function batchBytes(batch: readonly PendingAppend[]): number {
+  let bytes = 0;
+  for (const a of batch) {
+    for (const r of a.records) bytes += r.length + 64;
+    for (const [, body] of a.bodies) bytes += (body?.length ?? 0) + 64;
+  }
+  return bytes;
+}
+
 /** The append log over one `Store`. Create one per store; it is the only writer of `log` and `bodies`. */
 export class AppendLog {
   /** Last seq assigned per realm (includes queued, not yet durable appends). */
@@ -239,6 +249,7 @@ export class AppendLog {
       throw new RangeError(`realm ${realmId}: cannot trim through seq ${seq}, the log ends at ${this.lastSeq(realmId)}`);
     }
     if (seq <= this.trimmedThrough(realmId)) return;
+    this.store.space.check(0); // deleting still writes pages (copy-on-write)
     this.trimmed.set(realmId, seq);
     let commits: Promise<unknown>[] = [this.store.meta.put(['trimmed', realmId], seq)];
     for (;;) {
@@ -325,11 +336,29 @@ export class AppendLog {
     });
   }
 
+  /**
+   * True while the data disk is below its free-space reserve (disk-space.ts): the realm actor
+   * refuses commands that would write before deciding them, so memory never runs ahead of a log
+   * that cannot grow. Cheap (a `statfs` at most every 100 ms).
+   */
+  diskFull(): boolean {
+    return this.store.space.isFull();
+  }
+
   /** Writes every pending append in one synchronous run, i.e. one LMDB transaction. */
   private flush(): void {
     if (this.inFlight || this.pending.length === 0) return;
     const batch = this.pending;
     this.pending = [];
+    try {
+      // Refused before LMDB sees it (see disk-space.ts for why LMDB must never hit ENOSPC).
+      this.store.space.check(batchBytes(batch));
+    } catch (error) {
+      this.batches++;
+      this.fail(batch, error);
+      this.schedule();
+      return;
+    }
     const { log, bodies, meta } = this.store;
     const commits: Promise<unknown>[] = [];
     try {

@@ -30,6 +30,7 @@ import { mkdirSync } from 'node:fs';
 import { resolve as resolvePath } from 'node:path';
 import { open, type Database, type RootDatabase } from 'lmdb';
 import { DataDirError } from './data-dir-error.js';
+import { DiskFullError, DiskSpace, isDiskFull } from './disk-space.js';
 import { inspectLmdbFile } from './lmdb-file-check.js';
 import { readIdentityFile, writeIdentityFile, identityPath, type StoreIdentity } from './store-identity.js';
 import { currentIdentityFile, stampFormat, STORAGE_FORMAT_VERSION, StorageVersionError } from './store-format.js';
@@ -46,6 +47,8 @@ export type KeyPart = string | number;
 export interface StoreOptions {
   /** Initial LMDB map size in bytes (lmdb-js grows it automatically either way). */
   mapSize?: number;
+  /** Free bytes to keep on the data disk (disk-space.ts; default 8 MiB). */
+  minFreeBytes?: number;
 }
 
 /**
@@ -57,6 +60,8 @@ export interface Store {
   readonly dataDir: string;
   /** The store's identity (store-identity.ts). */
   readonly identity: StoreIdentity;
+  /** Free-space checks of the data disk: every writer asks before writing (disk-space.ts). */
+  readonly space: DiskSpace;
   /** The environment's root database (holds no data of ours; use the named tables). */
   readonly root: RootDatabase;
   /** Append log: `[realmId, seq]` → codec blob. */
@@ -127,11 +132,32 @@ export function openStore(dataDir: string, opts: StoreOptions = {}): Store {
       // file, which the next start treats like this one (adopts the stamped identity).
       writeIdentityFile(dir, currentIdentityFile(outcome.identity));
     }
-    return new LmdbStore(dir, outcome.identity, root, log, bodies, snapshot, meta);
+    return new LmdbStore(dir, outcome.identity, new DiskSpace(dir, opts.minFreeBytes), root, log, bodies, snapshot, meta);
   } catch (error) {
     void root.close();
     throw error;
   }
+}
+
+/** Longest wait for lmdb-js's `commitError` detail of a failed commit, in ms. */
+const COMMIT_DETAIL_WAIT_MS = 1000;
+
+/**
+ * lmdb-js rejects a failed commit with "Commit failed (see commitError for details)" and puts the
+ * OS error in a separate `commitError` promise — an unhandled rejection (which stops Node) unless
+ * someone awaits it. It is awaited here (bounded: lmdb-js may not settle it on every error path):
+ * a full disk (ENOSPC/EDQUOT) becomes `DiskFullError`, anything else keeps the OS error as `cause`.
+ */
+export function explainCommitFailure(dataDir: string, error: unknown): Promise<unknown> {
+  const detail = (error as { commitError?: Promise<unknown> } | null)?.commitError;
+  if (detail === undefined || typeof detail?.then !== 'function') {
+    return Promise.resolve(isDiskFull(error) ? new DiskFullError(dataDir, undefined, { cause: error }) : error);
+  }
+  const timeout = new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), COMMIT_DETAIL_WAIT_MS).unref());
+  return Promise.race([detail.then(() => undefined, (cause: unknown) => cause), timeout]).then((cause) => {
+    if (isDiskFull(cause)) return new DiskFullError(dataDir, undefined, { cause });
+    return cause === undefined ? error : new Error(`LMDB commit failed: ${(cause as Error)?.message ?? cause}`, { cause });
+  });
 }
 
 class LmdbStore implements Store {
@@ -142,6 +168,7 @@ class LmdbStore implements Store {
   constructor(
     readonly dataDir: string,
     readonly identity: StoreIdentity,
+    readonly space: DiskSpace,
     readonly root: RootDatabase,
     readonly log: Database<Uint8Array, RealmKey>,
     readonly bodies: Database<Uint8Array, RealmKey>,
@@ -165,7 +192,10 @@ class LmdbStore implements Store {
     });
     // If a commit fails, lmdb-js never resolves the flush promise; nobody awaits it then.
     flushed.catch(() => undefined);
-    return Promise.all(commits).then(() => flushed);
+    return Promise.all(commits).then(
+      () => flushed,
+      (error: unknown) => explainCommitFailure(this.dataDir, error).then((explained) => Promise.reject(explained)),
+    );
   }
 
   onClose(hook: () => Promise<void>): void {

@@ -407,6 +407,8 @@ export class SnapshotStore {
           sliceStart = performance.now();
         }
       }
+      // Refused before LMDB sees it when the disk is low (disk-space.ts); the log keeps everything.
+      this.store.space.check(w.chunkBlobs.reduce((n, [, blob]) => n + blob.length, w.core.length + (w.names?.length ?? 0) + 4096));
       // One synchronous run of puts = one LMDB transaction; header last.
       const db = this.store.snapshot;
       const commits: Promise<unknown>[] = [];
