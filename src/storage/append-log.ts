@@ -395,10 +395,13 @@ export class AppendLog {
           (error: unknown) => this.fail(batch, error),
         );
       },
-      (error: unknown) => {
-        this.fail(batch, error);
-        this.inFlight = false;
-        this.schedule();
+      () => {
+        // `durable` rejects with the explained error (e.g. lmdb-js's commitError → DiskFullError).
+        void durable.catch((explained: unknown) => {
+          this.fail(batch, explained);
+          this.inFlight = false;
+          this.schedule();
+        });
       },
     );
   }
