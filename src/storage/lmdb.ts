@@ -49,6 +49,11 @@ export interface StoreOptions {
   mapSize?: number;
   /** Free bytes to keep on the data disk (disk-space.ts; default 8 MiB). */
   minFreeBytes?: number;
+  /**
+   * Open without writing anything (`parley verify`): no format stamp or upgrade, no identity
+   * file; a directory without a store throws `DataDirError`. Safe beside a running server.
+   */
+  readOnly?: boolean;
 }
 
 /**
@@ -103,6 +108,9 @@ export function openStore(dataDir: string, opts: StoreOptions = {}): Store {
   mkdirSync(dir, { recursive: true });
   const identityFile = readIdentityFile(dir);
   const file = inspectLmdbFile(dir);
+  if (opts.readOnly && file.kind !== 'sound') {
+    throw new DataDirError(dir, resolvePath(dir, 'data.mdb'), `${resolvePath(dir, 'data.mdb')} is ${file.kind === 'empty' ? 'empty' : 'missing'}: no store to read`);
+  }
   if (identityFile !== undefined && file.kind !== 'sound') {
     const path = file.kind === 'empty' ? file.path : resolvePath(dir, 'data.mdb');
     throw new DataDirError(
@@ -119,6 +127,7 @@ export function openStore(dataDir: string, opts: StoreOptions = {}): Store {
     overlappingSync: true, // see the module comment: we wait for `flushed`, not for commit
     eventTurnBatching: true,
     cache: false,
+    ...(opts.readOnly ? { readOnly: true } : {}),
     ...(opts.mapSize !== undefined ? { mapSize: opts.mapSize } : {}),
   });
   try {
@@ -126,7 +135,8 @@ export function openStore(dataDir: string, opts: StoreOptions = {}): Store {
     const bodies = root.openDB<Uint8Array, RealmKey>('bodies', { encoding: 'binary' });
     const snapshot = root.openDB<Uint8Array, KeyPart[]>('snapshot', { encoding: 'binary' });
     const meta = root.openDB<unknown, KeyPart | KeyPart[]>('meta', { encoding: 'msgpack' });
-    const outcome = stampFormat(dir, meta as unknown as Database<unknown, string>, [log, bodies, snapshot], identityFile);
+    const outcome = stampFormat(dir, meta as unknown as Database<unknown, string>, [log, bodies, snapshot], identityFile, opts.readOnly ?? false);
+    if (opts.readOnly) return new LmdbStore(dir, outcome.identity, new DiskSpace(dir, opts.minFreeBytes), root, log, bodies, snapshot, meta);
     if (identityFile === undefined || outcome.action === 'upgraded' || identityFile.format !== STORAGE_FORMAT_VERSION) {
       // Written after LMDB holds the identity: a crash in between leaves a store without the
       // file, which the next start treats like this one (adopts the stamped identity).
@@ -205,12 +215,16 @@ class LmdbStore implements Store {
   close(): Promise<void> {
     this.closing ??= (async () => {
       await Promise.allSettled(this.closeHooks.map((hook) => hook()));
-      await new Promise<void>((resolve) => {
-        this.root.flushed.then(
-          () => resolve(),
-          () => resolve(),
-        );
-      });
+      // A read-only environment has no `flushed` thenable.
+      const flushed = this.root.flushed as PromiseLike<unknown> | undefined;
+      if (flushed !== undefined) {
+        await new Promise<void>((resolve) => {
+          flushed.then(
+            () => resolve(),
+            () => resolve(),
+          );
+        });
+      }
       await this.root.close();
     })();
     return this.closing;

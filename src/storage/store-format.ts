@@ -68,13 +68,15 @@ export function stampFormat(
   meta: Database<unknown, string>,
   tables: readonly Listable[],
   identityFile: IdentityFile | undefined,
+  readOnly = false,
 ): FormatOutcome {
   const dataFile = join(dataDir, LMDB_DATA_FILE);
   const stamp = meta.get('format') as { version?: unknown } | undefined;
   if (stamp === undefined) {
     const hasData = tables.some((t) => !isEmpty(t)) || !isEmpty(meta);
     if (hasData) throw new StorageCorruptionError('missing', `the data directory ${dataDir} holds data but no storage format version`);
-    if (identityFile !== undefined) {
+    if (identityFile !== undefined || readOnly) {
+      if (identityFile === undefined) throw new DataDirError(dataDir, dataFile, `${dataFile} holds no parley store`);
       throw new DataDirError(
         dataDir,
         dataFile,
@@ -94,6 +96,9 @@ export function stampFormat(
     throw new StorageCorruptionError('shape', `the data directory ${dataDir} has a malformed storage format stamp`);
   }
   if (version > STORAGE_FORMAT_VERSION) throw new StorageVersionError(dataDir, version);
+  if (version === 1 && readOnly) {
+    return { identity: identityFile ?? { storeId: '(format 1: none yet)', createdAt: '' }, action: 'current' };
+  }
   if (version === 1) {
     // Format 1 → 2: the store gets its identity (the identity file, if any, cannot be older).
     const identity: StoreIdentity = identityFile ?? { storeId: randomUUID(), createdAt: new Date().toISOString() };
