@@ -81,9 +81,9 @@ export class PageFile {
     this.fileBytes = fstatSync(this.fd).size;
   }
 
-  /** `length` bytes at `offset` (shorter at the end of the file). */
-  read(offset: number, length: number): Buffer {
-    const buf = Buffer.alloc(length);
+  /** `length` bytes at `offset` (shorter at the end of the file), into `into` if given (reused). */
+  read(offset: number, length: number, into?: Buffer): Buffer {
+    const buf = into !== undefined && into.length >= length ? into.subarray(0, length) : Buffer.alloc(length);
     let got = 0;
     while (got < length) {
       const n = readSync(this.fd, buf, got, length - got, offset + got);

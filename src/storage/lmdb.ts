@@ -32,6 +32,7 @@ import { open, type Database, type RootDatabase } from 'lmdb';
 import { DataDirError } from './data-dir-error.js';
 import { DiskFullError, DiskSpace, isDiskFull } from './disk-space.js';
 import { inspectLmdbFile } from './lmdb-file-check.js';
+import { walkLmdbPages } from './lmdb-page-walk.js';
 import { readIdentityFile, writeIdentityFile, identityPath, type StoreIdentity } from './store-identity.js';
 import { currentIdentityFile, stampFormat, STORAGE_FORMAT_VERSION, StorageVersionError } from './store-format.js';
 
@@ -94,8 +95,9 @@ export interface Store {
 /**
  * Opens (creating if needed) the LMDB environment in `dataDir` (created recursively), after
  * checking what the directory holds:
- * - `data.mdb` is inspected before LMDB maps it (lmdb-file-check.ts): a truncated file, damaged
- *   meta pages or root pages throw `DataDirError` instead of SIGBUS/abort inside LMDB;
+ * - `data.mdb` is inspected before LMDB maps it (lmdb-file-check.ts, lmdb-page-walk.ts): a
+ *   truncated file, damaged meta pages or B-tree pages throw `DataDirError` instead of
+ *   SIGBUS/abort inside LMDB;
  * - with an identity file (store-identity.ts), a missing, empty or foreign `data.mdb` throws
  *   `DataDirError`; only a directory without one gets a new store;
  * - the storage format is checked, stamped or upgraded (store-format.ts): `StorageVersionError`
@@ -111,6 +113,8 @@ export function openStore(dataDir: string, opts: StoreOptions = {}): Store {
   if (opts.readOnly && file.kind !== 'sound') {
     throw new DataDirError(dir, resolvePath(dir, 'data.mdb'), `${resolvePath(dir, 'data.mdb')} is ${file.kind === 'empty' ? 'empty' : 'missing'}: no store to read`);
   }
+  // Every reachable B-tree page, so that LMDB never meets a zeroed one (lmdb-page-walk.ts).
+  if (file.kind === 'sound') walkLmdbPages(dir, file.info);
   if (identityFile !== undefined && file.kind !== 'sound') {
     const path = file.kind === 'empty' ? file.path : resolvePath(dir, 'data.mdb');
     throw new DataDirError(

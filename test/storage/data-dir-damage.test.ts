@@ -180,6 +180,33 @@ t.test('a zeroed root page is refused', async (t) => {
   t.throws(() => openStore(dir), { name: 'DataDirError', message: /root of LMDB's main tree is zeroed or overwritten/ });
 });
 
+t.test('every page zeroed in turn: refused with a clear error or harmless, never an abort', async (t) => {
+  const info = inspectLmdbFile(pristine);
+  if (info.kind !== 'sound') throw new Error('pristine store unsound');
+  const { pageSize } = info.info;
+  const pages = statSync(join(pristine, 'data.mdb')).size / pageSize;
+  let refusedBeforeLmdb = 0;
+  let caughtByChecksum = 0;
+  for (let page = 2; page < pages; page++) {
+    const { dir, data } = damagedCopy(t);
+    patch(data, page * pageSize, new Uint8Array(pageSize));
+    try {
+      // Harmless only for a free page: then every record is still there.
+      t.equal(await replayCount(dir), RECORDS, `page ${page}: a free page, every record opens`);
+    } catch (error) {
+      const e = error as Error;
+      if (e.name === 'DataDirError') {
+        t.match(e.message, new RegExp(`${data} has a damaged page ${page} \\((zeroed or overwritten|the root of LMDB's (main|free-page) tree is zeroed)`), `page ${page}: refused before LMDB`);
+        refusedBeforeLmdb++;
+      } else {
+        t.equal(e.name, 'StorageCorruptionError', `page ${page}: ${e.message}`);
+        caughtByChecksum++;
+      }
+    }
+  }
+  t.ok(refusedBeforeLmdb > 0 && caughtByChecksum > 0, `${refusedBeforeLmdb} B-tree pages refused before LMDB, ${caughtByChecksum} value pages caught by CRC`);
+});
+
 t.test('a store behind its durable mark is refused; a mark of another store too', async (t) => {
   const { dir, data } = damagedCopy(t);
   const markFile = join(dir, 'parley-durable.json');
