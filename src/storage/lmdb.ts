@@ -22,6 +22,10 @@
  * after an OS crash it reopens at the last flushed one — which still contains every write we
  * acknowledged, because we acknowledge only flushed writes.
  *
+ * Files of the data directory besides LMDB's `data.mdb` / `lock.mdb` (plain files, so backups
+ * copy them): `parley-store.json` (store identity, store-identity.ts), `parley-durable.json`
+ * (durable high-water mark, durable-mark.ts), `parley.lock` (data-dir-lock.ts).
+ *
  * Group commit: lmdb-js puts every asynchronous write issued in one event-loop turn into a single
  * transaction (`eventTurnBatching`, default on); `AppendLog` additionally issues each group of
  * appends in one synchronous run, so a group is one commit and one fsync, never one per request.
