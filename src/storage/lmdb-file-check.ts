@@ -158,11 +158,12 @@ export function inspectLmdbFile(dataDir: string): LmdbFileState {
       throw damaged(`has meta pages with transaction ids ${m0.txnid} and ${m1.txnid}, which cannot both be right (a flipped bit would make LMDB open an older state)`);
     }
     const [current, previous] = m0.txnid >= m1.txnid ? [m0, m1] : [m1, m0];
+    if (file.fileBytes < 2 * pageSize) throw damaged(`is truncated: it has ${file.fileBytes} bytes, less than its two meta pages`);
+    // The file may legitimately end before `lastPage` when the last pages are free and were never
+    // written (mdb.c: "the file may be shorter if the freeDB lists the final pages"); every page
+    // in use is checked against the file's end by the page walk.
     for (const meta of [current, previous]) {
-      const needed = (meta.lastPage + 1n) * BigInt(pageSize);
-      if (meta.lastPage < 1n || needed > BigInt(file.fileBytes)) {
-        throw damaged(`is truncated: it has ${file.fileBytes} bytes but meta page ${meta.page} uses pages up to ${meta.lastPage} (${needed} bytes)`);
-      }
+      if (meta.lastPage < 1n) throw damaged(`has a malformed meta page ${meta.page} (last page ${meta.lastPage})`);
       for (const [name, tree] of [['free-page', meta.free], ['main', meta.main]] as const) {
         if (tree.root !== NO_PAGE && (tree.root < 2n || tree.root > meta.lastPage || tree.depth < 1 || tree.depth > 64)) {
           throw damaged(`has a malformed meta page ${meta.page} (${name} tree root ${tree.root}, depth ${tree.depth}, last page ${meta.lastPage})`);
@@ -172,6 +173,7 @@ export function inspectLmdbFile(dataDir: string): LmdbFileState {
     for (const [name, tree] of [['free-page', current.free], ['main', current.main]] as const) {
       if (tree.root === NO_PAGE) continue;
       const header = file.read(Number(tree.root) * pageSize, PAGE_HEADER_BYTES);
+      if (header.length < PAGE_HEADER_BYTES) throw damaged(`is truncated: the root page ${tree.root} of LMDB's ${name} tree is beyond its end (${file.fileBytes} bytes)`);
       const flags = header.readUInt16LE(18);
       if (header.readBigUInt64LE(0) !== tree.root || (flags & (P_BRANCH | P_LEAF)) === 0) {
         throw damaged(`has a damaged page ${tree.root} (the root of LMDB's ${name} tree is zeroed or overwritten)`);

@@ -39,6 +39,8 @@ export function walkLmdbPages(dataDir: string, info: LmdbFileInfo): PageWalkStat
   const stats: PageWalkStats = { branchPages: 0, leafPages: 0, overflowRuns: 0, trees: 0 };
   const seen = new Set<number>();
   const headerBuffer = Buffer.alloc(PAGE_HEADER_BYTES);
+  const truncated = (page: bigint | number) =>
+    new DataDirError(dataDir, path, `${path} is truncated: page ${page}, in use, is beyond its end (${file.fileBytes} bytes)`);
   const damaged = (page: bigint | number, why: string) =>
     new DataDirError(dataDir, path, `${path} has a damaged page ${page} (${why})`);
   const walkTree = (root: bigint, subdatabases: boolean): void => {
@@ -54,7 +56,7 @@ export function walkLmdbPages(dataDir: string, info: LmdbFileInfo): PageWalkStat
       seen.add(n);
       if (depth > MAX_DEPTH) throw damaged(pgno, 'the tree is deeper than LMDB allows');
       const page = file.read(n * pageSize, pageSize, buffer);
-      if (page.length < pageSize) throw damaged(pgno, 'beyond the end of the file');
+      if (page.length < pageSize) throw truncated(pgno);
       const flags = page.readUInt16LE(18);
       if (page.readBigUInt64LE(0) !== pgno || (flags & (P_BRANCH | P_LEAF)) === 0 || (flags & (P_BRANCH | P_LEAF)) === (P_BRANCH | P_LEAF)) {
         throw damaged(pgno, 'zeroed or overwritten: its header is not a B-tree page of that number');
@@ -82,10 +84,12 @@ export function walkLmdbPages(dataDir: string, info: LmdbFileInfo): PageWalkStat
           const overflow = page.readBigUInt64LE(dataAt);
           if (overflow < 2n || overflow > lastPage) throw damaged(pgno, `node ${i} points to page ${overflow}, beyond the last page`);
           const header = file.read(Number(overflow) * pageSize, PAGE_HEADER_BYTES, headerBuffer);
-          const pages = header.length === PAGE_HEADER_BYTES ? header.readUInt32LE(20) : 0;
+          if (header.length < PAGE_HEADER_BYTES) throw truncated(overflow);
+          const pages = header.readUInt32LE(20);
           if (header.length < PAGE_HEADER_BYTES || header.readBigUInt64LE(0) !== overflow || (header.readUInt16LE(18) & P_OVERFLOW) === 0 || pages < 1 || overflow + BigInt(pages) - 1n > lastPage) {
             throw damaged(overflow, 'zeroed or overwritten: not the overflow page a value points to');
           }
+          if ((Number(overflow) + pages) * pageSize > file.fileBytes) throw truncated(Number(overflow) + pages - 1);
           stats.overflowRuns++;
         } else if (subdatabases && nodeFlags & F_SUBDATA) {
           if (dataAt + 48 > pageSize) throw damaged(pgno, `node ${i} lies outside the page`);

@@ -120,11 +120,19 @@ t.test('a damaged identity file is refused', async (t) => {
 
 t.test('a truncated data.mdb is refused before LMDB maps it (no SIGBUS)', async (t) => {
   const size = statSync(join(pristine, 'data.mdb')).size;
-  for (const keep of [size - 4096, Math.floor(size / 2), 8192 + 100, 4096, 100]) {
+  let refused = 0;
+  for (let keep = size - 4096; keep > 0; keep -= keep > 16384 ? 4096 : 1500) {
     const { dir, data } = damagedCopy(t);
     truncateSync(data, keep);
-    t.throws(() => openStore(dir), { name: 'DataDirError', message: new RegExp(`${data} (is truncated|is not a sound LMDB file)`) }, `truncated to ${keep} bytes`);
+    try {
+      // Harmless only if every cut page was free (LMDB's file may end before its last page).
+      t.equal(await replayCount(dir), RECORDS, `truncated to ${keep} bytes: only free pages cut`);
+    } catch (error) {
+      t.match(error, { name: 'DataDirError', message: new RegExp(`${data} (is truncated|is not a sound LMDB file)`) }, `truncated to ${keep} bytes`);
+      refused++;
+    }
   }
+  t.ok(refused > 0);
 });
 
 t.test('zeroed meta pages are refused', async (t) => {
