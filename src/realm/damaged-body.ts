@@ -1,5 +1,5 @@
 /**
- * A message body that failed its checksum on read (issue 12 §2). Reads never fail as a whole for
+ * A message body that failed its checksum on read. Reads never fail as a whole for
  * one damaged body: message lists show this marker in its place (as Zulip shows a note in place of
  * content it could not render, zerver/lib/markdown `markdown_convert`'s failure text), while
  * endpoints about that one message (GET /messages/{id}, its history, editing it) answer

@@ -1,5 +1,5 @@
 /**
- * The realm actor (DESIGN.md §1.3–1.4): one xstate v5 actor per organization that owns the
+ * The realm actor (src/README.md: request path): one xstate v5 actor per organization that owns the
  * realm's state and processes commands one at a time.
  *
  * Vocabulary: xstate calls every input an "event"; here those inputs are **commands** (and a few
@@ -16,7 +16,7 @@
  * goes to `failed`, rejects everything, and reports through `onFatal` so the process can exit and
  * recover from the durable log — nothing unacknowledged was acknowledged.
  *
- * A full data disk is not fatal (issue 12 §3): while the disk is below its reserve, commands are
+ * A full data disk is not fatal: while the disk is below its reserve, commands are
  * answered `Errors.diskFull()` (HTTP 507) before they are decided, so memory stays equal to the
  * log; reads and event queues are untouched. If space vanishes between that check and the write,
  * the failed appends are answered 507 too, and the actor reloads the realm from the durable log

@@ -1,5 +1,5 @@
 /**
- * One process at a time owns a data directory (DESIGN.md §3): the append log keeps each realm's
+ * One process at a time owns a data directory (src/README.md: persistence): the append log keeps each realm's
  * last seq in memory, so a second writer (an offline `create-realm` while the server runs) would
  * corrupt the log. The lock is a file `<dataDir>/parley.lock` holding the owner's pid.
  *
@@ -10,7 +10,7 @@
  *
  * On a full disk (ENOSPC/EDQUOT: no room for the pid file's content) the lock is a symbolic link
  * `parley.lock -> <pid>` instead, which needs no data block, so a server can still start (and
- * serve reads) on a full disk (issue 12 §3). Both forms are read by every acquire.
+ * serve reads) on a full disk. Both forms are read by every acquire.
  */
 import { linkSync, mkdirSync, readFileSync, readlinkSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join, resolve as resolvePath } from 'node:path';

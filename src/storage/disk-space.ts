@@ -1,5 +1,5 @@
 /**
- * Free space on the data disk (issue 12 §3). LMDB must never meet a full disk: lmdb-js's
+ * Free space on the data disk. LMDB must never meet a full disk: lmdb-js's
  * write-error path (mdb.c `mdb_page_flush`: `last_error = malloc(100); sprintf(last_error,
  * "Attempting to write page at position …")`) can overflow that buffer and corrupt the heap, and
  * a failed commit leaves the realm's memory ahead of its log. So every write batch first asks the

@@ -1,5 +1,5 @@
 /**
- * The durable high-water mark `<dataDir>/parley-durable.json` (issue 12 §2): the last durable log
+ * The durable high-water mark `<dataDir>/parley-durable.json`: the last durable log
  * seq of every realm, kept outside LMDB, so that a store that comes back older than what the
  * server acknowledged (a flipped bit in LMDB's older meta page makes LMDB open the previous
  * transaction; a stale copy of `data.mdb` put back) is refused at start instead of silently

@@ -1,5 +1,5 @@
 /**
- * Checks LMDB's data file before LMDB maps it (issue 12 §2): LMDB trusts its file, so a truncated
+ * Checks LMDB's data file before LMDB maps it: LMDB trusts its file, so a truncated
  * file faults with SIGBUS when a page past the end is touched, a zeroed root page aborts inside
  * LMDB, and a flipped bit in a meta page's transaction id makes LMDB pick the older meta page and
  * silently open an older state. Here the file is read with plain `pread`s and refused with a

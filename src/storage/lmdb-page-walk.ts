@@ -1,5 +1,5 @@
 /**
- * Walks LMDB's B-trees in the data file with plain reads, before LMDB maps it (issue 12 §2): a
+ * Walks LMDB's B-trees in the data file with plain reads, before LMDB maps it: a
  * zeroed or overwritten branch or leaf page makes LMDB abort the process (SIGABRT) or fail a
  * transaction deep inside recovery; here it is found first and refused with a `DataDirError`.
  *

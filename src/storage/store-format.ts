@@ -1,9 +1,9 @@
 /**
- * The storage format of a data directory and its upgrades (issue 13: "a store records its format
- * version; opening a store written by an older parley upgrades it, a newer one is refused").
+ * The storage format of a data directory and its upgrades: a store records its format
+ * version; opening a store written by an older parley upgrades it, a newer one is refused.
  *
  * The format is stamped in LMDB's `meta` table under `'format'` as `{version}`.
- * - Format 1 (parley before issue 12): log, bodies, snapshot and meta tables; no identity.
+ * - Format 1 (parley before store identities): log, bodies, snapshot and meta tables; no identity.
  * - Format 2: adds the store identity (meta `'identity'` = `{storeId, createdAt}`, mirrored in the
  *   identity file, store-identity.ts). Upgrading 1 → 2 gives the store an identity; nothing else
  *   changes, so record, body and snapshot blobs of format 1 load unchanged (their own codec

@@ -1,5 +1,5 @@
 /**
- * The store identity file `<dataDir>/parley-store.json` (issue 12 §2): written when a store is
+ * The store identity file `<dataDir>/parley-store.json`: written when a store is
  * created (or upgraded from format 1, which had none), it says that the directory holds a parley
  * store, which one, and since when:
  *

@@ -1,5 +1,5 @@
 /**
- * `parley verify` (issue 12 §2): reads a data directory the way start-up would and checks
+ * `parley verify`: reads a data directory the way start-up would and checks
  * everything, reporting every problem instead of stopping at the first:
  * the identity file and LMDB's data file (lmdb-file-check.ts), the durable high-water mark, every
  * realm's snapshot (all checksums), every log record (CRC, contiguous seqs) and every message body
