@@ -85,7 +85,7 @@ async function main(argv: string[]): Promise<void> {
     case 'serve':
       return serve(config);
     case 'verify': {
-      const { runVerify } = await import('./cli/verify.js');
+      const { runVerify } = await import('./storage/verify-command.js');
       process.exitCode = await runVerify(config.dataDir);
       return;
     }

@@ -3,7 +3,7 @@
  * progress bar on a terminal (stderr, only when it is a TTY), then prints a summary and every
  * problem. Exit code 0 for a sound store, 1 if anything is damaged.
  */
-import { verifyDataDir, type VerifyProgress } from '../storage/verify.js';
+import { verifyDataDir, type VerifyProgress } from './verify.js';
 
 const BAR_WIDTH = 30;
 
