@@ -24,6 +24,8 @@ export interface Config {
   snapshotEverySeconds: number;
   /** Serve the benchmark ceiling route `GET /api/v1/bench/ceiling`. */
   bench: boolean;
+  /** Free bytes kept on the data disk: below it writes answer 507 DISK_FULL (storage/disk-space.ts). */
+  minFreeBytes: number;
 }
 
 export const DEFAULT_CONFIG: Config = {
@@ -37,6 +39,7 @@ export const DEFAULT_CONFIG: Config = {
   snapshotEveryRecords: 20_000,
   snapshotEverySeconds: 60,
   bench: false,
+  minFreeBytes: 8 * 1024 * 1024,
 };
 
 /** Thrown for a bad flag or value; the CLI prints the message and exits 2. */
@@ -54,6 +57,7 @@ const OPTIONS: Record<string, [keyof Config, Kind]> = {
   'snapshot-every-records': ['snapshotEveryRecords', 'int'],
   'snapshot-every-seconds': ['snapshotEverySeconds', 'int'],
   bench: ['bench', 'bool'],
+  'min-free-bytes': ['minFreeBytes', 'int'],
 };
 
 function convert(name: string, kind: Kind, raw: string): string | number | boolean {

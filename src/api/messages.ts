@@ -22,6 +22,7 @@ import { STALE_BODY, type EditMessage } from '../realm/handlers/message-edit.js'
 import { highlightHtmlDifferences } from '../domain/html-diff.js';
 import { messageLookupIndex } from '../domain/recipient-index.js';
 import { escapeTopicHtml, highlightHtml, highlightTopic } from '../domain/message-search.js';
+import { isDamagedBody } from '../realm/damaged-body.js';
 
 /** Wire `type` → internal message type (`channel`/`direct` are the FL 248/174 names). */
 const MESSAGE_TYPES: Record<string, 'stream' | 'private'> = {
@@ -84,6 +85,7 @@ export const getMessage = defineEndpoint({
     if (!canAccessMessage(state, user, id)) return Errors.invalidMessage();
     const body = realm.messageBody(id);
     if (body === undefined) return Errors.invalidMessage();
+    if (isDamagedBody(body)) return Errors.messageDamaged(id);
     const message = messageToWire(state, user, id, body, {
       applyMarkdown: params.apply_markdown,
       clientGravatar: false,
@@ -202,6 +204,7 @@ export const updateMessage = defineEndpoint({
         const id = command.messageId;
         command.bodyVersion = contentVersion(realm.state, id);
         const body = realm.state.messages.exists(id) ? realm.messageBody(id) : undefined;
+        if (isDamagedBody(body)) return Errors.messageDamaged(id);
         if (body !== undefined) command.body = body;
       }
       const result = await realm.execute(command);
@@ -244,6 +247,7 @@ export const getMessageHistory = defineEndpoint({
     if (!canAccessMessage(state, user, id)) return Errors.invalidMessage();
     const body = realm.messageBody(id);
     if (body === undefined) return Errors.invalidMessage();
+    if (isDamagedBody(body)) return Errors.messageDamaged(id);
     return { message_history: historySnapshots(state, id, body, params.allow_empty_topic_name, highlightHtmlDifferences) };
   },
 });
