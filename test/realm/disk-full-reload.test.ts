@@ -5,12 +5,12 @@
  * are injected: parley's own pre-write check, and LMDB reporting ENOSPC through lmdb-js's
  * `commitError` (which, unawaited, would crash the process with an unhandled rejection).
  */
-import t from 'tap';
+import t, { type Test } from 'tap';
 import { startTestServer } from '../support/test-server.js';
 import { DiskFullError } from '../../src/storage/disk-space.js';
 import type { Store } from '../../src/storage/lmdb.js';
 
-async function setup(t: Parameters<Parameters<typeof t.test>[1]>[0]) {
+async function setup(t: Test) {
   const server = await startTestServer(t);
   const hamlet = await server.as('hamlet@zulip.com');
   const store = (server.server.registry as unknown as { store: Store }).store;
@@ -28,7 +28,7 @@ async function setup(t: Parameters<Parameters<typeof t.test>[1]>[0]) {
 }
 
 async function checkRefusedThenResumed(
-  t: Parameters<Parameters<typeof t.test>[1]>[0],
+  t: Test,
   env: Awaited<ReturnType<typeof setup>>,
   inject: () => void,
 ): Promise<void> {

@@ -27,7 +27,7 @@ function mountTmpfs(): string | Error {
 
 const mnt = mountTmpfs();
 if (mnt instanceof Error) {
-  t.skip(`full-disk test skipped: cannot mount a tmpfs here (needs root): ${mnt.message}`);
+  t.skip(`full-disk test skipped: cannot mount a tmpfs here (needs root): ${mnt.message}`, () => {});
 } else {
   t.teardown(() => {
     spawnSync('umount', [mnt]);

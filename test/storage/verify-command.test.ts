@@ -69,7 +69,7 @@ t.test('a damaged body and a damaged log record: exit 1, each named', async (t) 
 t.test('a damaged snapshot: exit 1', async (t) => {
   const dir = copy(t);
   const env = open({ path: dir, maxDbs: 8 });
-  const db = env.openDB<Buffer, unknown[]>('snapshot', { encoding: 'binary' });
+  const db = env.openDB<Buffer, (string | number)[]>('snapshot', { encoding: 'binary' });
   const core = Buffer.from(db.getBinary([1, 'core'])!);
   core[core.length - 1]! ^= 0x80;
   await db.put([1, 'core'], core);
