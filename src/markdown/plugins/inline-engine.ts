@@ -14,6 +14,7 @@
  * Raw HTML in the source is therefore never passed through: text only reaches the output via
  * {@link escapeText}; markup only comes from pattern handlers.
  */
+import { chargeWork, type RenderWork } from '../render-budget.js';
 
 /** Start-of-text marker opening every placeholder (stripped from user input beforehand). */
 export const STX = '\x02';
@@ -43,6 +44,8 @@ export interface RenderEnv {
   realmUrl?: string;
   /** Realm data for Zulip-specific syntax (mentions, channel links, linkifiers, emoji); see `../context.ts`. */
   zulip?: import('../context.js').ZulipRenderContext;
+  /** Work counter and limit of this render (see `../render-budget.ts`); absent = unlimited. */
+  work?: RenderWork;
   [key: string | symbol]: unknown;
 }
 
@@ -76,12 +79,13 @@ export interface InlineContext {
  * One inline syntax. `regex` must carry the `g` flag (it is driven through `lastIndex`).
  * `handle` returns null to decline a match: the scan then continues after it, or, for
  * `legacy` patterns (Python-Markdown's old-style `Pattern`), the pattern gives up on this text.
+ * A pattern with `replaceAll` does its own linear pass instead (and has no `regex`/`handle` use).
  */
 export interface InlinePattern {
   name: string;
   /** Zulip's registry priority; higher runs first. */
   priority: number;
-  regex: RegExp;
+  regex?: RegExp;
   legacy?: boolean;
   /**
    * Performance hint: the pattern's matches never depend on replacements of its own earlier
@@ -90,7 +94,15 @@ export interface InlinePattern {
    * after each match, which is quadratic in the number of matches.
    */
   global?: boolean;
-  handle(m: RegExpExecArray, data: string, ctx: InlineContext): InlineMatch | null;
+  handle?(m: RegExpExecArray, data: string, ctx: InlineContext): InlineMatch | null;
+  /**
+   * Replaces every match in one left-to-right pass of the pattern's own, with exactly the result
+   * of Python-Markdown's replace-then-rescan-from-the-start loop (which is quadratic in the
+   * number of matches) — for syntaxes whose matches can nest or whose regex backtracks. Calls
+   * `stash(node)` once per match, in the order that loop would replace them (placeholder
+   * numbers then agree), and returns the text with the placeholders `stash` returned.
+   */
+  replaceAll?(data: string, ctx: InlineContext, stash: (node: InlineNode) => string): string;
 }
 
 const AMP_NOT_ENTITY = /&(?!(?:#[0-9]+|#x[0-9a-f]+|[0-9a-z]+);)/gi;
@@ -134,6 +146,13 @@ export class InlineEngine {
     let startIndex = 0;
     while (patternIndex < this.patterns.length) {
       const pattern = this.patterns[patternIndex]!;
+      if (pattern.replaceAll) {
+        chargeWork(ctx.env.work, data.length);
+        const index = patternIndex;
+        data = pattern.replaceAll(data, ctx, (node) => this.stashNode(node, index, stash, ctx));
+        patternIndex++;
+        continue;
+      }
       if (pattern.global) {
         data = this.applyGlobal(pattern, data, patternIndex, stash, ctx);
         patternIndex++;
@@ -159,13 +178,15 @@ export class InlineEngine {
     stash: InlineNode[],
     ctx: InlineContext,
   ): [string, number] | null {
-    const re = pattern.regex;
+    const re = pattern.regex!;
     for (;;) {
       if (startIndex > data.length) return null;
       re.lastIndex = startIndex;
       const m = re.exec(data);
+      // Each search scans up to its match (or the end); a replacement rebuilds the string.
+      chargeWork(ctx.env.work, (m === null ? data.length : m.index + m[0].length) - startIndex);
       if (m === null) return null;
-      const match = pattern.handle(m, data, ctx);
+      const match = pattern.handle!(m, data, ctx);
       if (match === null) {
         if (pattern.legacy) return [data, data.length + 1];
         // Python-Markdown does `startIndex += match.end(0)` here (not `=`); kept as is.
@@ -173,6 +194,7 @@ export class InlineEngine {
         continue;
       }
       const placeholder = this.stashNode(match.node, patternIndex, stash, ctx);
+      chargeWork(ctx.env.work, data.length);
       return [data.slice(0, match.start) + placeholder + data.slice(match.end), 0];
     }
   }
@@ -185,13 +207,14 @@ export class InlineEngine {
     stash: InlineNode[],
     ctx: InlineContext,
   ): string {
-    const re = pattern.regex;
+    const re = pattern.regex!;
     let out = '';
     let copied = 0;
+    chargeWork(ctx.env.work, data.length);
     re.lastIndex = 0;
     for (let m = re.exec(data); m !== null; m = re.exec(data)) {
       const next = m.index + Math.max(m[0].length, 1);
-      const match = pattern.handle(m, data, ctx);
+      const match = pattern.handle!(m, data, ctx);
       if (match === null) {
         if (pattern.legacy) break;
         re.lastIndex = next;

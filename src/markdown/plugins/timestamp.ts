@@ -14,7 +14,7 @@
  * the text leaves out come from today's date (UTC), as dateutil's default does.
  */
 import type { MarkdownPlugin } from '../render.js';
-import type { InlinePattern } from './inline-engine.js';
+import type { InlineNode, InlinePattern } from './inline-engine.js';
 
 /** Zulip's `common_timezones` (zerver/lib/timezone.py): abbreviation → UTC offset, seconds. */
 const COMMON_TIMEZONES: Readonly<Record<string, number>> = {
@@ -226,24 +226,34 @@ export function parseTimestamp(input: string, now: Date = new Date()): string | 
   return isoformat(whole * 1000 + Math.floor(micro / 1000), micro);
 }
 
+/** The node for the text of one `<time:…>`. */
+function timestampNode(input: string): InlineNode {
+  const iso = parseTimestamp(input);
+  if (iso === null) {
+    return { kind: 'element', open: '<span class="timestamp-error">', close: '</span>', content: `Invalid time format: ${input}`, atomic: true };
+  }
+  return { kind: 'element', open: `<time datetime="${iso}">`, close: '</time>', content: input, atomic: true };
+}
+
+/**
+ * Zulip's `<time:([^>]*?)>` (legacy pattern, rescanned after each match) in one pass: a match
+ * ends at the first `>` after its `<time:`, so the leftmost `<time:` always wins and no
+ * placeholder completes an earlier one. Without a `>` after a `<time:`, no later one matches
+ * either (the regex would scan to the end from every one of them: quadratic).
+ */
 const timestamp: InlinePattern = {
   name: 'timestamp',
   priority: 75,
-  legacy: true,
-  regex: /<time:([^>]*?)>/g,
-  handle(m) {
-    const input = m[1]!;
-    const start = m.index;
-    const end = start + m[0].length;
-    const iso = parseTimestamp(input);
-    if (iso === null) {
-      return {
-        node: { kind: 'element', open: '<span class="timestamp-error">', close: '</span>', content: `Invalid time format: ${input}`, atomic: true },
-        start,
-        end,
-      };
+  replaceAll(data, _ctx, stash) {
+    let out = '';
+    let copied = 0;
+    for (let open = data.indexOf('<time:'); open >= 0; open = data.indexOf('<time:', copied)) {
+      const close = data.indexOf('>', open + 6);
+      if (close < 0) break;
+      out += data.slice(copied, open) + stash(timestampNode(data.slice(open + 6, close)));
+      copied = close + 1;
     }
-    return { node: { kind: 'element', open: `<time datetime="${iso}">`, close: '</time>', content: input, atomic: true }, start, end };
+    return copied === 0 ? data : out + data.slice(copied);
   },
 };
 
