@@ -8,10 +8,12 @@
  *     npm run bench -- --only render-adversarial                                           (inside the load bench)
  *
  * Each pattern is repeated up to the size (KB = 1,000 UTF-16 code units) and rendered a few
- * times (at most `repeats`, at most ~1 s per cell); the table prints the best time and ms per KB
- * for each size. Linear rendering shows a flat ms/KB column. A size is skipped (printed "skip")
- * when the previous size already took more than `skipAboveMs`: a quadratic pattern would
- * otherwise run for minutes, and the skip itself is the finding. Nothing is asserted.
+ * times (at most `repeats`, at most ~1 s per cell); the table prints, per size, the best CPU
+ * time of one render (process.cpuUsage: steadier than wall time on a shared machine), ms per KB,
+ * and the renderer's work counter per input character (render-budget.ts; deterministic).
+ * Linear rendering shows flat ms/KB and work/char columns. A size is skipped ("skip") when the
+ * previous size already took more than `skipAboveMs`: a quadratic pattern would otherwise run
+ * for minutes, and the skip itself is the finding. Nothing is asserted.
  */
 import { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
@@ -63,6 +65,7 @@ export const ADVERSARIAL_PATTERNS: readonly AdversarialPattern[] = [
   { name: "'~~a' × N", build: repeat('~~a') },
   { name: "'[a' × N", build: repeat('[a') },
   { name: "'[a](' × N", build: repeat('[a](') },
+  { name: "'[a](b) ' × N", build: repeat('[a](b) ') },
   { name: "'[a](b \"' × N", build: repeat('[a](b "') },
   { name: "'](' × N", build: repeat('](') },
   { name: "'`a' × N", build: repeat('`a') },
@@ -77,6 +80,7 @@ export const ADVERSARIAL_PATTERNS: readonly AdversarialPattern[] = [
   { name: "'@**King Hamlet** ' × N", build: repeat('@**King Hamlet** ') },
   { name: "'@*a* ' × N", build: repeat('@*a* ') },
   { name: "'#**Verona>t** ' × N", build: repeat('#**Verona>t** ') },
+  { name: "'**a** @**King Hamlet** '", build: repeat('**a** @**King Hamlet** ') },
   { name: "':smile: ' × N", build: repeat(':smile: ') },
   { name: "':a' × N", build: repeat(':a') },
   { name: "'#1234 ' × N (linkifier)", build: repeat('#1234 ') },
@@ -105,6 +109,8 @@ export interface AdversarialCell {
   msPerKb: number | null;
   /** Rendered HTML length, characters. */
   outputChars: number | null;
+  /** The render's work counter divided by the input length (null: skipped, or no counter). */
+  workPerChar: number | null;
 }
 
 /** One pattern's row. */
@@ -113,10 +119,12 @@ export interface AdversarialRow {
   cells: AdversarialCell[];
 }
 
-function renderOnce(input: string): { ms: number; out: number } {
-  const started = performance.now();
-  const html = zulipRenderer.render(input, { realmUrl: TEST_REALM_URL, zulip: fixtureContext(true) });
-  return { ms: performance.now() - started, out: html.length };
+function renderOnce(input: string): { ms: number; out: number; work: number } {
+  const work = { used: 0, limit: Infinity };
+  const started = process.cpuUsage();
+  const html = zulipRenderer.render(input, { realmUrl: TEST_REALM_URL, zulip: fixtureContext(true), work });
+  const cpu = process.cpuUsage(started);
+  return { ms: (cpu.user + cpu.system) / 1000, out: html.length, work: work.used };
 }
 
 /** Runs every pattern (or those named in `only`) at each size in KB. */
@@ -134,21 +142,24 @@ export function runAdversarialBench(
     let previousMs = 0;
     for (const kb of sizes) {
       if (previousMs > skipAboveMs) {
-        cells.push({ kb, ms: null, msPerKb: null, outputChars: null });
+        cells.push({ kb, ms: null, msPerKb: null, outputChars: null, workPerChar: null });
         continue;
       }
       const input = pattern.build(kb * 1000);
       let best = Infinity;
       let out = 0;
+      let work = 0;
       const deadline = performance.now() + 1000;
       for (let r = 0; r < repeats; r++) {
-        const { ms, out: o } = renderOnce(input);
-        best = Math.min(best, ms);
-        out = o;
+        const once = renderOnce(input);
+        best = Math.min(best, once.ms);
+        out = once.out;
+        work = once.work;
         if (performance.now() > deadline) break;
       }
       previousMs = best;
-      cells.push({ kb, ms: best, msPerKb: best / (input.length / 1000), outputChars: out });
+      const workPerChar = work > 0 ? work / input.length : null;
+      cells.push({ kb, ms: best, msPerKb: best / (input.length / 1000), outputChars: out, workPerChar });
     }
     rows.push({ name: pattern.name, cells });
   }
@@ -158,11 +169,13 @@ export function runAdversarialBench(
 /** A plain-text table: one row per pattern, `ms  ms/KB` per size. */
 export function formatAdversarialBench(rows: readonly AdversarialRow[]): string {
   const sizes = rows[0]?.cells.map((c) => c.kb) ?? [];
-  const header = ['pattern'.padEnd(28), ...sizes.map((kb) => `${kb} KB: ms    ms/KB`.padStart(24))].join('');
+  const header = ['pattern'.padEnd(28), ...sizes.map((kb) => `${kb} KB: cpu-ms  ms/KB work/char`.padStart(34))].join('');
   const lines = [header];
   for (const row of rows) {
     const cells = row.cells.map((c) =>
-      c.ms === null ? 'skip'.padStart(24) : `${c.ms.toFixed(1).padStart(13)} ${c.msPerKb!.toFixed(3).padStart(10)}`,
+      c.ms === null
+        ? 'skip'.padStart(34)
+        : `${c.ms.toFixed(1).padStart(16)} ${c.msPerKb!.toFixed(3).padStart(6)} ${(c.workPerChar === null ? '-' : c.workPerChar.toFixed(0)).padStart(9)}`,
     );
     lines.push(row.name.padEnd(28) + cells.join(''));
   }

@@ -96,6 +96,19 @@ export interface InlinePattern {
   global?: boolean;
   handle?(m: RegExpExecArray, data: string, ctx: InlineContext): InlineMatch | null;
   /**
+   * Lets the rescan after a replacement start near it instead of at 0 (Python-Markdown rescans
+   * from 0: quadratic in the number of matches). Sound for a pattern whose every match opens with
+   * a blocker character at most `back` characters after its start, has no blocker between that
+   * one and its closing, closes with a blocker, and is judged by `handle` from the match alone
+   * (mentions and channel links: `*`; TeX: `$` or newline). Then a new match can only begin at most
+   * `back` characters before the last blocker preceding the placeholder (it must span the
+   * placeholder; with no blocker before it, none can), and every decline before that point
+   * happens again identically; the rescan starts at the larger of that point and where the
+   * successful search started. `back: 'restart'` (links, whose handler reads past the match):
+   * only a match with no blocker (`[`) before it resumes at itself; otherwise the rescan starts at 0.
+   */
+  resume?: { isBlocker(data: string, index: number): boolean; back: number | 'restart' };
+  /**
    * Replaces every match in one left-to-right pass of the pattern's own, with exactly the result
    * of Python-Markdown's replace-then-rescan-from-the-start loop (which is quadratic in the
    * number of matches) — for syntaxes whose matches can nest or whose regex backtracks. Calls
@@ -144,6 +157,7 @@ export class InlineEngine {
 
   private process(data: string, patternIndex: number, stash: InlineNode[], ctx: InlineContext): string {
     let startIndex = 0;
+    let memo: BlockerMemo = { low: -1, high: -1, scanned: 0 };
     while (patternIndex < this.patterns.length) {
       const pattern = this.patterns[patternIndex]!;
       if (pattern.replaceAll) {
@@ -158,10 +172,11 @@ export class InlineEngine {
         patternIndex++;
         continue;
       }
-      const result = this.applyPattern(pattern, data, patternIndex, startIndex, stash, ctx);
+      const result = this.applyPattern(pattern, data, patternIndex, startIndex, stash, ctx, memo);
       if (result === null) {
         patternIndex++;
         startIndex = 0;
+        memo = { low: -1, high: -1, scanned: 0 };
       } else {
         [data, startIndex] = result;
       }
@@ -177,13 +192,14 @@ export class InlineEngine {
     startIndex: number,
     stash: InlineNode[],
     ctx: InlineContext,
+    memo: BlockerMemo,
   ): [string, number] | null {
     const re = pattern.regex!;
     for (;;) {
       if (startIndex > data.length) return null;
       re.lastIndex = startIndex;
       const m = re.exec(data);
-      // Each search scans up to its match (or the end); a replacement rebuilds the string.
+      // Each search scans up to its match (or the end).
       chargeWork(ctx.env.work, (m === null ? data.length : m.index + m[0].length) - startIndex);
       if (m === null) return null;
       const match = pattern.handle!(m, data, ctx);
@@ -194,8 +210,20 @@ export class InlineEngine {
         continue;
       }
       const placeholder = this.stashNode(match.node, patternIndex, stash, ctx);
-      chargeWork(ctx.env.work, data.length);
-      return [data.slice(0, match.start) + placeholder + data.slice(match.end), 0];
+      // Rebuilding the string is a copy, far cheaper per character than a regex scan.
+      chargeWork(ctx.env.work, data.length >> 4);
+      let resumeAt = 0;
+      if (pattern.resume !== undefined) {
+        const blocker = lastBlocker(data, match.start, pattern.resume.isBlocker, memo);
+        chargeWork(ctx.env.work, memo.scanned);
+        // No blocker before the match: nothing before it can pair with anything after it.
+        const back = pattern.resume.back;
+        if (blocker < 0) resumeAt = Math.max(startIndex, match.start);
+        else if (back !== 'restart') resumeAt = Math.max(startIndex, blocker - back, 0);
+        memo.low = blocker;
+        memo.high = match.start + placeholder.length;
+      }
+      return [data.slice(0, match.start) + placeholder + data.slice(match.end), resumeAt];
     }
   }
 
@@ -235,6 +263,28 @@ export class InlineEngine {
     stash.push(node);
     return placeholder;
   }
+}
+
+/**
+ * What the last rescan learned: `data[low]` is a blocker (or `low` = -1) and `data(low, high)`
+ * holds none, so the next backwards search can stop at `high`. `scanned`: characters looked at.
+ */
+interface BlockerMemo {
+  low: number;
+  high: number;
+  scanned: number;
+}
+
+/** Index of the last blocker before `end` (-1 if none), using and not updating `memo`. */
+function lastBlocker(data: string, end: number, isBlocker: (data: string, index: number) => boolean, memo: BlockerMemo): number {
+  memo.scanned = 0;
+  if (memo.low < end && end <= memo.high) return memo.low;
+  const stop = memo.high <= end && memo.low < memo.high ? memo.high : 0;
+  for (let i = end - 1; i >= stop; i--) {
+    memo.scanned++;
+    if (isBlocker(data, i)) return i;
+  }
+  return stop > 0 ? memo.low : -1;
 }
 
 /** Placeholders, plus the characters {@link escapeText} rewrites, in one alternation. */

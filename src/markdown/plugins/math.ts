@@ -53,6 +53,9 @@ const inlineTex: InlinePattern = {
   priority: 90,
   legacy: true,
   regex: TEX_RE,
+  // Rescan hint (inline-engine.ts `resume`): the body holds no newline and no `$` unless escaped
+  // by a backslash; `$$` opens and closes.
+  resume: { isBlocker: (data, i) => data[i] === '\n' || (data[i] === '$' && data[i - 1] !== '\\'), back: 2 },
   handle(m) {
     const body = m.groups!['body']!;
     const start = m.index;
