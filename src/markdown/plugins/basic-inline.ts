@@ -170,7 +170,7 @@ const link: InlinePattern = {
   // Rescan hint (inline-engine.ts `resume`): with no `[` before a link, no earlier link can
   // start, so the rescan resumes at it; otherwise from the start, as Python-Markdown does
   // (getText/getLink read past their match, so a replacement can change an earlier decline).
-  resume: { isBlocker: (data, i) => data.charCodeAt(i) === 0x5b, back: 'restart' },
+  resume: { isBlocker: (data, i) => data.charCodeAt(i) === 0x5b, back: 'restart', openers: '[' },
   handle(m, data, ctx): InlineMatch | null {
     const [text, textEnd, textOk] = getText(data, m.index + m[0].length);
     if (!textOk) return null;

@@ -30,8 +30,9 @@ const STREAM_TOPIC_MESSAGE_LINK_RE = new RegExp(
   'g',
 );
 
-/** Rescan hint (inline-engine.ts `resume`): links open with `#**`, hold no `*`, close with `**`. */
-const STAR_BLOCKER = { isBlocker: (data: string, i: number) => data.charCodeAt(i) === 0x2a, back: 3 };
+/** Rescan hint (inline-engine.ts `resume`): links open with `#**`, hold no `*`, close with `**`; a
+ * match ends with `*`, which the lookbehind treats like a placeholder's end (deferred replacement). */
+const STAR_BLOCKER = { isBlocker: (data: string, i: number) => data.charCodeAt(i) === 0x2a, back: 3, openers: '#' };
 
 const EXTRA_ESCAPES = /[!'()*]/g;
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;

@@ -63,6 +63,8 @@ function djangoEscape(s: string): string {
 
 /** Zulip's `TEX_RE`, with Python's Unicode `\B` spelled out as lookarounds. */
 const TEX_RE = /(?<![\p{L}\p{N}_$])\$\$(?<body>[^\n_$](?:\\\$|[^$\n])*)\$\$(?![\p{L}\p{N}_$])/gu;
+/** `TEX_RE` right after a placeholder (whose last character passes the lookbehind), sticky. */
+const TEX_AFTER_PLACEHOLDER_RE = /\$\$(?<body>[^\n_$](?:\\\$|[^$\n])*)\$\$(?![\p{L}\p{N}_$])/uy;
 
 const inlineTex: InlinePattern = {
   name: 'tex',
@@ -70,8 +72,13 @@ const inlineTex: InlinePattern = {
   legacy: true,
   regex: TEX_RE,
   // Rescan hint (inline-engine.ts `resume`): the body holds no newline and no `$` unless escaped
-  // by a backslash; `$$` opens and closes.
-  resume: { isBlocker: (data, i) => data[i] === '\n' || (data[i] === '$' && data[i - 1] !== '\\'), back: 2 },
+  // by a backslash; `$$` opens and closes; `handle` only reads the match.
+  resume: {
+    isBlocker: (data, i) => data[i] === '\n' || (data[i] === '$' && data[i - 1] !== '\\'),
+    back: 2,
+    openers: '$',
+    afterPlaceholder: TEX_AFTER_PLACEHOLDER_RE,
+  },
   handle(m, _data, ctx) {
     const body = m.groups!['body']!;
     const start = m.index;

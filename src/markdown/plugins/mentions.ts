@@ -35,8 +35,9 @@ const ID_SYNTAX_RE = /^([^\n]+)?\|(\d+)\n?$/;
 /**
  * Rescan hint (inline-engine.ts `resume`): mentions open with `@**`, `@_**`, `@*` or `@_*`, hold
  * no `*`, and close with `*`; `handle` only reads the match.
+ * A match ends with `*`, which the lookbehind treats like a placeholder's end (deferred replacement).
  */
-const STAR_BLOCKER = { isBlocker: (data: string, i: number) => data.charCodeAt(i) === 0x2a, back: 3 };
+const STAR_BLOCKER = { isBlocker: (data: string, i: number) => data.charCodeAt(i) === 0x2a, back: 3, openers: '@' };
 
 const STREAM_WILDCARDS: ReadonlySet<string> = new Set(['all', 'everyone', 'stream', 'channel']);
 const TOPIC_WILDCARD = 'topic';
