@@ -1,6 +1,8 @@
 /**
- * Message endpoints: `POST /messages` (seed §4.1), `GET /messages/{message_id}` (§4.6),
- * `POST /messages/render` (§4.19). Sends go through the realm actor; reads are synchronous
+ * Message endpoints: `POST /messages` (https://zulip.com/api/send-message), `GET
+ * /messages/{message_id}` (https://zulip.com/api/get-message),
+ * `POST /messages/render` (https://zulip.com/api/render-message). Sends go through the realm actor;
+ * reads are synchronous
  * queries on the realm state plus a memory-mapped body read.
  */
 import { Errors, ZulipError } from '../errors.js';
@@ -85,7 +87,7 @@ export const messageEndpoints = [
     // 5 s timeout): longer content is refused before rendering, so a preview costs at most what a send does.
     handler: ({ realm, user, params, host }) => {
       if (codePointLength(params.content) > MAX_MESSAGE_LENGTH) return Errors.parameterTooLong('content', MAX_MESSAGE_LENGTH);
-      const rendering = renderMessageContent(realm!.state, params.content, { senderId: user!.id, realmUrl: realmUrl(host) });
+      const rendering = renderMessageContent(realm!.state, params.content, { senderId: user!.id, nowSeconds: Date.now() / 1000, realmUrl: realmUrl(host) });
       return rendering instanceof ZulipError ? rendering : { rendered: rendering.rendered };
     },
   }),

@@ -20,7 +20,7 @@ function restrict(r: SmallRealm): void {
 }
 
 function render(r: SmallRealm, senderId: number, content: string) {
-  const rendering = renderMessageContent(r.state, content, { senderId, directUserIds: [senderId] });
+  const rendering = renderMessageContent(r.state, content, { senderId, nowSeconds: r.ctx.now(), directUserIds: [senderId] });
   if ('code' in rendering) throw rendering;
   return rendering;
 }

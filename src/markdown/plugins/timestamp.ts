@@ -11,7 +11,9 @@
  * (and the web app's composer inserts: ISO 8601 with an offset): ISO dates and times, month and
  * weekday names, `5th`-style ordinals, `10:30PM`, `5:30 am`, `+05:30` offsets, timezone
  * abbreviations after a time, and dateutil's M/D/Y reading of ambiguous numeric dates. Fields
- * the text leaves out come from today's date (UTC), as dateutil's default does.
+ * the text leaves out come from today's date (UTC), as dateutil's default does; "today" is the
+ * render context's `nowSeconds` (the command's clock), so rendering stays a pure function.
+ * Without a realm context (plain renders) `<time:…>` stays literal text, like other Zulip syntax.
  */
 import type { MarkdownPlugin } from '../render.js';
 import type { InlineNode, InlinePattern } from './inline-engine.js';
@@ -215,7 +217,7 @@ const PY_FLOAT_RE = /^\s*[+-]?(?:\d(?:_?\d)*(?:\.(?:\d(?:_?\d)*)?)?|\.\d(?:_?\d)
  * `<time datetime>` for the text of a `<time:…>`, or null when Zulip shows a `timestamp-error`.
  * `now` supplies the fields the text leaves out.
  */
-export function parseTimestamp(input: string, now: Date = new Date()): string | null {
+export function parseTimestamp(input: string, now: Date): string | null {
   const parsed = parseDateutil(input, now);
   if (parsed !== null) return isoformat(parsed.ms, parsed.micro);
   if (!PY_FLOAT_RE.test(input)) return null;
@@ -226,9 +228,9 @@ export function parseTimestamp(input: string, now: Date = new Date()): string | 
   return isoformat(whole * 1000 + Math.floor(micro / 1000), micro);
 }
 
-/** The node for the text of one `<time:…>`. */
-function timestampNode(input: string): InlineNode {
-  const iso = parseTimestamp(input);
+/** The node for the text of one `<time:…>`; `now` supplies the fields the text leaves out. */
+function timestampNode(input: string, now: Date): InlineNode {
+  const iso = parseTimestamp(input, now);
   if (iso === null) {
     return { kind: 'element', open: '<span class="timestamp-error">', close: '</span>', content: `Invalid time format: ${input}`, atomic: true };
   }
@@ -244,13 +246,17 @@ function timestampNode(input: string): InlineNode {
 const timestamp: InlinePattern = {
   name: 'timestamp',
   priority: 75,
-  replaceAll(data, _ctx, stash) {
+  replaceAll(data, ctx, stash) {
+    // Without realm context (plain renders) timestamps stay text; "now" is the command's clock.
+    const zulip = ctx.env.zulip;
+    if (zulip === undefined) return data;
+    const now = new Date(zulip.nowSeconds * 1000);
     let out = '';
     let copied = 0;
     for (let open = data.indexOf('<time:'); open >= 0; open = data.indexOf('<time:', copied)) {
       const close = data.indexOf('>', open + 6);
       if (close < 0) break;
-      out += data.slice(copied, open) + stash(timestampNode(data.slice(open + 6, close)));
+      out += data.slice(copied, open) + stash(timestampNode(data.slice(open + 6, close), now));
       copied = close + 1;
     }
     return copied === 0 ? data : out + data.slice(copied);
