@@ -189,6 +189,13 @@ export const Errors = {
   invalidUserId: (id: number) => bad(`Invalid user ID ${id}`),
   messageEmpty: () => bad('Message must not be empty'),
   messageNullBytes: () => bad('Message must not contain null bytes'),
+  /**
+   * Zulip's `render_incoming_message`: a `MarkdownRenderingError` (its 5 s timeout, or rendered
+   * HTML over `MAX_MESSAGE_LENGTH * 100` characters) answers "Unable to render message".
+   */
+  unableToRenderMessage: () => bad('Unable to render message'),
+  /** A string parameter over its limit, in code points (`@typed_endpoint`'s `StringConstraints` wording). */
+  parameterTooLong: (name: string, limit: number) => bad(`${name} is too long (limit: ${limit} characters)`),
   streamNameEmpty: () => bad("Channel name can't be empty!"),
   streamNameTooLong: (limit: number) => bad(`Channel name too long (limit: ${limit} characters).`),
   streamNameInvalidChar: (position: number) => bad(`Invalid character in channel name, at position ${position}!`),

@@ -5,12 +5,12 @@
  * reads are synchronous
  * queries on the realm state plus a memory-mapped body read.
  */
-import { Errors } from '../errors.js';
+import { Errors, ZulipError } from '../errors.js';
 import { runCommand } from './run-command.js';
 import { defineEndpoint } from './define-endpoint.js';
 import { P } from './params.js';
 import { canAccessMessage } from '../domain/access.js';
-import { messageToWire } from '../domain/messages.js';
+import { codePointLength, MAX_MESSAGE_LENGTH, messageToWire } from '../domain/messages.js';
 import { renderMessageContent } from '../domain/message-render.js';
 import { realmUrl } from './server-settings.js';
 import { isDamagedBody } from '../realm/damaged-body.js';
@@ -85,8 +85,12 @@ export const messageEndpoints = [
     path: '/messages/render',
     auth: 'user',
     params: { content: P.string({ required: true }) },
-    handler: ({ realm, user, params, host }) => ({
-      rendered: renderMessageContent(realm!.state, params.content, { senderId: user!.id, nowSeconds: Date.now() / 1000, realmUrl: realmUrl(host) }).rendered,
-    }),
+    // The seed bounds `content` by max_message_length (Zulip renders whatever it gets, under a
+    // 5 s timeout): longer content is refused before rendering, so a preview costs at most what a send does.
+    handler: ({ realm, user, params, host }) => {
+      if (codePointLength(params.content) > MAX_MESSAGE_LENGTH) return Errors.parameterTooLong('content', MAX_MESSAGE_LENGTH);
+      const rendering = renderMessageContent(realm!.state, params.content, { senderId: user!.id, nowSeconds: Date.now() / 1000, realmUrl: realmUrl(host) });
+      return rendering instanceof ZulipError ? rendering : { rendered: rendering.rendered };
+    },
   }),
 ];
