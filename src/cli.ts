@@ -8,7 +8,8 @@ import { Role, type RoleCode } from './domain/realm-state.js';
 import type { RealmRegistry } from './realm/realm-registry.js';
 
 const USAGE = `usage:
-  parley serve [--host 127.0.0.1] [--port 9991] [--data-dir ./snapshots] [--external-host localhost]
+  parley serve [--host 127.0.0.1] [--port 9991] [--data-dir ./snapshots]
+               [--external-url http://127.0.0.1:9991] [--trusted-proxies 127.0.0.0/8,::1]
                [--demo | --no-demo] [--demo-password PW] [--max-body-bytes 5242880]
                [--snapshot-every-records 20000] [--snapshot-every-seconds 60] [--bench]
   parley create-realm --name NAME [--subdomain SUB] [--data-dir DIR]
@@ -52,7 +53,8 @@ async function offline(config: Config, fn: (registry: RealmRegistry) => Promise<
   const { RealmRegistry } = await import('./realm/realm-registry.js');
   const lock = acquireDataDirLock(config.dataDir);
   try {
-    const registry = await RealmRegistry.open({ dataDir: config.dataDir, externalHost: config.externalHost });
+    const { RealmUrls } = await import('./realm/realm-urls.js');
+    const registry = await RealmRegistry.open({ dataDir: config.dataDir, urls: RealmUrls.forServer(config, config.port) });
     try {
       await fn(registry);
     } finally {
@@ -86,7 +88,7 @@ async function main(argv: string[]): Promise<void> {
       const name = required(extra, 'name');
       return offline(config, async (registry) => {
         const realm = await registry.createRealm(subdomain, name);
-        console.log(`created organization "${name}" (id ${realm.id}) at http://${realm.host}`);
+        console.log(`created organization "${name}" (id ${realm.id}) at ${realm.url}`);
       });
     }
     case 'create-user': {

@@ -10,7 +10,6 @@ import { P } from './params.js';
 import { canAccessMessage } from '../domain/access.js';
 import { messageToWire } from '../domain/messages.js';
 import { renderMessageContent } from '../domain/message-render.js';
-import { realmUrl } from './server-settings.js';
 
 /** Wire `type` → internal message type (`channel`/`direct` are the FL 248/174 names). */
 const MESSAGE_TYPES: Record<string, 'stream' | 'private'> = {
@@ -34,7 +33,7 @@ export const messageEndpoints = [
       local_id: P.string(),
       read_by_sender: P.bool(),
     },
-    handler: async ({ realm, user, params, clientName, host }) => {
+    handler: async ({ realm, user, params, clientName }) => {
       const messageType = MESSAGE_TYPES[params.type];
       if (messageType === undefined) return Errors.invalidType();
       if (params.queue_id !== undefined && params.local_id === undefined) return Errors.localIdRequired();
@@ -46,7 +45,6 @@ export const messageEndpoints = [
         topic: params.topic,
         content: params.content,
         client: clientName,
-        realmUrl: realmUrl(host),
         ...(params.read_by_sender !== undefined && { readBySender: params.read_by_sender }),
         ...(params.queue_id !== undefined && { queueId: params.queue_id }),
         ...(params.local_id !== undefined && { localId: params.local_id }),
@@ -81,8 +79,8 @@ export const messageEndpoints = [
     path: '/messages/render',
     auth: 'user',
     params: { content: P.string({ required: true }) },
-    handler: ({ realm, user, params, host }) => ({
-      rendered: renderMessageContent(realm!.state, params.content, { senderId: user!.id, realmUrl: realmUrl(host) }).rendered,
+    handler: ({ realm, user, params }) => ({
+      rendered: renderMessageContent(realm!.state, params.content, { senderId: user!.id }).rendered,
     }),
   }),
 ];

@@ -29,6 +29,10 @@ export interface ApiRequest {
   readonly body: ParamPairs;
   readonly headers: Readonly<Record<string, string>>;
   readonly remoteAddress: string;
+  /** The client's address per `--trusted-proxies` (http/client-ip.ts); absent = `remoteAddress`. */
+  readonly clientIp?: string;
+  /** The client's scheme per `--trusted-proxies` (http/client-ip.ts); absent = `http`. */
+  readonly scheme?: 'http' | 'https';
   /**
    * Registers a callback for a client that goes away before the answer (long-polls use it to let
    * go of the queue). Called at once if it already left. Absent in tests that build requests by hand.
@@ -304,8 +308,9 @@ export function createDispatcher(
       realm,
       user,
       clientName: client || clientNameFromUserAgent(req.headers['user-agent']),
-      host,
       remoteAddress: req.remoteAddress,
+      clientIp: req.clientIp ?? req.remoteAddress,
+      scheme: req.scheme ?? 'http',
       onAbort: req.onAbort ?? NEVER_ABORTS,
     };
     const result = endpoint.handler(ctx);

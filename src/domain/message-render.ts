@@ -15,7 +15,9 @@
  * - silent mentions (`@_**…**`, quoted mentions, deactivated users/groups) flag nobody.
  * - a guest outside `can_access_all_users_group` cannot mention users they cannot access
  *   (`get_inaccessible_user_ids`, see user-access.ts): such mentions render as unknown names.
- * Links into the realm (`RenderTarget.realmUrl`) render relative (`rewrite_local_links_to_relative`).
+ * Links into the realm (`RealmState.url`, the configured organization URL — never the Host the
+ * sender used, so stored HTML is the same whoever sent it) render relative
+ * (zerver/lib/markdown/__init__.py `rewrite_local_links_to_relative`), internal sends included.
  * Only recipients (users who get a UserMessage row) appear in `userFlags`.
  *
  * Cost on the send path: the context is a handful of closures over the state's maps; lookups run
@@ -42,12 +44,6 @@ export interface RenderTarget {
   topic?: string;
   /** Direct messages: every member of the conversation (sender included). */
   directUserIds?: readonly number[];
-  /**
-   * The realm's base URL (`http://<Host>`, see `realmUrl` in src/api/server-settings.ts, the rule
-   * invite links and `realm_url` use): links into it render relative, as Zulip's
-   * `rewrite_local_links_to_relative` does. Absent (e.g. internal sends): links stay absolute.
-   */
-  realmUrl?: string;
 }
 
 /** A rendered message. */
@@ -75,10 +71,7 @@ export const WILDCARD_MENTION_THRESHOLD = 15;
 /** Renders `content` (already normalized by `normalizeContent`) for `target` in `state`. */
 export function renderMessageContent(state: RealmState, content: string, target: RenderTarget): RenderedMessage {
   const zulip = renderContext(state, target.senderId);
-  const rendered = zulipRenderer.render(
-    content,
-    target.realmUrl !== undefined ? { zulip, realmUrl: target.realmUrl } : { zulip },
-  );
+  const rendered = zulipRenderer.render(content, state.url !== '' ? { zulip, realmUrl: state.url } : { zulip });
   const found = zulip.out;
   const result: RenderedMessage = {
     rendered,

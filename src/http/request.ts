@@ -15,6 +15,7 @@ import busboy from 'busboy';
 import type { HttpRequest, HttpResponse } from 'uWebSockets.js';
 import { Errors } from '../errors.js';
 import type { ApiRequest } from '../api/registry.js';
+import { clientIp, requestScheme, TrustedProxies } from './client-ip.js';
 
 /** Default body limit: 5 MiB. */
 export const DEFAULT_MAX_BODY_BYTES = 5 * 1024 * 1024;
@@ -49,15 +50,23 @@ export interface RequestHead {
   readonly headers: Record<string, string>;
   /** Peer IP as text. */
   readonly remoteAddress: string;
+  /** The client's IP: `remoteAddress`, or from `X-Forwarded-For` when the peer is a trusted proxy. */
+  readonly clientIp: string;
+  /** `https` when a trusted proxy's `X-Forwarded-Proto` says so, else `http`. */
+  readonly scheme: 'http' | 'https';
 }
 
 const textDecoder = new TextDecoder();
 
+/** Trusts nobody: forwarded headers are ignored (the default of `copyRequestHead`). */
+const NO_PROXIES = TrustedProxies.parse('');
+
 /**
- * Copies method, path, query string, headers and peer address out of a uWS request. Must be
- * called synchronously inside the uWS route handler, before any await.
+ * Copies method, path, query string, headers and peer address out of a uWS request, and resolves
+ * the client's IP and scheme through `trusted` proxies (see client-ip.ts). Must be called
+ * synchronously inside the uWS route handler, before any await.
  */
-export function copyRequestHead(res: HttpResponse, req: HttpRequest): RequestHead {
+export function copyRequestHead(res: HttpResponse, req: HttpRequest, trusted: TrustedProxies = NO_PROXIES): RequestHead {
   const headers: Record<string, string> = {};
   req.forEach((key, value) => {
     const prev = headers[key];
@@ -65,12 +74,15 @@ export function copyRequestHead(res: HttpResponse, req: HttpRequest): RequestHea
   });
   let path = req.getUrl();
   if (path.includes('//')) path = path.replace(/\/{2,}/g, '/');
+  const peer = { remoteAddress: textDecoder.decode(res.getRemoteAddressAsText()), headers };
   return {
     method: req.getMethod().toUpperCase(),
     path,
     rawQuery: req.getQuery() ?? '',
     headers,
-    remoteAddress: textDecoder.decode(res.getRemoteAddressAsText()),
+    remoteAddress: peer.remoteAddress,
+    clientIp: clientIp(peer, trusted),
+    scheme: requestScheme(peer, trusted),
   };
 }
 
@@ -193,6 +205,8 @@ export async function toApiRequest(
     body: fields,
     headers: head.headers,
     remoteAddress: head.remoteAddress,
+    clientIp: head.clientIp,
+    scheme: head.scheme,
     ...(onAbort !== undefined && { onAbort }),
   };
 }

@@ -52,8 +52,6 @@ export interface EditMessage {
    */
   body?: MessageBody;
   bodyVersion?: number;
-  /** The realm's URL as the client reached it (`realmUrl(host)`): local links render relative. */
-  realmUrl?: string;
 }
 
 /** Reply: Zulip's success data (no uploads exist in parley). */
@@ -210,7 +208,6 @@ export const editMessage: Handler<EditMessage, EditMessageReply> = (state, cmd, 
       ...(recipient.type === 'stream'
         ? { senderId, streamId: orig!.id, topic: targetTopic }
         : { senderId, directUserIds: recipient.userIds }),
-      ...(cmd.realmUrl !== undefined && { realmUrl: cmd.realmUrl }),
     });
     // As Zulip: wildcard mention permission is checked on edits too, for the original sender.
     const mentionError =

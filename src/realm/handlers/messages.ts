@@ -196,7 +196,6 @@ export const sendMessage: Handler<SendMessage, CommandReplies['send_message']> =
     ...(targetStream
       ? { senderId: sender.id, streamId: targetStream.id, topic }
       : { senderId: sender.id, directUserIds: receivers }),
-    ...(cmd.realmUrl !== undefined && { realmUrl: cmd.realmUrl }),
   });
   if (!cmd.internal) {
     const mentionError =
