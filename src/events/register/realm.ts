@@ -29,7 +29,7 @@ import {
 
 /** What the `realm` section needs besides the state. */
 export interface RealmSectionOptions {
-  /** `http://host[:port]` as the client reached the server. */
+  /** The realm's configured URL (`RealmState.url`, from `--external-url`), no trailing slash. */
   realmUrl: string;
   /** Upload limit to report, in MiB. */
   maxFileUploadSizeMib?: number;
