@@ -1,11 +1,12 @@
 #!/usr/bin/env node
 /**
- * `parley serve | create-realm | create-user` (README). Options are flags or `PARLEY_*`
+ * `parley serve | create-realm | create-user | print-config` (README). Options are flags or `PARLEY_*`
  * environment variables (see config.ts). Exit codes: 0 ok, 1 runtime failure, 2 usage error.
  */
 import { ConfigError, parseConfig, type Config } from './config.js';
 import { Role, type RoleCode } from './domain/realm-state.js';
 import type { RealmRegistry } from './realm/realm-registry.js';
+import { PRINT_CONFIG_USAGE } from './cli/print-config.js';
 
 const USAGE = `usage:
   parley serve [--host 127.0.0.1] [--port 9991] [--data-dir ./snapshots]
@@ -15,6 +16,7 @@ const USAGE = `usage:
   parley create-realm --name NAME [--subdomain SUB] [--data-dir DIR]
   parley create-user --email EMAIL --full-name NAME [--password PW] [--role owner|admin|moderator|member|guest]
                      [--subdomain SUB] [--data-dir DIR]
+${PRINT_CONFIG_USAGE}
 Every option can also be given as PARLEY_<OPTION> (e.g. PARLEY_PORT=9991).`;
 
 const ROLES: Record<string, RoleCode> = {
@@ -75,6 +77,10 @@ async function main(argv: string[]): Promise<void> {
   const [command, ...args] = argv;
   if (command === undefined || command === 'help' || argv.includes('--help') || argv.includes('-h')) {
     console.log(USAGE);
+    return;
+  }
+  if (command === 'print-config') {
+    process.stdout.write((await import('./cli/print-config.js')).printConfig(args));
     return;
   }
   const extraKinds = { name: 'string', subdomain: 'string', email: 'string', 'full-name': 'string', password: 'string', role: 'string' } as const;
