@@ -7,11 +7,11 @@
  */
 import t from 'tap';
 import { spawnSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEFAULT_CONFIG } from '../../src/config.js';
 import { printConfig, PROXY_READ_TIMEOUT_SECONDS } from '../../src/cli/print-config.js';
-import { runCli } from '../support/server-process.js';
+import { REPO_ROOT, runCli } from '../support/server-process.js';
 import { findBinary, findNginx, selfSignedCertificate, tempDir, testNginxConf, writeNginxConf } from '../support/nginx.js';
 
 const URL_ARGS = ['--external-url', 'https://chat.example.com'];
@@ -121,6 +121,19 @@ t.test('caddy: a Caddyfile that caddy adapts', async (t) => {
   t.match(handlers, '"dial":"127.0.0.1:9991"');
   t.match(handlers, '"flush_interval":-1');
   t.match(handlers, '"host":["chat.example.com"]');
+});
+
+/** A configuration without comment lines and blank runs, for comparing with README's copy. */
+const withoutComments = (text: string) =>
+  text.split('\n').filter((l) => !/^\s*#/.test(l)).join('\n').replace(/\n{3,}/g, '\n\n').trim();
+
+t.test("README's nginx and Caddy blocks are what print-config prints", async (t) => {
+  const readme = readFileSync(join(REPO_ROOT, 'README.md'), 'utf8');
+  for (const [kind, fence] of [['nginx', 'nginx'], ['caddy', 'caddyfile']] as const) {
+    const block = new RegExp('```' + fence + '\n([\\s\\S]*?)```').exec(readme)?.[1];
+    t.ok(block, `README has a ${fence} block`);
+    t.equal(withoutComments(block ?? ''), withoutComments(printConfig([kind, ...URL_ARGS], {})), `${kind} block is current`);
+  }
 });
 
 t.test('defaults: no --external-url prints the local URL', async (t) => {
