@@ -127,3 +127,13 @@ t.test('the default URL is http://127.0.0.1:<bound port>', async (t) => {
   const settings = await rawRequest(s.url, 'GET', '/api/v1/server_settings', { Host: 'localhost:1' });
   t.equal(settings.body.realm_url, s.url, 'the bound port, not the provisional 0 nor the Host');
 });
+
+t.test('the deprecated --external-host H still works, as http://H:<port>', async (t) => {
+  const s = await startTestServer(t, { externalHost: 'chat.acme.com' });
+  const port = new URL(s.url).port;
+  const settings = await rawRequest(s.url, 'GET', '/api/v1/server_settings', { Host: '127.0.0.1' });
+  t.equal(settings.body.realm_url, `http://chat.acme.com:${port}`);
+  await s.server.registry.createRealm('team', 'Team');
+  const team = await rawRequest(s.url, 'GET', '/api/v1/server_settings', { Host: `team.chat.acme.com:${port}` });
+  t.equal(team.body.realm_url, `http://team.chat.acme.com:${port}`, 'subdomains of the external host select their realm');
+});
