@@ -92,11 +92,11 @@ export async function startServer(
   const url = `http://${config.host}:${http.port}`;
   registry.setUrls(RealmUrls.forServer(config, http.port));
   if (demoPassword !== undefined) {
-    log(`created the demo organization "${demoName}" at ${url} — accounts (password: ${demoPassword}):`);
+    log(`created the demo organization "${demoName}" at ${registry.urlFor('')} — accounts (password: ${demoPassword}):`);
     for (const [email, name] of DEMO_USERS) log(`  ${email}  ${name}`);
     log(`  ${DEMO_BOT_EMAIL}  (bot, API key only)`);
   }
-  log(`organization URL: ${registry.urlFor('')} (--external-url)`);
+  log(`organization URL: ${registry.urlFor('')}`);
   log(`parley listening on ${url}`);
   return {
     port: http.port,
