@@ -28,9 +28,13 @@ export interface ApiRequest {
   /** Form fields (urlencoded or multipart) for POST/PATCH/PUT/DELETE; empty otherwise. */
   readonly body: ParamPairs;
   readonly headers: Readonly<Record<string, string>>;
+  /**
+   * The client's IP: the TCP peer, or `X-Forwarded-For`'s client when the peer is one of
+   * `--trusted-proxies` (http/client-ip.ts `clientIp`). For rate limits and logs.
+   */
   readonly remoteAddress: string;
-  /** The client's address per `--trusted-proxies` (http/client-ip.ts); absent = `remoteAddress`. */
-  readonly clientIp?: string;
+  /** The TCP peer's IP (a proxy's, behind one); absent in hand-built requests = `remoteAddress`. */
+  readonly peerAddress?: string;
   /** The client's scheme per `--trusted-proxies` (http/client-ip.ts); absent = `http`. */
   readonly scheme?: 'http' | 'https';
   /**
@@ -309,7 +313,6 @@ export function createDispatcher(
       user,
       clientName: client || clientNameFromUserAgent(req.headers['user-agent']),
       remoteAddress: req.remoteAddress,
-      clientIp: req.clientIp ?? req.remoteAddress,
       scheme: req.scheme ?? 'http',
       onAbort: req.onAbort ?? NEVER_ABORTS,
     };

@@ -48,10 +48,13 @@ export interface RequestHead {
   readonly rawQuery: string;
   /** Header names lower-case; repeated headers joined with ", ". */
   readonly headers: Record<string, string>;
-  /** Peer IP as text. */
+  /**
+   * The client's IP as text (client-ip.ts `clientIp`): the TCP peer, or from `X-Forwarded-For`
+   * when the peer is a trusted proxy. What rate limits and logs use.
+   */
   readonly remoteAddress: string;
-  /** The client's IP: `remoteAddress`, or from `X-Forwarded-For` when the peer is a trusted proxy. */
-  readonly clientIp: string;
+  /** The TCP peer's IP as text (the proxy's, behind one). */
+  readonly peerAddress: string;
   /** `https` when a trusted proxy's `X-Forwarded-Proto` says so, else `http`. */
   readonly scheme: 'http' | 'https';
 }
@@ -80,8 +83,8 @@ export function copyRequestHead(res: HttpResponse, req: HttpRequest, trusted: Tr
     path,
     rawQuery: req.getQuery() ?? '',
     headers,
-    remoteAddress: peer.remoteAddress,
-    clientIp: clientIp(peer, trusted),
+    remoteAddress: clientIp(peer, trusted),
+    peerAddress: peer.remoteAddress,
     scheme: requestScheme(peer, trusted),
   };
 }
@@ -205,7 +208,7 @@ export async function toApiRequest(
     body: fields,
     headers: head.headers,
     remoteAddress: head.remoteAddress,
-    clientIp: head.clientIp,
+    peerAddress: head.peerAddress,
     scheme: head.scheme,
     ...(onAbort !== undefined && { onAbort }),
   };

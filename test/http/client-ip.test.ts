@@ -1,7 +1,7 @@
 /**
  * Forwarded headers are believed only from `--trusted-proxies` (http/client-ip.ts): the CIDR
  * parser, the X-Forwarded-For walk, X-Forwarded-Proto, and the wiring through the real uWS server
- * into every request (`ApiRequest.clientIp` / `scheme`).
+ * into every request (`ApiRequest.remoteAddress` is the client, `peerAddress` the proxy, `scheme`).
  */
 import t from 'tap';
 import { ConfigError } from '../../src/config.js';
@@ -74,8 +74,8 @@ t.test('the real server hands every request its client IP and scheme', async (t)
   const headers = { 'X-Forwarded-For': '198.51.100.7', 'X-Forwarded-Proto': 'https' };
   const trusting = await start(loopback);
   t.equal((await fetch(trusting, { headers })).status, 200);
-  t.match(seen.at(-1), { remoteAddress: '127.0.0.1', clientIp: '198.51.100.7', scheme: 'https' }, 'loopback proxy believed');
+  t.match(seen.at(-1), { peerAddress: '127.0.0.1', remoteAddress: '198.51.100.7', scheme: 'https' }, 'loopback proxy believed');
   const distrusting = await start(TrustedProxies.parse('10.0.0.0/8'));
   t.equal((await fetch(distrusting, { headers })).status, 200);
-  t.match(seen.at(-1), { remoteAddress: '127.0.0.1', clientIp: '127.0.0.1', scheme: 'http' }, 'peer not in --trusted-proxies: headers ignored');
+  t.match(seen.at(-1), { peerAddress: '127.0.0.1', remoteAddress: '127.0.0.1', scheme: 'http' }, 'peer not in --trusted-proxies: headers ignored');
 });
