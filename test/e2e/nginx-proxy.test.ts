@@ -7,8 +7,9 @@
  * over the WebSocket stream (wss://).
  *
  * nginx's default proxy_read_timeout is 60 s, and a long-poll is held up to 55 s (an event
- * socket far longer): the printed configuration's timeouts and unbuffered proxying are checked
- * as values rather than by a minute-long poll.
+ * socket far longer): here the printed timeouts and unbuffered proxying are checked as values;
+ * nginx-idle-socket.test.ts holds a socket quiet for 65 s through the printed site (and through a
+ * control with nginx's defaults, which cuts it).
  */
 import t from 'tap';
 import { Agent, fetch as undiciFetch } from 'undici';
