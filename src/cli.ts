@@ -3,10 +3,16 @@
  * `parley serve | create-realm | create-user | print-config` (README). Options are flags or `PARLEY_*`
  * environment variables (see config.ts). Exit codes: 0 ok, 1 runtime failure, 2 usage error.
  */
-import { ConfigError, parseConfig, type Config } from './config.js';
+import { ConfigError, DEFAULT_CONFIG, parseConfig, type Config } from './config.js';
 import { Role, type RoleCode } from './domain/realm-state.js';
 import type { RealmRegistry } from './realm/realm-registry.js';
-import { PRINT_CONFIG_USAGE } from './cli/print-config.js';
+import { PRINT_CONFIG_OPTIONS, PRINT_CONFIG_USAGE, PrintConfigError, printConfig } from './cli/print-config.js';
+import { ExternalUrlError } from './realm/realm-urls.js';
+import { TrustedProxiesError } from './http/client-ip.js';
+
+/** Errors that are the user's to fix in the command line: message + usage, exit 2. */
+const isUsageError = (error: unknown) =>
+  error instanceof ConfigError || error instanceof ExternalUrlError || error instanceof TrustedProxiesError || error instanceof PrintConfigError;
 
 const USAGE = `usage:
   parley serve [--host 127.0.0.1] [--port 9991] [--data-dir ./snapshots]
@@ -80,7 +86,8 @@ async function main(argv: string[]): Promise<void> {
     return;
   }
   if (command === 'print-config') {
-    process.stdout.write((await import('./cli/print-config.js')).printConfig(args));
+    const { config, rest, extra } = parseConfig(args, process.env, PRINT_CONFIG_OPTIONS);
+    process.stdout.write(printConfig(rest, { ...config, dataDirIsDefault: config.dataDir === DEFAULT_CONFIG.dataDir }, extra));
     return;
   }
   const extraKinds = { name: 'string', subdomain: 'string', email: 'string', 'full-name': 'string', password: 'string', role: 'string' } as const;
@@ -120,7 +127,7 @@ async function main(argv: string[]): Promise<void> {
 }
 
 main(process.argv.slice(2)).catch((error: unknown) => {
-  if (error instanceof ConfigError) {
+  if (isUsageError(error)) {
     console.error(`parley: ${error.message}\n${USAGE}`);
     process.exit(2);
   }

@@ -1,6 +1,6 @@
 /**
- * Who is really on the other end of a request behind a reverse proxy (DESIGN.md §8: forwarded
- * headers are trusted only from configured proxies).
+ * Who is really on the other end of a request behind a reverse proxy (forwarded headers are
+ * trusted only from configured proxies).
  *
  * `--trusted-proxies` lists the CIDRs of the proxies in front of parley (default loopback:
  * `127.0.0.0/8,::1`). Only when the TCP peer is one of them are `X-Forwarded-For` and
@@ -10,7 +10,9 @@
  * (zerver/middleware.py `DetectProxyMisconfiguration`, `ProxyMiddleware`).
  */
 import { BlockList, isIP } from 'node:net';
-import { ConfigError } from '../config.js';
+
+/** A malformed `--trusted-proxies` entry; the CLI reports it as a usage error (exit 2). */
+export class TrustedProxiesError extends Error {}
 
 /** What the functions below read from a request (uWS `RequestHead` and `ApiRequest` both fit). */
 export interface ForwardedRequest {
@@ -40,7 +42,7 @@ export class TrustedProxies {
 
   /**
    * Parses a comma- or space-separated list of addresses and CIDRs (`127.0.0.0/8,::1,10.1.2.3`).
-   * An empty string trusts nobody. Throws ConfigError naming the bad entry.
+   * An empty string trusts nobody. Throws TrustedProxiesError naming the bad entry.
    */
   static parse(spec: string): TrustedProxies {
     const list = new BlockList();
@@ -53,7 +55,7 @@ export class TrustedProxies {
       const max = family === 4 ? 32 : 128;
       const prefix = prefixPart === undefined ? max : /^\d{1,3}$/.test(prefixPart) ? Number(prefixPart) : NaN;
       if (family === 0 || extra !== undefined || !(prefix >= 0 && prefix <= max)) {
-        throw new ConfigError(`--trusted-proxies: '${raw}' is not an IP address or CIDR (e.g. 10.0.0.0/8, ::1)`);
+        throw new TrustedProxiesError(`--trusted-proxies: '${raw}' is not an IP address or CIDR (e.g. 10.0.0.0/8, ::1)`);
       }
       list.addSubnet(address, prefix, family === 4 ? 'ipv4' : 'ipv6');
       entries.push(`${address}/${prefix}`);

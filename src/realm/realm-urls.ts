@@ -1,5 +1,5 @@
 /**
- * The organization URLs of one server (DESIGN.md §8: the organization's URL is configuration,
+ * The organization URLs of one server (src/README.md: the organization's URL is configuration,
  * never the request's Host). Built from `--external-url` (e.g. `https://chat.example.com`):
  *
  * - the root realm's URL is the external URL itself (no trailing slash);
@@ -14,7 +14,9 @@
  * systemd-resolved map `*.localhost` to the loopback address).
  */
 import { isIP } from 'node:net';
-import { ConfigError } from '../config.js';
+
+/** A malformed `--external-url` / `--external-host`; the CLI reports it as a usage error (exit 2). */
+export class ExternalUrlError extends Error {}
 
 /** Host names that select the root realm as a subdomain (Zulip's `settings.ROOT_SUBDOMAIN_ALIASES`). */
 const ROOT_ALIASES: ReadonlySet<string> = new Set(['www']);
@@ -51,23 +53,23 @@ export class RealmUrls {
   /**
    * Parses `--external-url`: an absolute `http://` or `https://` URL without credentials, path
    * (a lone `/` is allowed), query or fragment — Zulip serves an organization at the root of its
-   * host. Throws ConfigError naming what is wrong.
+   * host. Throws ExternalUrlError naming what is wrong.
    */
   static parse(raw: string): RealmUrls {
     let url: URL;
     try {
       url = new URL(raw);
     } catch {
-      throw new ConfigError(`--external-url must be an absolute URL like https://chat.example.com, got '${raw}'`);
+      throw new ExternalUrlError(`--external-url must be an absolute URL like https://chat.example.com, got '${raw}'`);
     }
     if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-      throw new ConfigError(`--external-url must start with http:// or https://, got '${raw}'`);
+      throw new ExternalUrlError(`--external-url must start with http:// or https://, got '${raw}'`);
     }
-    if (url.username !== '' || url.password !== '') throw new ConfigError('--external-url must not contain a user name or password');
+    if (url.username !== '' || url.password !== '') throw new ExternalUrlError('--external-url must not contain a user name or password');
     if (url.pathname !== '/' || url.search !== '' || url.hash !== '' || /[?#]/.test(raw)) {
-      throw new ConfigError(`--external-url must be the bare origin (no path, query or fragment), got '${raw}'`);
+      throw new ExternalUrlError(`--external-url must be the bare origin (no path, query or fragment), got '${raw}'`);
     }
-    if (url.hostname === '') throw new ConfigError(`--external-url needs a host name, got '${raw}'`);
+    if (url.hostname === '') throw new ExternalUrlError(`--external-url needs a host name, got '${raw}'`);
     return new RealmUrls(url);
   }
 
@@ -79,7 +81,7 @@ export class RealmUrls {
     if (config.externalUrl !== undefined && config.externalUrl !== '') return RealmUrls.parse(config.externalUrl);
     if (config.externalHost !== undefined && config.externalHost !== '') {
       if (/[/:@?#\s]/.test(config.externalHost)) {
-        throw new ConfigError(`--external-host must be a bare host name (use --external-url for a URL), got '${config.externalHost}'`);
+        throw new ExternalUrlError(`--external-host must be a bare host name (use --external-url for a URL), got '${config.externalHost}'`);
       }
       return RealmUrls.parse(`http://${config.externalHost}:${port}`);
     }

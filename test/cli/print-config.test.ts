@@ -9,8 +9,14 @@ import t from 'tap';
 import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { DEFAULT_CONFIG } from '../../src/config.js';
-import { printConfig, PROXY_READ_TIMEOUT_SECONDS } from '../../src/cli/print-config.js';
+import { DEFAULT_CONFIG, parseConfig } from '../../src/config.js';
+import { PRINT_CONFIG_OPTIONS, printConfig as printFor, PROXY_READ_TIMEOUT_SECONDS } from '../../src/cli/print-config.js';
+
+/** `parley print-config ARGS` in-process: parsed as cli.ts does, the printed text returned. */
+function printConfig(argv: string[], env: NodeJS.ProcessEnv): string {
+  const { config, rest, extra } = parseConfig(argv, env, PRINT_CONFIG_OPTIONS);
+  return printFor(rest, { ...config, dataDirIsDefault: config.dataDir === DEFAULT_CONFIG.dataDir }, extra);
+}
 import { REPO_ROOT, runCli } from '../support/server-process.js';
 import { findBinary, findNginx, selfSignedCertificate, tempDir, testNginxConf, writeNginxConf } from '../support/nginx.js';
 

@@ -4,8 +4,7 @@
  * into every request (`ApiRequest.remoteAddress` is the client, `peerAddress` the proxy, `scheme`).
  */
 import t from 'tap';
-import { ConfigError } from '../../src/config.js';
-import { clientIp, normalizeIp, requestScheme, TrustedProxies } from '../../src/http/client-ip.js';
+import { clientIp, normalizeIp, requestScheme, TrustedProxies, TrustedProxiesError } from '../../src/http/client-ip.js';
 import { startHttpServer } from '../../src/http/server.js';
 import type { ApiRequest } from '../../src/api/registry.js';
 
@@ -26,7 +25,7 @@ t.test('TrustedProxies: CIDRs, single addresses, IPv4-mapped IPv6', async (t) =>
   t.notOk(TrustedProxies.parse('').has('127.0.0.1'), 'empty = nobody');
   t.equal(normalizeIp('[::FFFF:1.2.3.4]'), '1.2.3.4');
   for (const bad of ['10.0.0.0/33', '::1/129', 'example.com', '10.0.0.0/8/1', '1.2.3.4/x', '300.1.1.1']) {
-    t.throws(() => TrustedProxies.parse(bad), { constructor: ConfigError, message: new RegExp(`'${bad.replace(/[./]/g, '\\$&')}' is not an IP address or CIDR`) }, bad);
+    t.throws(() => TrustedProxies.parse(bad), { constructor: TrustedProxiesError, message: new RegExp(`'${bad.replace(/[./]/g, '\\$&')}' is not an IP address or CIDR`) }, bad);
   }
 });
 

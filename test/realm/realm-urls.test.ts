@@ -3,8 +3,7 @@
  * email host names, realm selection by Host, and the refusals of malformed URLs.
  */
 import t from 'tap';
-import { ConfigError } from '../../src/config.js';
-import { RealmUrls } from '../../src/realm/realm-urls.js';
+import { ExternalUrlError, RealmUrls } from '../../src/realm/realm-urls.js';
 
 t.test('an https URL: root, subdomains, hosts', async (t) => {
   const urls = RealmUrls.parse('https://Chat.Example.com/');
@@ -46,7 +45,7 @@ t.test('forServer: --external-url wins, --external-host is http://H:<port>', asy
   t.equal(RealmUrls.forServer({ externalUrl: 'https://a.example', externalHost: 'b.example' }, 80).rootUrl, 'https://a.example');
   t.equal(RealmUrls.forServer({ externalHost: 'chat.acme.com' }, 9991).rootUrl, 'http://chat.acme.com:9991');
   t.equal(RealmUrls.forServer({ externalHost: 'chat.acme.com' }, 9991).urlFor('team'), 'http://team.chat.acme.com:9991');
-  t.throws(() => RealmUrls.forServer({ externalHost: 'http://chat.acme.com' }, 1), { constructor: ConfigError, message: /bare host name/ });
+  t.throws(() => RealmUrls.forServer({ externalHost: 'http://chat.acme.com' }, 1), { constructor: ExternalUrlError, message: /bare host name/ });
 });
 
 t.test('malformed URLs are refused with a message naming the problem', async (t) => {
@@ -61,6 +60,6 @@ t.test('malformed URLs are refused with a message naming the problem', async (t)
     ['', /absolute URL/],
   ];
   for (const [raw, message] of cases) {
-    t.throws(() => RealmUrls.parse(raw), { message, constructor: ConfigError }, raw);
+    t.throws(() => RealmUrls.parse(raw), { message, constructor: ExternalUrlError }, raw);
   }
 });
