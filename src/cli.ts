@@ -1,14 +1,22 @@
 #!/usr/bin/env node
 /**
- * `parley serve | create-realm | create-user` (README). Options are flags or `PARLEY_*`
+ * `parley serve | create-realm | create-user | print-config` (README). Options are flags or `PARLEY_*`
  * environment variables (see config.ts). Exit codes: 0 ok, 1 runtime failure, 2 usage error.
  */
-import { ConfigError, parseConfig, type Config } from './config.js';
+import { ConfigError, DEFAULT_CONFIG, parseConfig, type Config } from './config.js';
 import { Role, type RoleCode } from './domain/realm-state.js';
 import type { RealmRegistry } from './realm/realm-registry.js';
+import { PRINT_CONFIG_OPTIONS, PRINT_CONFIG_USAGE, PrintConfigError, printConfig } from './cli/print-config.js';
+import { ExternalUrlError } from './realm/realm-urls.js';
+import { TrustedProxiesError } from './http/client-ip.js';
+
+/** Errors that are the user's to fix in the command line: message + usage, exit 2. */
+const isUsageError = (error: unknown) =>
+  error instanceof ConfigError || error instanceof ExternalUrlError || error instanceof TrustedProxiesError || error instanceof PrintConfigError;
 
 const USAGE = `usage:
-  parley serve [--host 127.0.0.1] [--port 9991] [--data-dir ./snapshots] [--external-host localhost]
+  parley serve [--host 127.0.0.1] [--port 9991] [--data-dir ./snapshots]
+               [--external-url http://127.0.0.1:9991] [--trusted-proxies 127.0.0.0/8,::1]
                [--demo | --no-demo] [--demo-password PW] [--max-body-bytes 5242880]
                [--snapshot-every-records 20000] [--snapshot-every-seconds 60] [--bench]
                [--min-free-bytes 8388608]
@@ -16,6 +24,7 @@ const USAGE = `usage:
   parley verify [--data-dir DIR]      check every checksum of a data directory (exit 1 on damage)
   parley create-user --email EMAIL --full-name NAME [--password PW] [--role owner|admin|moderator|member|guest]
                      [--subdomain SUB] [--data-dir DIR]
+${PRINT_CONFIG_USAGE}
 Every option can also be given as PARLEY_<OPTION> (e.g. PARLEY_PORT=9991).`;
 
 const ROLES: Record<string, RoleCode> = {
@@ -54,7 +63,8 @@ async function offline(config: Config, fn: (registry: RealmRegistry) => Promise<
   const { RealmRegistry } = await import('./realm/realm-registry.js');
   const lock = acquireDataDirLock(config.dataDir);
   try {
-    const registry = await RealmRegistry.open({ dataDir: config.dataDir, externalHost: config.externalHost });
+    const { RealmUrls } = await import('./realm/realm-urls.js');
+    const registry = await RealmRegistry.open({ dataDir: config.dataDir, urls: RealmUrls.forServer(config, config.port) });
     try {
       await fn(registry);
     } finally {
@@ -77,6 +87,11 @@ async function main(argv: string[]): Promise<void> {
     console.log(USAGE);
     return;
   }
+  if (command === 'print-config') {
+    const { config, rest, extra } = parseConfig(args, process.env, PRINT_CONFIG_OPTIONS);
+    process.stdout.write(printConfig(rest, { ...config, dataDirIsDefault: config.dataDir === DEFAULT_CONFIG.dataDir }, extra));
+    return;
+  }
   const extraKinds = { name: 'string', subdomain: 'string', email: 'string', 'full-name': 'string', password: 'string', role: 'string' } as const;
   const { config, rest, extra } = parseConfig(args, process.env, extraKinds);
   if (rest.length > 0) throw new ConfigError(`unexpected argument '${rest[0]}'`);
@@ -93,7 +108,7 @@ async function main(argv: string[]): Promise<void> {
       const name = required(extra, 'name');
       return offline(config, async (registry) => {
         const realm = await registry.createRealm(subdomain, name);
-        console.log(`created organization "${name}" (id ${realm.id}) at http://${realm.host}`);
+        console.log(`created organization "${name}" (id ${realm.id}) at ${realm.url}`);
       });
     }
     case 'create-user': {
@@ -119,7 +134,7 @@ async function main(argv: string[]): Promise<void> {
 }
 
 main(process.argv.slice(2)).catch((error: unknown) => {
-  if (error instanceof ConfigError) {
+  if (isUsageError(error)) {
     console.error(`parley: ${error.message}\n${USAGE}`);
     process.exit(2);
   }

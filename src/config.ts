@@ -10,8 +10,18 @@ export interface Config {
   port: number;
   /** Directory of the LMDB store (default ./snapshots). */
   dataDir: string;
-  /** Host name realms are subdomains of, without port (default localhost). */
-  externalHost: string;
+  /**
+   * The organization's public URL (`https://chat.example.com`): every URL parley hands out derives
+   * from it (see realm/realm-urls.ts). Undefined = `http://127.0.0.1:<bound port>`.
+   */
+  externalUrl: string | undefined;
+  /** Deprecated alias: `--external-host H` = `--external-url http://H:<port>`. */
+  externalHost: string | undefined;
+  /**
+   * Comma-separated CIDRs (or addresses) of reverse proxies whose `X-Forwarded-For` /
+   * `X-Forwarded-Proto` are believed (see http/client-ip.ts). Default: loopback.
+   */
+  trustedProxies: string;
   /** Create the demo organization when the store holds no realm. */
   demo: boolean;
   /** Password of every demo account; random when unset. */
@@ -32,7 +42,9 @@ export const DEFAULT_CONFIG: Config = {
   host: '127.0.0.1',
   port: 9991,
   dataDir: './snapshots',
-  externalHost: 'localhost',
+  externalUrl: undefined,
+  externalHost: undefined,
+  trustedProxies: '127.0.0.0/8,::1',
   demo: true,
   demoPassword: undefined,
   maxBodyBytes: 5 * 1024 * 1024,
@@ -50,7 +62,9 @@ const OPTIONS: Record<string, [keyof Config, Kind]> = {
   host: ['host', 'string'],
   port: ['port', 'int'],
   'data-dir': ['dataDir', 'string'],
+  'external-url': ['externalUrl', 'string'],
   'external-host': ['externalHost', 'string'],
+  'trusted-proxies': ['trustedProxies', 'string'],
   demo: ['demo', 'bool'],
   'demo-password': ['demoPassword', 'string'],
   'max-body-bytes': ['maxBodyBytes', 'int'],

@@ -7,6 +7,8 @@ import { hashPassword } from './auth/passwords.js';
 import type { Config } from './config.js';
 import { acquireDataDirLock } from './storage/data-dir-lock.js';
 import { RealmRegistry } from './realm/realm-registry.js';
+import { RealmUrls } from './realm/realm-urls.js';
+import { TrustedProxies } from './http/client-ip.js';
 import type { CommandContext } from './realm/decision.js';
 import { createDemoRealm } from './realm/demo-realm.js';
 import { DEMO_BOT_EMAIL, DEMO_USERS } from './domain/demo-cast.js';
@@ -37,12 +39,19 @@ export async function startServer(
   options: { log?: (line: string) => void; ctx?: CommandContext; eventTiming?: EventQueueTiming } = {},
 ): Promise<RunningServer> {
   const log = options.log ?? (() => {});
+  // Validated before anything is opened; with `--port 0` the default URL's port is provisional
+  // until the port is bound (no request can arrive before, see `setUrls` below).
+  const provisionalUrls = RealmUrls.forServer(config, config.port);
+  const trustedProxies = TrustedProxies.parse(config.trustedProxies);
+  if (config.externalHost !== undefined && config.externalUrl === undefined) {
+    log(`warning: --external-host is deprecated; use --external-url ${provisionalUrls.rootUrl.replace(/:0$/, ':<port>')}`);
+  }
   const lock = acquireDataDirLock(config.dataDir);
   let registry: RealmRegistry;
   try {
     registry = await RealmRegistry.open({
       dataDir: config.dataDir,
-      externalHost: config.externalHost,
+      urls: provisionalUrls,
       snapshotPolicy: { everyRecords: config.snapshotEveryRecords, everySeconds: config.snapshotEverySeconds },
       minFreeBytes: config.minFreeBytes,
       ...(options.ctx && { ctx: options.ctx }),
@@ -71,6 +80,7 @@ export async function startServer(
       port: config.port,
       dispatch,
       maxBodyBytes: config.maxBodyBytes,
+      trustedProxies,
       benchCeiling: config.bench,
       socket: { services, queues },
       join: { matches: isJoinPath, handle: (req) => handleJoin(req, services) },
@@ -82,11 +92,13 @@ export async function startServer(
     throw new Error(`cannot listen on ${config.host}:${config.port} (is another server using that port?)`, { cause: error });
   }
   const url = `http://${config.host}:${http.port}`;
+  registry.setUrls(RealmUrls.forServer(config, http.port));
   if (demoPassword !== undefined) {
-    log(`created the demo organization "${demoName}" at ${url} — accounts (password: ${demoPassword}):`);
+    log(`created the demo organization "${demoName}" at ${registry.urlFor('')} — accounts (password: ${demoPassword}):`);
     for (const [email, name] of DEMO_USERS) log(`  ${email}  ${name}`);
     log(`  ${DEMO_BOT_EMAIL}  (bot, API key only)`);
   }
+  log(`organization URL: ${registry.urlFor('')}`);
   log(`parley listening on ${url}`);
   return {
     port: http.port,

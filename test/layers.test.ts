@@ -33,6 +33,8 @@ const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
   realm: ['domain', 'events', 'markdown', 'storage', 'auth'],
   api: ['realm', 'domain', 'events', 'auth'],
   http: ['api', 'auth'],
+  // Command-line subcommands beside the server (cli.ts passes them the parsed configuration).
+  cli: ['realm', 'http', 'domain'],
 };
 
 /** Top-level modules every layer may import: the error registry and the version constants. */

@@ -36,10 +36,14 @@ export interface RequestContext<P> {
   readonly user: User | null;
   /** Zulip's client name: the `client` parameter, else the User-Agent product token, else "Unspecified". */
   readonly clientName: string;
-  /** The request's Host header (lower-cased), for building absolute URLs. */
-  readonly host: string;
-  /** Remote address as text, for rate limiting. */
+  /**
+   * The client's IP: `X-Forwarded-For` believed only from `--trusted-proxies`
+   * (http/client-ip.ts `clientIp`), else the TCP peer. For rate limits and logs.
+   * (No Host here: URLs come from the realm's configured `url`, never from the request.)
+   */
   readonly remoteAddress: string;
+  /** `https` when a trusted proxy says so in `X-Forwarded-Proto` (http/client-ip.ts `requestScheme`). */
+  readonly scheme: 'http' | 'https';
   /** Registers a callback for a client that disconnects before the answer (long-polls). */
   readonly onAbort: (callback: () => void) => void;
 }

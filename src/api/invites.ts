@@ -14,11 +14,10 @@
 import Type from 'typebox';
 import { Errors } from '../errors.js';
 import { Role } from '../domain/realm-state.js';
-import { DEFAULT_INVITE_EXPIRES_IN_MINUTES, invitesOf, isInviteUsable, inviteWire } from '../domain/invites.js';
+import { DEFAULT_INVITE_EXPIRES_IN_MINUTES, inviteLink, invitesOf, isInviteUsable, inviteWire } from '../domain/invites.js';
 import { runCommand } from './run-command.js';
 import { defineEndpoint } from './define-endpoint.js';
 import { P } from './params.js';
-import { realmUrl } from './server-settings.js';
 
 export const inviteEndpoints = [
   defineEndpoint({
@@ -33,7 +32,7 @@ export const inviteEndpoints = [
       include_realm_default_subscriptions: P.bool({ default: false }),
       welcome_message_custom_text: P.string(),
     },
-    handler: async ({ realm, user, params, host }) => {
+    handler: async ({ realm, user, params }) => {
       const expires = params.invite_expires_in_minutes as number | null | undefined;
       return runCommand(
         realm!,
@@ -47,7 +46,7 @@ export const inviteEndpoints = [
           includeRealmDefaultSubscriptions: params.include_realm_default_subscriptions,
           welcomeMessageCustomText: params.welcome_message_custom_text ?? null,
         },
-        (reply) => ({ invite_link: `${realmUrl(host)}/join/${reply.key}/` }),
+        (reply) => ({ invite_link: inviteLink(realm!.url, reply.key) }),
       );
     },
   }),
@@ -56,7 +55,7 @@ export const inviteEndpoints = [
     path: '/invites',
     auth: 'user',
     params: {},
-    handler: ({ realm, user, host }) => {
+    handler: ({ realm, user }) => {
       if (user!.isBot) return Errors.noBots();
       if (user!.role === Role.guest) return Errors.notAllowedForGuests();
       const state = realm!.state;
@@ -64,7 +63,7 @@ export const inviteEndpoints = [
       const isAdmin = user!.role <= Role.admin;
       const invites = invitesOf(state)
         .items.filter((i) => isInviteUsable(i, now) && (isAdmin || i.invitedById === user!.id))
-        .map((i) => inviteWire(realmUrl(host), i));
+        .map((i) => inviteWire(realm!.url, i));
       return { invites };
     },
   }),

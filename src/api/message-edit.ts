@@ -17,7 +17,6 @@ import { contentVersion } from '../domain/message-edits.js';
 import { STALE_BODY, type EditMessage } from '../realm/handlers/message-edit.js';
 import { defineEndpoint } from './define-endpoint.js';
 import { P } from './params.js';
-import { realmUrl } from './server-settings.js';
 import { isDamagedBody } from '../realm/damaged-body.js';
 
 const PROPAGATE_MODES = new Set(['change_one', 'change_later', 'change_all']);
@@ -36,7 +35,7 @@ export const messageEditEndpoints = [
       send_notification_to_new_thread: P.bool({ default: true }),
       content: P.string(),
     },
-    handler: async ({ realm, user, params, path, host }) => {
+    handler: async ({ realm, user, params, path }) => {
       if (!PROPAGATE_MODES.has(params.propagate_mode)) return Errors.badRequest('Invalid propagate_mode');
       const command: EditMessage = {
         type: 'edit_message',
@@ -45,7 +44,7 @@ export const messageEditEndpoints = [
         propagateMode: params.propagate_mode as EditMessage['propagateMode'],
         sendNotificationToOldThread: params.send_notification_to_old_thread,
         sendNotificationToNewThread: params.send_notification_to_new_thread,
-        ...(params.content !== undefined && { content: params.content, realmUrl: realmUrl(host) }),
+        ...(params.content !== undefined && { content: params.content }),
         ...(params.topic !== undefined && { topic: params.topic.trim() }),
         ...(params.stream_id !== undefined && { streamId: params.stream_id }),
       };

@@ -12,7 +12,6 @@ import { P } from './params.js';
 import { canAccessMessage } from '../domain/access.js';
 import { codePointLength, MAX_MESSAGE_LENGTH, messageToWire } from '../domain/messages.js';
 import { renderMessageContent } from '../domain/message-render.js';
-import { realmUrl } from './server-settings.js';
 import { isDamagedBody } from '../realm/damaged-body.js';
 
 /** Wire `type` → internal message type (`channel`/`direct` are the FL 248/174 names). */
@@ -37,7 +36,7 @@ export const messageEndpoints = [
       local_id: P.string(),
       read_by_sender: P.bool(),
     },
-    handler: async ({ realm, user, params, clientName, host }) => {
+    handler: async ({ realm, user, params, clientName }) => {
       const messageType = MESSAGE_TYPES[params.type];
       if (messageType === undefined) return Errors.invalidType();
       if (params.queue_id !== undefined && params.local_id === undefined) return Errors.localIdRequired();
@@ -49,7 +48,6 @@ export const messageEndpoints = [
         topic: params.topic,
         content: params.content,
         client: clientName,
-        realmUrl: realmUrl(host),
         ...(params.read_by_sender !== undefined && { readBySender: params.read_by_sender }),
         ...(params.queue_id !== undefined && { queueId: params.queue_id }),
         ...(params.local_id !== undefined && { localId: params.local_id }),
@@ -87,9 +85,9 @@ export const messageEndpoints = [
     params: { content: P.string({ required: true }) },
     // The seed bounds `content` by max_message_length (Zulip renders whatever it gets, under a
     // 5 s timeout): longer content is refused before rendering, so a preview costs at most what a send does.
-    handler: ({ realm, user, params, host }) => {
+    handler: ({ realm, user, params }) => {
       if (codePointLength(params.content) > MAX_MESSAGE_LENGTH) return Errors.parameterTooLong('content', MAX_MESSAGE_LENGTH);
-      const rendering = renderMessageContent(realm!.state, params.content, { senderId: user!.id, nowSeconds: Date.now() / 1000, realmUrl: realmUrl(host) });
+      const rendering = renderMessageContent(realm!.state, params.content, { senderId: user!.id, nowSeconds: Date.now() / 1000 });
       return rendering instanceof ZulipError ? rendering : { rendered: rendering.rendered };
     },
   }),

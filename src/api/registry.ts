@@ -31,7 +31,15 @@ export interface ApiRequest {
   /** Form fields (urlencoded or multipart) for POST/PATCH/PUT/DELETE; empty otherwise. */
   readonly body: ParamPairs;
   readonly headers: Readonly<Record<string, string>>;
+  /**
+   * The client's IP: the TCP peer, or `X-Forwarded-For`'s client when the peer is one of
+   * `--trusted-proxies` (http/client-ip.ts `clientIp`). For rate limits and logs.
+   */
   readonly remoteAddress: string;
+  /** The TCP peer's IP (a proxy's, behind one); absent in hand-built requests = `remoteAddress`. */
+  readonly peerAddress?: string;
+  /** The client's scheme per `--trusted-proxies` (http/client-ip.ts); absent = `http`. */
+  readonly scheme?: 'http' | 'https';
   /**
    * Registers a callback for a client that goes away before the answer (long-polls use it to let
    * go of the queue). Called at once if it already left. Absent in tests that build requests by hand.
@@ -310,8 +318,8 @@ export function createDispatcher(
       realm,
       user,
       clientName: client || clientNameFromUserAgent(req.headers['user-agent']),
-      host,
       remoteAddress: req.remoteAddress,
+      scheme: req.scheme ?? 'http',
       onAbort: req.onAbort ?? NEVER_ABORTS,
     };
     const result = endpoint.handler(ctx);

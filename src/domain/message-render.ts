@@ -15,7 +15,9 @@
  * - silent mentions (`@_**…**`, quoted mentions, deactivated users/groups) flag nobody.
  * - a guest outside `can_access_all_users_group` cannot mention users they cannot access
  *   (`get_inaccessible_user_ids`, see user-access.ts): such mentions render as unknown names.
- * Links into the realm (`RenderTarget.realmUrl`) render relative (`rewrite_local_links_to_relative`).
+ * Links into the realm (`RealmState.url`, the configured organization URL — never the Host the
+ * sender used, so stored HTML is the same whoever sent it) render relative
+ * (zerver/lib/markdown/__init__.py `rewrite_local_links_to_relative`), internal sends included.
  * Only recipients (users who get a UserMessage row) appear in `userFlags`.
  *
  * Cost on the send path: the context is a handful of closures over the state's maps; lookups run
@@ -45,12 +47,6 @@ export interface RenderTarget {
   topic?: string;
   /** Direct messages: every member of the conversation (sender included). */
   directUserIds?: readonly number[];
-  /**
-   * The realm's base URL (`http://<Host>`, see `realmUrl` in src/api/server-settings.ts, the rule
-   * invite links and `realm_url` use): links into it render relative, as Zulip's
-   * `rewrite_local_links_to_relative` does. Absent (e.g. internal sends): links stay absolute.
-   */
-  realmUrl?: string;
 }
 
 /** A rendered message. */
@@ -86,7 +82,7 @@ export function renderMessageContent(state: RealmState, content: string, target:
   let rendered: string;
   try {
     const work = messageRenderWork(content.length);
-    rendered = zulipRenderer.render(content, target.realmUrl !== undefined ? { zulip, realmUrl: target.realmUrl, work } : { zulip, work });
+    rendered = zulipRenderer.render(content, state.url !== '' ? { zulip, realmUrl: state.url, work } : { zulip, work });
   } catch (err) {
     if (err instanceof MarkdownRenderingError) return Errors.unableToRenderMessage();
     throw err;

@@ -25,6 +25,7 @@ import {
 } from './request.js';
 import { NEVER_CACHE, statusLine, writeResponse } from './response.js';
 import { attachEventSocket, type EventSocketOptions } from './websocket.js';
+import type { TrustedProxies } from './client-ip.js';
 
 /** Options for `startHttpServer`. */
 export interface HttpServerOptions {
@@ -36,6 +37,8 @@ export interface HttpServerOptions {
   dispatch: (req: ApiRequest) => ApiResponse | Promise<ApiResponse>;
   /** Request body limit in bytes (default 5 MiB); larger → 413. */
   maxBodyBytes?: number;
+  /** Proxies whose `X-Forwarded-For`/`-Proto` are believed (`--trusted-proxies`); default none. */
+  trustedProxies?: TrustedProxies;
   /** Serve `GET /api/v1/bench/ceiling` directly from uWS (benchmark throughput ceiling). */
   benchCeiling?: boolean;
   /** Serve WebSocket event push at `GET /api/v1/events/socket` (see `websocket.ts`). */
@@ -96,7 +99,7 @@ export function startHttpServer(opts: HttpServerOptions): Promise<HttpServer> {
       if (state.aborted) listener();
       else (abortListeners ??= []).push(listener);
     };
-    const head = copyRequestHead(res, req);
+    const head = copyRequestHead(res, req, opts.trustedProxies);
     const reply = (response: ApiResponse, closeConnection = false) => {
       writeResponse(res, state, response, head.method === 'HEAD', closeConnection);
       finish(state);

@@ -94,8 +94,6 @@ export interface SendMessage {
   localId?: string;
   /** Set only by `internal_send` (system bots): skips the sender permission checks. */
   internal?: boolean;
-  /** The realm's URL as the client reached it (`realmUrl(host)`): local links render relative. */
-  realmUrl?: string;
 }
 
 /**

@@ -313,6 +313,10 @@ export class RealmActor implements RealmHandle {
     return this.context.state.host;
   }
 
+  get url(): string {
+    return this.context.state.url;
+  }
+
   get state(): RealmState {
     return this.context.state;
   }

@@ -15,6 +15,8 @@ export interface RealmHandle {
   readonly subdomain: string;
   /** Host name of the realm (`<subdomain>.<external host>`, or the external host for the root realm). */
   readonly host: string;
+  /** The realm's URL (`RealmState.url`, from `--external-url`), no trailing slash. */
+  readonly url: string;
   /** Live state. Read it synchronously; never mutate it outside `domain/evolve.ts`. */
   readonly state: RealmState;
   /**

@@ -52,8 +52,6 @@ export interface EditMessage {
    */
   body?: MessageBody;
   bodyVersion?: number;
-  /** The realm's URL as the client reached it (`realmUrl(host)`): local links render relative. */
-  realmUrl?: string;
 }
 
 /** Reply: Zulip's success data (no uploads exist in parley). */
@@ -212,7 +210,6 @@ export const editMessage: Handler<EditMessage, EditMessageReply> = (state, cmd, 
         ? { senderId, streamId: orig!.id, topic: targetTopic }
         : { senderId, directUserIds: recipient.userIds }),
       nowSeconds: now,
-      ...(cmd.realmUrl !== undefined && { realmUrl: cmd.realmUrl }),
     });
     if (rendering instanceof ZulipError) return fail(rendering);
     // As Zulip: wildcard mention permission is checked on edits too, for the original sender.

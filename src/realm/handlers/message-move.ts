@@ -159,9 +159,9 @@ export function topicLinkSyntax(stream: Stream, topic: string): string {
   return `[#${escapeLink(stream.name)} > ${escapeLink(topic === '' ? 'general chat' : topic)}](${link})`;
 }
 
-/** Zulip's `stream_message_url` for a message at its new place. */
+/** Zulip's `stream_message_url` for a message at its new place (absolute; rendering makes it relative). */
 export function messageUrl(state: RealmState, stream: Stream, topic: string, id: number): string {
-  return `http://${state.host}/#narrow/channel/${stream.id}-${encodeHashComponent(stream.name.replace(/ /g, '-'))}/topic/${encodeHashComponent(topic)}/near/${id}`;
+  return `${state.url}/#narrow/channel/${stream.id}-${encodeHashComponent(stream.name.replace(/ /g, '-'))}/topic/${encodeHashComponent(topic)}/near/${id}`;
 }
 
 /** What the move notifications need. */

@@ -197,7 +197,6 @@ export const sendMessage: Handler<SendMessage, CommandReplies['send_message']> =
       ? { senderId: sender.id, streamId: targetStream.id, topic }
       : { senderId: sender.id, directUserIds: receivers }),
     nowSeconds: ctx.now(),
-    ...(cmd.realmUrl !== undefined && { realmUrl: cmd.realmUrl }),
   });
   if (rendering instanceof ZulipError) return fail(rendering);
   if (!cmd.internal) {
