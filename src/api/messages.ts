@@ -9,7 +9,7 @@ import { defineEndpoint } from './define-endpoint.js';
 import { P } from './params.js';
 import { canAccessMessage } from '../domain/access.js';
 import { messageToWire } from '../domain/messages.js';
-import { renderMessageContent } from '../domain/message-render.js';
+import { renderMessageContent } from '../realm/message-render.js';
 import { realmUrl } from './server-settings.js';
 
 /** Wire `type` → internal message type (`channel`/`direct` are the FL 248/174 names). */

@@ -7,8 +7,8 @@ import { defineEndpoint } from './define-endpoint.js';
 import { P } from './params.js';
 import { Role, type RealmState, type Stream } from '../domain/realm-state.js';
 import { messageLookupIndex } from '../domain/recipient-index.js';
-import { findStreamByName, streamToWire, subscriptionToWire } from '../domain/streams.js';
-import { canSeeStream, isSubscribed, visibleStream } from '../domain/access.js';
+import { streamToWire, subscriptionToWire } from '../domain/streams.js';
+import { accessStreamById, accessStreamByName, isSubscribed } from '../domain/access.js';
 import { createHash } from 'node:crypto';
 
 // Python's sorted() on names: code-unit order, case-sensitive (uppercase first).
@@ -58,10 +58,9 @@ export const streamEndpoints = [
     params: { allow_empty_topic_name: P.bool({ default: false }) },
     handler: ({ realm, user, path, params }) => {
       const state = realm!.state;
-      const stream = visibleStream(state, user!, path.stream_id!);
-      if (stream === undefined) return Errors.invalidStreamId();
-      if (stream.inviteOnly && !isSubscribed(state, user!.id, stream.id)) return Errors.invalidStreamId();
-      return { topics: streamTopics(state, user!.id, stream, params.allow_empty_topic_name) };
+      const access = accessStreamById(state, user!, path.stream_id!, { requireActive: false });
+      if (!access.ok) return access.error;
+      return { topics: streamTopics(state, user!.id, access.value.stream, params.allow_empty_topic_name) };
     },
   }),
   defineEndpoint({
@@ -71,9 +70,8 @@ export const streamEndpoints = [
     params: { stream: P.string({ required: true }) },
     handler: ({ realm, user, params }) => {
       // zulip-behavior.md §3.9: unknown and inaccessible are the same error.
-      const stream = findStreamByName(realm!.state, params.stream);
-      if (stream === undefined || !canSeeStream(realm!.state, user!, stream)) return Errors.invalidStreamName(params.stream);
-      return { stream_id: stream.id };
+      const access = accessStreamByName(realm!.state, user!, params.stream, { requireActive: false, requireContentAccess: false });
+      return access.ok ? { stream_id: access.value.stream.id } : access.error;
     },
   }),
   defineEndpoint({
@@ -82,9 +80,8 @@ export const streamEndpoints = [
     auth: 'user',
     params: { sender_id: P.int() },
     handler: ({ realm, user, path }) => {
-      const stream = visibleStream(realm!.state, user!, path.stream_id!);
-      if (stream === undefined) return Errors.invalidStreamId();
-      return { email: streamEmailAddress(realm!.id, stream, realm!.host) };
+      const access = accessStreamById(realm!.state, user!, path.stream_id!, { requireActive: false, requireContentAccess: false });
+      return access.ok ? { email: streamEmailAddress(realm!.id, access.value.stream, realm!.host) } : access.error;
     },
   }),
   defineEndpoint({

@@ -1,13 +1,12 @@
 /**
  * Validation of channel settings shared by `POST /channels/create` and `PATCH /streams/{id}`
  * (seed §2.10–2.11, §4.2–4.3; zulip-behavior.md §3.2, §3.10): retention days, topics policy,
- * group-setting values, and who may administer a channel. Pure functions over `RealmState`;
- * errors are returned as `ZulipError` values (never thrown).
+ * group-setting values. Who may administer a channel is the access family's (`access.ts`). Pure
+ * functions over `RealmState`; errors are returned as `ZulipError` values (never thrown).
  */
 import { Errors, ZulipError } from '../errors.js';
-import { hasGroupPermission, systemGroupId } from './groups.js';
-import { Role, type GroupSettingValue, type RealmState, type Stream, type TopicsPolicy, type User } from './realm-state.js';
-import { canSeeStream, isSubscribed } from './access.js';
+import { systemGroupId } from './groups.js';
+import type { GroupSettingValue, RealmState, TopicsPolicy } from './realm-state.js';
 
 /**
  * Whether web-public channels may be created or made (seed §4.2 `is_web_public` prerequisites: the
@@ -85,28 +84,4 @@ export function sameGroupSetting(a: GroupSettingValue, b: GroupSettingValue): bo
   if (typeof a === 'number' || typeof b === 'number') return a === b;
   const sorted = (xs: number[]) => [...xs].sort((x, y) => x - y).join(',');
   return sorted(a.direct_members) === sorted(b.direct_members) && sorted(a.direct_subgroups) === sorted(b.direct_subgroups);
-}
-
-/**
- * Whether `user` may administer `stream` (seed §2.11): realm administrators always, else members
- * of the channel's `can_administer_channel_group`.
- */
-export function canAdministerChannel(state: RealmState, user: User, stream: Stream): boolean {
-  if (user.role <= Role.admin) return true;
-  if (user.role === Role.guest) return false;
-  return hasGroupPermission(state, user.id, stream.groups.can_administer_channel_group);
-}
-
-/**
- * Content access to a channel: public channels for non-guests, otherwise a subscription
- * (zulip-behavior.md §3.10: changing privacy needs it, even for administrators).
- */
-export function hasContentAccess(state: RealmState, user: User, stream: Stream): boolean {
-  if (!stream.inviteOnly && user.role !== Role.guest) return true;
-  return isSubscribed(state, user.id, stream.id);
-}
-
-/** Metadata access: `canSeeStream`, or membership of the channel's administrators group. */
-export function hasMetadataAccess(state: RealmState, user: User, stream: Stream): boolean {
-  return canSeeStream(state, user, stream) || (user.role !== Role.guest && hasGroupPermission(state, user.id, stream.groups.can_administer_channel_group));
 }

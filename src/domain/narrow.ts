@@ -10,7 +10,7 @@
  *
  * Errors are `BAD_NARROW` with `"Invalid narrow operator: <desc>"` and a `desc` field, worded at
  * feature level 417 ("channel", not "stream"). Unlike Zulip, a channel the viewer may not even
- * know about (`canSeeStream` false) is reported exactly like a channel that does not exist
+ * know about (`hasMetadataAccess` false) is reported exactly like a channel that does not exist
  * (`unknown channel <x>`): no existence oracle (DESIGN.md §6). Zulip would return an empty list.
  */
 import { ZulipError } from '../errors.js';
@@ -29,7 +29,7 @@ export * from './narrow-parse.js';
 import { Flag } from './message-index.js';
 import type { MessageBody } from './records.js';
 import { Role, type RealmState, type Stream, type User } from './realm-state.js';
-import { canAccessMessage, canSeeStream, isSubscribed } from './access.js';
+import { canAccessMessage, canAccessStreamHistory, hasMetadataAccess } from './access.js';
 import { findStreamByName } from './streams.js';
 import { findUserByEmail } from './users.js';
 import { directKey } from './recipients.js';
@@ -91,19 +91,12 @@ export function cleanNarrow(state: RealmState, viewer: User, narrow: readonly Na
   return [{ operator: 'dm', operand: [...recipient.userIds], negated: false }, ...rest];
 }
 
-/** Zulip's `can_access_stream_history`: web-public, public for non-guests, or shared history and subscribed. */
-export function canAccessStreamHistory(state: RealmState, viewer: User, stream: Stream): boolean {
-  if (stream.isWebPublic) return true;
-  if (!stream.inviteOnly && stream.historyPublicToSubscribers && viewer.role !== Role.guest) return true;
-  return stream.historyPublicToSubscribers && isSubscribed(state, viewer.id, stream.id);
-}
-
 /** The channel an operand names, if it exists and the viewer may know about it. */
 function lookupChannel(state: RealmState, viewer: User, operand: NarrowOperand): Stream | undefined {
   let stream: Stream | undefined;
   if (typeof operand === 'string') stream = findStreamByName(state, operand);
   else if (typeof operand === 'number') stream = state.streams.get(operand);
-  return stream !== undefined && canSeeStream(state, viewer, stream) ? stream : undefined;
+  return stream !== undefined && hasMetadataAccess(state, viewer, stream) ? stream : undefined;
 }
 
 function lookupUser(state: RealmState, operand: NarrowOperand): User | undefined {

@@ -30,10 +30,8 @@ import {
   type User,
 } from '../../domain/realm-state.js';
 import type { RealmRecord, StreamChanges, StreamCreated, SubscriptionsAdded } from '../../domain/records.js';
+import { accessStreamForAdminister, canSeeWithSubscribers, hasContentAccess } from '../../domain/access.js';
 import {
-  canAdministerChannel,
-  hasContentAccess,
-  hasMetadataAccess,
   parseGroupSettingValue,
   parseRetentionDays,
   parseTopicsPolicy,
@@ -61,15 +59,10 @@ function checkDescription(raw: string): string | ZulipError {
 
 const render = (description: string) => (description === '' ? '' : renderMarkdown(description));
 
-/** Active users who can see `stream` (with `subscriberIds` as its subscribers). */
+/** Active users with metadata access to `stream` (with `subscriberIds` as its subscribers). */
 function viewers(state: RealmState, stream: Stream, subscriberIds: ReadonlySet<number>): number[] {
   const out: number[] = [];
-  for (const user of state.users.values()) {
-    if (!user.isActive) continue;
-    if (stream.isWebPublic || (!stream.inviteOnly && user.role !== Role.guest) || subscriberIds.has(user.id) || user.role <= Role.admin) {
-      out.push(user.id);
-    }
-  }
+  for (const user of state.users.values()) if (user.isActive && canSeeWithSubscribers(state, user, stream, subscriberIds)) out.push(user.id);
   return out;
 }
 
@@ -231,10 +224,9 @@ function onlyEmptyTopic(state: RealmState, stream: Stream): boolean {
 /** Common access check of PATCH and DELETE (zulip-behavior.md §3.10): the stream, or the error. */
 function administeredStream(state: RealmState, actorId: number, streamId: number): Result<{ actor: User; stream: Stream }> {
   const actor = state.users.get(actorId);
-  const stream = state.streams.get(streamId);
-  if (actor === undefined || stream === undefined || !hasMetadataAccess(state, actor, stream)) return fail(Errors.invalidStreamId());
-  if (!canAdministerChannel(state, actor, stream)) return fail(Errors.badRequest('You do not have permission to administer this channel.'));
-  return ok({ actor, stream });
+  if (actor === undefined || !actor.isActive) return fail(Errors.invalidStreamId());
+  const access = accessStreamForAdminister(state, actor, streamId);
+  return access.ok ? ok({ actor, stream: access.value.stream }) : access;
 }
 
 /** Settings that need only metadata access to change (seed §2.11); the others need content access. */

@@ -31,7 +31,7 @@
  */
 import { ok, fail, Errors } from '../../errors.js';
 import type { RealmState, Stream, User } from '../../domain/realm-state.js';
-import { canAccessMessage, canSeeStream } from '../../domain/access.js';
+import { canAccessMessage, hasMetadataAccess } from '../../domain/access.js';
 import { hasGroupPermission } from '../../domain/groups.js';
 import { messageLookupIndex } from '../../domain/recipient-index.js';
 import type { MessagesDeleted } from '../../domain/message-delete.js';
@@ -134,7 +134,7 @@ export const deleteMessage: Handler<DeleteMessage, Record<string, never>> = (sta
       const firstMessageId = nextFirstMessageId(state, stream, new Set(record.ids));
       record.firstMessageIds = [{ streamId: stream.id, firstMessageId }];
       const viewers: number[] = [];
-      for (const user of state.users.values()) if (user.isActive && canSeeStream(state, user, stream)) viewers.push(user.id);
+      for (const user of state.users.values()) if (user.isActive && hasMetadataAccess(state, user, stream)) viewers.push(user.id);
       events.push({
         userIds: viewers,
         payload: { type: 'stream', op: 'update', property: 'first_message_id', value: firstMessageId, stream_id: stream.id, name: stream.name },

@@ -9,12 +9,11 @@ import { topicLinks } from '../../domain/topic-links.js';
 import { ok, fail, Errors, ZulipError, type Result } from '../../errors.js';
 import { Role, type RealmState, type Stream, type TopicsPolicy, type User } from '../../domain/realm-state.js';
 import type { MessageBody } from '../../domain/records.js';
-import { canAccessMessage, isSubscribed } from '../../domain/access.js';
+import { accessStreamById, canAccessMessage, canPostInChannel } from '../../domain/access.js';
 import { Flag, flagNames } from '../../domain/message-index.js';
 import { invalidCharPosition, isMeMessage, NO_TOPIC, normalizeContent, truncateTopic } from '../../domain/messages.js';
 import { contentVersion, RESOLVED_TOPIC_PREFIX, type ContentChange, type MessageEdited } from '../../domain/message-edits.js';
-import { checkGroupMentions, checkWildcardMentions, renderMessageContent } from '../../domain/message-render.js';
-import { hasGroupPermission } from '../../domain/groups.js';
+import { checkGroupMentions, checkWildcardMentions, renderMessageContent } from '../message-render.js';
 import type { RealmEvent } from '../../events/realm-event.js';
 import type { Command } from '../commands.js';
 import type { Handler } from '../decision.js';
@@ -75,21 +74,6 @@ const lstripResolved = (s: string) => s.replace(/^[✔ ]+/u, '');
 /** Effective topics policy of a channel. */
 function topicsPolicy(state: RealmState, stream: Stream): TopicsPolicy {
   return stream.topicsPolicy === 'inherit' ? state.settings.topicsPolicy : stream.topicsPolicy;
-}
-
-/** Zulip's `access_stream_by_id_for_message`: content access to an active channel. */
-function accessTargetStream(state: RealmState, user: User, streamId: number): Stream | undefined {
-  const stream = state.streams.get(streamId);
-  if (stream === undefined || stream.isArchived) return undefined;
-  if (stream.isWebPublic || (!stream.inviteOnly && user.role !== Role.guest)) return stream;
-  return isSubscribed(state, user.id, stream.id) ? stream : undefined;
-}
-
-/** Who may post (`can_send_message_group`; a bot also through its owner). */
-function maySendToStream(state: RealmState, user: User, stream: Stream): boolean {
-  const group = stream.groups.can_send_message_group;
-  if (hasGroupPermission(state, user.id, group)) return true;
-  return user.isBot && user.botOwnerId !== null && hasGroupPermission(state, user.botOwnerId, group);
 }
 
 /** Zulip's `check_time_limit_for_change_all_propagate_mode`. */
@@ -174,8 +158,10 @@ export const editMessage: Handler<EditMessage, EditMessageReply> = (state, cmd, 
       unresolved = origTopic.startsWith(p) && !targetTopic.startsWith(p) && lstripResolved(origTopic) === targetTopic;
     }
     if (cmd.streamId !== undefined) {
-      target = accessTargetStream(state, actor, cmd.streamId);
-      if (target === undefined) return fail(Errors.invalidStreamId());
+      // Zulip's `access_stream_by_id_for_message`: content access to an active channel.
+      const access = accessStreamById(state, actor, cmd.streamId);
+      if (!access.ok) return access;
+      target = access.value.stream;
     }
     const policy = topicsPolicy(state, target);
     const empty = targetTopic === '';
@@ -228,7 +214,7 @@ export const editMessage: Handler<EditMessage, EditMessageReply> = (state, cmd, 
 
   if (streamEdited) {
     if (!canMoveOutOfChannel(state, actor, orig!)) return fail(Errors.badRequest("You don't have permission to move this message"));
-    if (!maySendToStream(state, actor, target!)) return fail(Errors.cannotSendToChannel());
+    if (!canPostInChannel(state, actor, target!)) return fail(Errors.cannotSendToChannel());
     const limit = settings.moveMessagesBetweenStreamsLimitSeconds === undefined ? DEFAULT_MOVE_LIMIT : settings.moveMessagesBetweenStreamsLimitSeconds;
     if (limit !== null && !exemptFromMoveLimits && age > limit + EDIT_LIMIT_BUFFER) {
       return fail(Errors.badRequest("The time limit for editing this message's channel has passed"));

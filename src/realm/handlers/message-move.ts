@@ -5,7 +5,7 @@
  * Pure functions of the state before the edit.
  */
 import { Role, type RealmState, type Stream, type User } from '../../domain/realm-state.js';
-import { canAccessMessage, isSubscribed } from '../../domain/access.js';
+import { canAccessMessage, canAdministerChannel, isSubscribed } from '../../domain/access.js';
 import { topicMessageIds as topicIdsInChannel } from '../../domain/recipient-index.js';
 import { hasGroupPermission } from '../../domain/groups.js';
 import type { Command } from '../commands.js';
@@ -41,11 +41,6 @@ export function movedAllVisible(state: RealmState, orig: Stream, origTopic: stri
   if (mode === 'change_all') return true;
   const changed = new Set(changedIds);
   return topicMessageIds(state, orig, origTopic, actor).every((id) => changed.has(id));
-}
-
-/** Whether `user` may administer the channel (`can_administer_channel_group`; realm admins always). */
-function canAdministerChannel(state: RealmState, user: User, stream: Stream): boolean {
-  return user.role <= Role.admin || hasGroupPermission(state, user.id, stream.groups.can_administer_channel_group);
 }
 
 const realmGroup = (state: RealmState, user: User, name: string): boolean => {

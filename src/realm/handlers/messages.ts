@@ -5,7 +5,6 @@
  */
 import { ok, fail, Errors, type Result, type ZulipError } from '../../errors.js';
 import type { RealmState, Recipient, Stream, User } from '../../domain/realm-state.js';
-import { Role } from '../../domain/realm-state.js';
 import type { MessageSent } from '../../domain/records.js';
 import { Flag, flagNames } from '../../domain/message-index.js';
 import type { MessageEventExtras, RealmEvent } from '../../events/realm-event.js';
@@ -21,10 +20,9 @@ import {
 } from '../../domain/messages.js';
 import { checkStreamName, findStreamByName } from '../../domain/streams.js';
 import { apiEmail, findUserByEmail } from '../../domain/users.js';
-import { hasGroupPermission } from '../../domain/groups.js';
-import { isSubscribed } from '../../domain/access.js';
+import { accessStreamForSend } from '../../domain/access.js';
 import { directMembers, findDirectRecipient } from '../../domain/recipients.js';
-import { checkGroupMentions, checkWildcardMentions, renderMessageContent } from '../../domain/message-render.js';
+import { checkGroupMentions, checkWildcardMentions, renderMessageContent } from '../message-render.js';
 import type { SendMessage, CommandReplies } from '../commands.js';
 import type { Handler } from '../decision.js';
 import { automaticVisibilityOnSend } from './user-topics.js';
@@ -86,21 +84,6 @@ function checkTopicsPolicy(state: RealmState, stream: Stream, topic: string): Zu
     return stream.topicsPolicy === 'inherit' ? Errors.topicsRequired() : Errors.emptyTopicNotAllowedInChannel();
   }
   return null;
-}
-
-/** Whether the sender (or a bot's owner) may post under `can_send_message_group`. */
-function maySendToStream(state: RealmState, sender: User, stream: Stream): boolean {
-  const group = stream.groups.can_send_message_group;
-  if (hasGroupPermission(state, sender.id, group)) return true;
-  return sender.isBot && sender.botOwnerId !== null && hasGroupPermission(state, sender.botOwnerId, group);
-}
-
-/** Whether the sender can access the channel to post (zulip-behavior.md §2.1 step 8). */
-function canPostToStream(state: RealmState, sender: User, stream: Stream): boolean {
-  if (stream.isWebPublic) return true;
-  if (!stream.inviteOnly && sender.role !== Role.guest) return true;
-  if (isSubscribed(state, sender.id, stream.id)) return true;
-  return sender.isBot && sender.botOwnerId !== null && isSubscribed(state, sender.botOwnerId, stream.id);
 }
 
 function resolveStream(state: RealmState, target: StreamTarget): Result<Stream> {
@@ -167,8 +150,8 @@ export const sendMessage: Handler<SendMessage, CommandReplies['send_message']> =
     const policyError = checkTopicsPolicy(state, stream.value, topic);
     if (policyError) return fail(policyError);
     if (!cmd.internal) {
-      if (!maySendToStream(state, sender, stream.value)) return fail(Errors.cannotSendToChannel());
-      if (!canPostToStream(state, sender, stream.value)) return fail(Errors.notAuthorizedToSend(stream.value.name));
+      const denied = accessStreamForSend(state, sender, stream.value);
+      if (denied) return fail(denied);
     }
     recipientId = stream.value.recipientId;
     receivers = receiversOf(state, sender.id, state.subscriptions.get(stream.value.id)!.keys());

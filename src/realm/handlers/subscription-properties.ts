@@ -3,7 +3,7 @@
  * are subscribed to — color, muting (`is_muted`, legacy `in_home_view`), pinning, notifications.
  */
 import { ok, fail, Errors } from '../../errors.js';
-import { visibleStream } from '../../domain/access.js';
+import { accessStreamById } from '../../domain/access.js';
 import type { RealmRecord } from '../../domain/records.js';
 import { SUBSCRIPTION_PROPERTY_FIELDS } from '../../domain/subscriptions.js';
 import type { CommandReplies, SetSubscriptionProperties } from '../commands.js';
@@ -25,8 +25,10 @@ export const setSubscriptionProperties: Handler<SetSubscriptionProperties, Comma
     if (property !== 'in_home_view' && !(property in SUBSCRIPTION_PROPERTY_FIELDS)) {
       return fail(Errors.badRequest(`Unknown subscription property: ${property}`));
     }
-    if (visibleStream(state, actor, streamId) === undefined) return fail(Errors.invalidStreamId());
-    if (!state.subscriptions.get(streamId)?.has(actor.id)) return fail(Errors.badRequest(`Not subscribed to channel ID ${streamId}`));
+    // Zulip's `update_subscription_properties_backend`: `access_stream_by_id`, then the subscription.
+    const access = accessStreamById(state, actor, streamId, { requireActive: false });
+    if (!access.ok) return access;
+    if (!access.value.subscribed) return fail(Errors.badRequest(`Not subscribed to channel ID ${streamId}`));
     if (property === 'color') {
       if (typeof value !== 'string') return fail(Errors.badRequest('color is not a string'));
       if (!HEX_COLOR.test(value)) return fail(Errors.badRequest('color is not a valid hex color code'));
