@@ -12,6 +12,6 @@ export const draftDoesNotExist = (): ZulipError => new ZulipError('BAD_REQUEST',
 
 /** The user's own draft `draftId`, or `Draft does not exist` (404). */
 export function accessDraft(state: RealmState, user: User, draftId: number): Result<Draft> {
-  const draft = findDraft(state, user.id, draftId);
+  const draft = user.isActive ? findDraft(state, user.id, draftId) : undefined;
   return draft === undefined ? fail(draftDoesNotExist()) : ok(draft);
 }

@@ -34,7 +34,21 @@ export function canAccessMessage(state: RealmState, user: User, messageId: numbe
   return access === 'all' || (access === 'received' && m.userFlags(user.id, messageId) !== undefined);
 }
 
-/** Zulip's `access_message`: the message id back, or `Invalid message(s)` (unknown and inaccessible alike). */
-export function accessMessage(state: RealmState, user: User, messageId: number): Result<number> {
-  return canAccessMessage(state, user, messageId) ? ok(messageId) : fail(Errors.invalidMessage());
+/** Options of {@link accessMessage}. */
+export interface MessageAccessOptions {
+  /** Zulip's `is_modifying_message`: messages of archived channels are refused (default false). */
+  forModification?: boolean;
+}
+
+/**
+ * Zulip's `access_message`: the message id back, or `Invalid message(s)` (unknown, inaccessible,
+ * deactivated actor, and — when modifying — a message in an archived channel, alike).
+ */
+export function accessMessage(state: RealmState, user: User, messageId: number, opts: MessageAccessOptions = {}): Result<number> {
+  if (!user.isActive || !canAccessMessage(state, user, messageId)) return fail(Errors.invalidMessage());
+  if (opts.forModification) {
+    const recipient = state.recipients.get(state.messages.recipient.get(messageId));
+    if (recipient?.type === 'stream' && state.streams.get(recipient.streamId)?.isArchived === true) return fail(Errors.invalidMessage());
+  }
+  return ok(messageId);
 }

@@ -16,7 +16,7 @@
  *
  * The `access*` functions return the channel (and whether the user is subscribed) or the single
  * "unknown or not allowed" error of the lookup's kind, so a caller cannot tell the two apart by
- * accident (no existence oracle). Guests are never members of the permission groups above for
+ * accident (no existence oracle); a deactivated actor gets that error too. Guests are never members of the permission groups above for
  * access purposes: those settings have `allow_everyone_group=False` in Zulip.
  */
 import { Errors, fail, ok, type Result, type ZulipError } from '../../errors.js';
@@ -105,7 +105,7 @@ export function canPostInChannel(state: RealmState, sender: User, stream: Stream
 
 /** Zulip's `access_stream_common`: the access check shared by the by-id and by-name lookups. */
 function accessStream(state: RealmState, user: User, stream: Stream | undefined, error: ZulipError, opts: StreamAccessOptions): Result<StreamAccess> {
-  if (stream === undefined) return fail(error);
+  if (stream === undefined || !user.isActive) return fail(error);
   if ((opts.requireActive ?? true) && stream.isArchived) return fail(error);
   const subscribed = isSubscribed(state, user.id, stream.id);
   const allowed = (opts.requireContentAccess ?? true) ? hasContentAccess(state, user, stream, subscribed) : hasMetadataAccess(state, user, stream, subscribed);
@@ -131,6 +131,7 @@ export function accessStreamByName(state: RealmState, user: User, name: string, 
  * `Not authorized to send to channel '<name>'`. Returns null when the sender may post.
  */
 export function accessStreamForSend(state: RealmState, sender: User, stream: Stream): ZulipError | null {
+  if (!sender.isActive) return Errors.notAuthorizedToSend(stream.name);
   if (!canPostInChannel(state, sender, stream)) return Errors.cannotSendToChannel();
   if (stream.isArchived) return Errors.notAuthorizedToSend(stream.name);
   if (sender.systemBot !== undefined || stream.isWebPublic) return null;
@@ -150,7 +151,7 @@ export function accessStreamForSend(state: RealmState, sender: User, stream: Str
  */
 export function accessStreamForAdminister(state: RealmState, user: User, streamId: number): Result<StreamAccess> {
   const stream = state.streams.get(streamId);
-  if (stream === undefined) return fail(Errors.invalidStreamId());
+  if (stream === undefined || !user.isActive) return fail(Errors.invalidStreamId());
   const subscribed = isSubscribed(state, user.id, stream.id);
   if (canAdministerChannel(state, user, stream)) return ok({ stream, subscribed });
   if (hasContentAccess(state, user, stream, subscribed)) return fail(Errors.cannotAdministerChannel());

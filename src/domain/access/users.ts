@@ -67,13 +67,13 @@ export interface UserAccessOptions {
 
 /**
  * Zulip's zerver/lib/users.py `access_user_by_id`: the target user, or — in this order — `No such
- * user` (unknown id, or a bot unless `allowBots`), `User is deactivated` (unless
+ * user` (unknown id, deactivated actor, or a bot unless `allowBots`), `User is deactivated` (unless
  * `allowDeactivated`), `Insufficient permission` (not accessible to a restricted guest, or with
  * `forAdmin` not administrable by `actor`).
  */
 export function accessUserById(state: RealmState, actor: User, targetId: number, opts: UserAccessOptions): Result<User> {
   const target = state.users.get(targetId);
-  if (target === undefined || (target.isBot && !opts.allowBots)) return fail(Errors.noSuchUser());
+  if (target === undefined || !actor.isActive || (target.isBot && !opts.allowBots)) return fail(Errors.noSuchUser());
   if (!target.isActive && !opts.allowDeactivated) return fail(Errors.badRequest('User is deactivated'));
   const allowed = opts.forAdmin ? canAdminUser(actor, target) : canAccessUser(state, actor, target.id);
   return allowed ? ok(target) : fail(Errors.insufficientPermission());

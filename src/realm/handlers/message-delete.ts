@@ -4,7 +4,7 @@
  * channel permission settings).
  *
  * Checks, in Zulip's order (every error 400 BAD_REQUEST):
- * 1. the message must be accessible to the actor (`canAccessMessage`) → "Invalid message(s)"
+ * 1. the message must be accessible to the actor (`accessMessage`) → "Invalid message(s)"
  *    (also for an already deleted message: deletion is serialized by the realm actor, so Zulip's
  *    "Message already deleted" race cannot happen here);
  * 2. a member of the realm's `can_delete_any_message_group`, or for a channel message of the
@@ -31,7 +31,7 @@
  */
 import { ok, fail, Errors } from '../../errors.js';
 import type { RealmState, Stream, User } from '../../domain/realm-state.js';
-import { canAccessMessage, hasMetadataAccess } from '../../domain/access.js';
+import { accessMessage, hasMetadataAccess } from '../../domain/access.js';
 import { hasGroupPermission } from '../../domain/groups.js';
 import { messageLookupIndex } from '../../domain/recipient-index.js';
 import type { MessagesDeleted } from '../../domain/message-delete.js';
@@ -112,7 +112,8 @@ export const deleteMessage: Handler<DeleteMessage, Record<string, never>> = (sta
   if (cmd.internal) {
     if (!state.messages.exists(id)) return fail(Errors.invalidMessage());
   } else {
-    if (!canAccessMessage(state, actor, id)) return fail(Errors.invalidMessage());
+    const access = accessMessage(state, actor, id);
+    if (!access.ok) return access;
     const error = deletePermissionError(state, actor, id, ctx.now());
     if (error !== null) return fail(error);
   }

@@ -9,7 +9,7 @@ import { topicLinks } from '../../domain/topic-links.js';
 import { ok, fail, Errors, ZulipError, type Result } from '../../errors.js';
 import { Role, type RealmState, type Stream, type TopicsPolicy, type User } from '../../domain/realm-state.js';
 import type { MessageBody } from '../../domain/records.js';
-import { accessStreamById, canAccessMessage, canPostInChannel } from '../../domain/access.js';
+import { accessMessage, accessStreamById, canPostInChannel } from '../../domain/access.js';
 import { Flag, flagNames } from '../../domain/message-index.js';
 import { invalidCharPosition, isMeMessage, NO_TOPIC, normalizeContent, truncateTopic } from '../../domain/messages.js';
 import { contentVersion, RESOLVED_TOPIC_PREFIX, type ContentChange, type MessageEdited } from '../../domain/message-edits.js';
@@ -93,7 +93,8 @@ export const editMessage: Handler<EditMessage, EditMessageReply> = (state, cmd, 
   const actor = state.users.get(cmd.actorId);
   if (actor === undefined || !actor.isActive) return fail(Errors.noSuchUser());
   const id = cmd.messageId;
-  if (!canAccessMessage(state, actor, id)) return fail(Errors.invalidMessage());
+  const accessible = accessMessage(state, actor, id);
+  if (!accessible.ok) return accessible;
   const m = state.messages;
   const now = ctx.now();
   const age = now - m.timestamp.get(id);
@@ -159,9 +160,9 @@ export const editMessage: Handler<EditMessage, EditMessageReply> = (state, cmd, 
     }
     if (cmd.streamId !== undefined) {
       // Zulip's `access_stream_by_id_for_message`: content access to an active channel.
-      const access = accessStreamById(state, actor, cmd.streamId);
-      if (!access.ok) return access;
-      target = access.value.stream;
+      const targetAccess = accessStreamById(state, actor, cmd.streamId);
+      if (!targetAccess.ok) return targetAccess;
+      target = targetAccess.value.stream;
     }
     const policy = topicsPolicy(state, target);
     const empty = targetTopic === '';
