@@ -42,9 +42,57 @@ import { messageLookupIndex } from '../../domain/recipient-index.js';
 import { isUsableChannelFolder } from '../../domain/channel-folders.js';
 import { renderMarkdown } from '../../markdown/render.js';
 import type { CommandReplies } from '../commands.js';
-import type { CreateChannel, UpdateChannel, ArchiveChannel } from '../channel-commands.js';
 import type { Handler, RealmEvent } from '../decision.js';
 import { channelChangeNotices, channelCreatedNotice, newChannelsAnnouncement } from '../notifications.js';
+
+/** `POST /channels/create` (FL 417). */
+export interface CreateChannel {
+  type: 'create_channel';
+  actorId: number;
+  name: string;
+  /** User ids to subscribe (required on the wire; may be empty). */
+  subscriberIds: number[];
+  description: string;
+  announce: boolean;
+  inviteOnly: boolean;
+  isWebPublic: boolean;
+  isDefault: boolean;
+  folderId: number | null;
+  /** Raw `topics_policy`; undefined = `inherit`. */
+  topicsPolicy?: string;
+  historyPublicToSubscribers?: boolean;
+  /** Raw `message_retention_days` (`realm_default`, `unlimited`, positive integer); undefined = realm default. */
+  messageRetentionDays?: unknown;
+  /** Raw group-setting values by setting name (only those given). */
+  groups: Record<string, unknown>;
+}
+
+/** `PATCH /streams/{stream_id}`: each field present = that parameter was given. */
+export interface UpdateChannel {
+  type: 'update_channel';
+  actorId: number;
+  streamId: number;
+  newName?: string;
+  description?: string;
+  isPrivate?: boolean;
+  isWebPublic?: boolean;
+  historyPublicToSubscribers?: boolean;
+  isDefault?: boolean;
+  messageRetentionDays?: unknown;
+  isArchived?: boolean;
+  /** null = remove from its folder. */
+  folderId?: number | null;
+  topicsPolicy?: string;
+  /** Raw `{new, old?}` update objects by setting name. */
+  groups: Record<string, unknown>;
+}
+
+/** `DELETE /streams/{stream_id}`: archive the channel. */
+export interface ArchiveChannel {
+  type: 'archive_channel';
+  actorId: number;
+  streamId: number;
+}
 
 const isError = (v: unknown): v is ZulipError => v instanceof ZulipError;
 

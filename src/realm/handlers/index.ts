@@ -35,7 +35,9 @@ import { addReaction, removeReaction } from './reactions.js';
 import { createDrafts, editDraft, deleteDraft } from './drafts.js';
 import { deleteMessage } from './message-delete.js';
 import { editMessage } from './message-edit.js';
-import { updateUser, deactivateUser, reactivateUser, adminCreateUser, updateSettings, addBot } from './user-admin.js';
+import { updateUser, deactivateUser, reactivateUser } from './user-admin.js';
+import { adminCreateUser, addBot } from './user-create.js';
+import { updateSettings } from './user-settings.js';
 
 type HandlerTable = { [T in Command['type']]: Handler<Extract<Command, { type: T }>, CommandReplies[T]> };
 

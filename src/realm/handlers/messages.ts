@@ -23,9 +23,30 @@ import { apiEmail, findUserByEmail } from '../../domain/users.js';
 import { accessStreamForSend } from '../../domain/access.js';
 import { directMembers, findDirectRecipient } from '../../domain/recipients.js';
 import { checkGroupMentions, checkWildcardMentions, renderMessageContent } from '../message-render.js';
-import type { SendMessage, CommandReplies } from '../commands.js';
+import type { CommandReplies } from '../commands.js';
 import type { Handler } from '../decision.js';
 import { automaticVisibilityOnSend } from './user-topics.js';
+
+export interface SendMessage {
+  type: 'send_message';
+  senderId: number;
+  /** `stream` (also for wire `channel`) or `private` (also for wire `direct`). */
+  messageType: 'stream' | 'private';
+  /** The decoded `to` parameter: name, id, or a list (zulip-behavior.md §2.1). */
+  to: unknown;
+  /** Stripped topic; undefined when the client passed none. */
+  topic: string | undefined;
+  content: string;
+  client: string;
+  /** Undefined = Zulip's heuristic on the client name. */
+  readBySender?: boolean;
+  queueId?: string;
+  localId?: string;
+  /** Set only by `internal_send` (system bots): skips the sender permission checks. */
+  internal?: boolean;
+  /** The realm's URL as the client reached it (`realmUrl(host)`): local links render relative. */
+  realmUrl?: string;
+}
 
 type StreamTarget = { kind: 'name'; name: string } | { kind: 'id'; id: number };
 

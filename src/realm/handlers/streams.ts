@@ -9,8 +9,28 @@ import { MAX_STREAM_DESCRIPTION_LENGTH, codePointLength } from '../../domain/mes
 import type { RealmState } from '../../domain/realm-state.js';
 import type { SubscriptionsAdded } from '../../domain/records.js';
 import { renderMarkdown } from '../../markdown/render.js';
-import type { CreateStream, Subscribe, CommandReplies } from '../commands.js';
+import type { CommandReplies } from '../commands.js';
 import type { Handler } from '../decision.js';
+
+export interface CreateStream {
+  type: 'create_stream';
+  /** Acting user, or null for system setup (demo data, CLI). */
+  actorId: number | null;
+  name: string;
+  description: string;
+  inviteOnly: boolean;
+  isWebPublic: boolean;
+  /** Undefined = Zulip's default (public: true; private: false). */
+  historyPublicToSubscribers?: boolean;
+  isDefault: boolean;
+  subscriberIds: number[];
+}
+
+export interface Subscribe {
+  type: 'subscribe';
+  streamId: number;
+  userIds: number[];
+}
 
 function subscriptionRecord(state: RealmState, streamId: number, recipientId: number, userIds: readonly number[]): SubscriptionsAdded {
   const existing = state.subscriptions.get(streamId);

@@ -6,8 +6,15 @@ import { ok, fail, Errors } from '../../errors.js';
 import { accessStreamById } from '../../domain/access.js';
 import type { RealmRecord } from '../../domain/records.js';
 import { SUBSCRIPTION_PROPERTY_FIELDS } from '../../domain/subscriptions.js';
-import type { CommandReplies, SetSubscriptionProperties } from '../commands.js';
+import type { CommandReplies } from '../commands.js';
 import type { Handler, RealmEvent } from '../decision.js';
+
+/** Changes of the actor's own subscription settings (zulip-behavior.md §3.6). */
+export interface SetSubscriptionProperties {
+  type: 'set_subscription_properties';
+  actorId: number;
+  changes: Array<{ streamId: number; property: string; value: unknown }>;
+}
 
 const HEX_COLOR = /^#([a-fA-F0-9]{3,6})$/;
 

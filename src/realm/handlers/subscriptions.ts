@@ -27,8 +27,30 @@ import type { RealmRecord, StreamCreated, SubscriptionsAdded } from '../../domai
 import { apiEmail, findUserByEmail } from '../../domain/users.js';
 import { canAddSubscribers, canJoinStream, canRemoveSubscribers, canSeeWithSubscribers, hasMetadataAccess } from '../../domain/access.js';
 import { renderMarkdown } from '../../markdown/render.js';
-import type { CommandReplies, UpdateSubscriptions } from '../commands.js';
+import type { CommandReplies } from '../commands.js';
 import type { CommandContext, Handler, RealmEvent } from '../decision.js';
+
+/**
+ * Subscribe and/or unsubscribe (zulip-behavior.md §3.2–3.4): `POST`, `DELETE` and `PATCH
+ * /users/me/subscriptions`. Channels in `add` that do not exist are created by `actorId`.
+ */
+export interface UpdateSubscriptions {
+  type: 'update_subscriptions';
+  actorId: number;
+  /** Validated `subscriptions` / `add` entries. */
+  add: Array<{ name: string; color?: string; description?: string }>;
+  /** Channel names to unsubscribe from. */
+  remove: string[];
+  /** Emails or user ids; undefined or empty = the actor. */
+  principals?: Array<string | number>;
+  inviteOnly: boolean;
+  isWebPublic: boolean;
+  historyPublicToSubscribers?: boolean;
+  isDefault: boolean;
+  authorizationErrorsFatal: boolean;
+  /** Announce new channels in the realm's new-channel announcements channel. */
+  announce?: boolean;
+}
 
 const insufficientPermission = () => Errors.badRequest('Insufficient permission');
 

@@ -6,8 +6,21 @@
 import { ok, fail, Errors } from '../../errors.js';
 import { apiEmail } from '../../domain/users.js';
 import { accessStreamById } from '../../domain/access.js';
-import type { Typing, CommandReplies } from '../commands.js';
+import type { CommandReplies } from '../commands.js';
 import type { Handler } from '../decision.js';
+
+/** A typing notification: no records, only `typing` events (zulip-behavior.md §10.4). */
+export interface Typing {
+  type: 'typing';
+  senderId: number;
+  op: 'start' | 'stop';
+  messageType: 'direct' | 'stream';
+  /** Direct: recipient user ids. */
+  to?: number[];
+  /** Channel: the channel and topic. */
+  streamId?: number;
+  topic?: string;
+}
 
 export const typing: Handler<Typing, CommandReplies['typing']> = (state, cmd) => {
   const sender = state.users.get(cmd.senderId);

@@ -26,8 +26,24 @@ import {
 } from '../../domain/user-topics.js';
 import { MODERN_NOTIFICATION_SETTINGS } from '../../events/register/constants.js';
 import type { RealmEvent } from '../../events/realm-event.js';
-import type { SetUserTopic, CommandReplies } from '../commands.js';
+import type { CommandReplies } from '../commands.js';
 import type { Handler } from '../decision.js';
+
+/**
+ * Set a user's visibility policy for (channel, topic) (zulip-behavior.md §3.15): `POST /user_topics`
+ * and, with `legacy`, `PATCH /users/me/subscriptions/muted_topics` (seed §4.4; add = 1, remove = 0).
+ */
+export interface SetUserTopic {
+  type: 'set_user_topic';
+  userId: number;
+  /** By id, or by name (legacy endpoint only). */
+  stream: { id: number } | { name: string };
+  topic: string;
+  /** 0 inherit, 1 muted, 2 unmuted, 3 followed. */
+  visibilityPolicy: number;
+  /** The deprecated muted_topics endpoint: its error for an unknown channel on remove. */
+  legacy?: boolean;
+}
 
 /** Finds the channel of a `set_user_topic` command, with the error Zulip gives for each form. */
 function resolveStream(state: RealmState, user: User, cmd: SetUserTopic): Result<Stream> {

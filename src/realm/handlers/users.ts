@@ -4,9 +4,24 @@
  */
 import { ok, fail, Errors } from '../../errors.js';
 import { checkFullName, isValidEmail } from '../../domain/users.js';
-import type { CreateUser, CommandReplies } from '../commands.js';
+import type { RoleCode } from '../../domain/realm-state.js';
+import type { CommandReplies } from '../commands.js';
 import type { Handler } from '../decision.js';
 import { defaultStreamSubscriptions } from './subscriptions.js';
+
+/** A new account or bot (`POST /users`, `POST /bots`, the CLI and the demo organization). */
+export interface CreateUser {
+  type: 'create_user';
+  email: string;
+  fullName: string;
+  role: RoleCode;
+  /** argon2id hash computed by the caller (off the actor's critical path), or null. */
+  passwordHash: string | null;
+  isBot: boolean;
+  botType: number | null;
+  botOwnerId: number | null;
+  timezone: string;
+}
 
 /** Length of API keys (zulip-behavior.md §0.4). */
 export const API_KEY_LENGTH = 32;
