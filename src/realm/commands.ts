@@ -10,8 +10,8 @@ import type { CreateRealm } from './handlers/realm.js';
 export type { CreateRealm };
 import type { CreateUser } from './handlers/users.js';
 export type { CreateUser };
-import type { CreateStream, Subscribe } from './handlers/streams.js';
-export type { CreateStream, Subscribe };
+import type { Subscribe } from './handlers/streams.js';
+export type { Subscribe };
 import type { UpdateSubscriptions } from './handlers/subscriptions.js';
 export type { UpdateSubscriptions };
 import type { SetSubscriptionProperties } from './handlers/subscription-properties.js';
@@ -30,8 +30,10 @@ import type { SetUserTopic } from './handlers/user-topics.js';
 export type { SetUserTopic };
 import type { CreateUserGroup, UpdateUserGroupMembership, UpdateUserGroup, DeactivateUserGroup } from './handlers/user-groups.js';
 export type { CreateUserGroup, UpdateUserGroupMembership, UpdateUserGroup, DeactivateUserGroup };
-import type { CreateChannel, UpdateChannel, ArchiveChannel } from './handlers/channels.js';
-export type { CreateChannel, UpdateChannel, ArchiveChannel };
+import type { CreateChannel } from './handlers/channel-create.js';
+export type { CreateChannel };
+import type { UpdateChannel, ArchiveChannel } from './handlers/channels.js';
+export type { UpdateChannel, ArchiveChannel };
 import type { AddLinkifier, UpdateLinkifier, RemoveLinkifier, ReorderLinkifiers, LinkifierCommand } from './handlers/realm-linkifiers.js';
 export type { AddLinkifier, UpdateLinkifier, RemoveLinkifier, ReorderLinkifiers, LinkifierCommand };
 import type { UpdateUserStatus } from './handlers/user-status.js';
@@ -54,7 +56,7 @@ export type { EditMessage };
 
 /** Every command a realm actor accepts. */
 export type Command =
-  | CreateRealm | InternalSend | EnsureSystemBots | SetAnnouncementChannels | LinkifierCommand | CreateUser | CreateStream | Subscribe
+  | CreateRealm | InternalSend | EnsureSystemBots | SetAnnouncementChannels | LinkifierCommand | CreateUser | Subscribe
   | SendMessage | Typing | UpdatePresence | UpdateSubscriptions | SetSubscriptionProperties | CreateChannel | UpdateChannel | ArchiveChannel
   | SetUserTopic | CreateUserGroup | UpdateUserGroupMembership | UpdateUserGroup | DeactivateUserGroup | UpdateUserStatus
   | CustomProfileFieldCommand | NavigationViewCommand | ChannelFolderCommand | DraftCommand | InviteCommand | UserAdminCommand
@@ -65,7 +67,6 @@ export interface CommandReplies extends MessageFlagReplies, CustomProfileFieldRe
   UserCreateReplies, UserSettingsReplies {
   create_realm: Record<string, never>;
   create_user: { userId: number; apiKey: string };
-  create_stream: { streamId: number };
   subscribe: Record<string, never>;
   send_message: { id: number; automatic_new_visibility_policy?: number };
   internal_send: { id: number };

@@ -6,7 +6,7 @@ import type { Command, CommandReplies } from '../commands.js';
 import type { Handler } from '../decision.js';
 import { createRealm } from './realm.js';
 import { createUser } from './users.js';
-import { createStream, subscribe } from './streams.js';
+import { subscribe } from './streams.js';
 import { sendMessage } from './messages.js';
 import { ensureSystemBots, internalSend } from './internal-send.js';
 import { setAnnouncementChannels } from './realm-settings.js';
@@ -18,7 +18,8 @@ import { updateUserStatus } from './user-status.js';
 import { createUserGroup, deactivateUserGroup, updateUserGroup, updateUserGroupMembership } from './user-groups.js';
 import { updateSubscriptions } from './subscriptions.js';
 import { setSubscriptionProperties } from './subscription-properties.js';
-import { createChannel, updateChannel, archiveChannel } from './channels.js';
+import { createChannel } from './channel-create.js';
+import { updateChannel, archiveChannel } from './channels.js';
 import { acceptMultiuseInvite, createMultiuseInvite, revokeMultiuseInvite } from './invites.js';
 import {
   createCustomProfileField,
@@ -44,7 +45,6 @@ type HandlerTable = { [T in Command['type']]: Handler<Extract<Command, { type: T
 export const handlers: HandlerTable = {
   create_realm: createRealm,
   create_user: createUser,
-  create_stream: createStream,
   subscribe,
   send_message: sendMessage,
   internal_send: internalSend,
