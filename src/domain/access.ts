@@ -1,5 +1,5 @@
 /**
- * The access family (DESIGN.md §8 "one access family"): every "may this user see / change this"
+ * The access family: every "may this user see / change this"
  * question of the domain, one function each, after Zulip's `access_*` helpers. Implementations
  * live in `access/` by object kind; import them from here.
  *
@@ -12,7 +12,7 @@
  * - subscribing (`access/subscriptions.ts`): `canJoinStream`, `canAddSubscribers`,
  *   `canRemoveSubscribers`, `canSeeWithSubscribers`.
  *
- * "Unknown" and "not allowed to see" are the same error (DESIGN.md §6): the `access*` functions
+ * "Unknown" and "not allowed to see" are the same error (no existence oracle): the `access*` functions
  * return the object or that single error, so callers cannot build an existence oracle.
  */
 export * from './access/streams.js';

@@ -1,5 +1,5 @@
 /**
- * Who may subscribe whom (seed §2.11 channel permission settings; Zulip's zerver/lib/streams.py
+ * Who may subscribe whom (https://zulip.com/api/update-stream channel permission settings; Zulip's zerver/lib/streams.py
  * `filter_stream_authorization_for_adding_subscribers`,
  * `get_streams_to_which_user_cannot_add_subscribers`, `bulk_can_remove_subscribers_from_streams`).
  * Group permissions here have `allow_everyone_group=False` in Zulip: guests never hold them.
@@ -12,7 +12,7 @@ const nonGuestIn = (state: RealmState, user: User, value: Stream['groups'][keyof
   user.role !== Role.guest && hasGroupPermission(state, user.id, value);
 
 /**
- * Whether `user` may subscribe themselves to the existing channel (seed §2.11 `can_subscribe_group`):
+ * Whether `user` may subscribe themselves to the existing channel (`can_subscribe_group`):
  * content access (web-public, subscribed, public for non-guests, `can_subscribe_group` /
  * `can_add_subscribers_group`), or — for private channels they may administer — realm
  * administrators and `can_administer_channel_group` members.
@@ -23,7 +23,7 @@ export function canJoinStream(state: RealmState, user: User, stream: Stream): bo
 }
 
 /**
- * Whether `user` may subscribe other users to the existing channel (seed §2.11): realm
+ * Whether `user` may subscribe other users to the existing channel (`can_add_subscribers_group`): realm
  * administrators; the channel's `can_add_subscribers_group` or `can_administer_channel_group`
  * (no subscription needed); the realm's `can_add_subscribers_group` with content access to the
  * channel.
@@ -38,7 +38,7 @@ export function canAddSubscribers(state: RealmState, user: User, stream: Stream)
 }
 
 /**
- * Whether `user` may unsubscribe other users from the channel (zulip-behavior.md §3.3, seed §2.11;
+ * Whether `user` may unsubscribe other users from the channel (https://zulip.com/api/unsubscribe;
  * `bulk_can_remove_subscribers_from_streams`): realm administrators always; otherwise
  * `can_administer_channel_group`, or metadata access and `can_remove_subscribers_group`.
  */
