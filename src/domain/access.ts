@@ -10,7 +10,8 @@
  * - users (`access/users.ts`): `accessUserById`, `canAccessUser`, `canAccessAllUsers`, `canAdminUser`;
  * - drafts (`access/drafts.ts`): `accessDraft`;
  * - subscribing (`access/subscriptions.ts`): `canJoinStream`, `canAddSubscribers`,
- *   `canRemoveSubscribers`, `canSeeWithSubscribers`.
+ *   `canRemoveSubscribers`, `canSeeWithSubscribers`;
+ * - moving messages (`access/message-moves.ts`): `canEditTopic`, `canResolveTopics`, `canMoveOutOfChannel`.
  *
  * "Unknown" and "not allowed to see" are the same error (no existence oracle): the `access*` functions
  * return the object or that single error, so callers cannot build an existence oracle.
@@ -20,3 +21,4 @@ export * from './access/messages.js';
 export * from './access/users.js';
 export * from './access/drafts.js';
 export * from './access/subscriptions.js';
+export * from './access/message-moves.js';

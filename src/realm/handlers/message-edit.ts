@@ -8,7 +8,7 @@
 import { ok, fail, Errors, ZulipError, type Result } from '../../errors.js';
 import { Role, type RealmState, type Recipient, type Stream, type TopicsPolicy, type User } from '../../domain/realm-state.js';
 import type { MessageBody } from '../../domain/records.js';
-import { accessMessage, accessStreamById, canPostInChannel } from '../../domain/access.js';
+import { accessMessage, accessStreamById, canEditTopic, canMoveOutOfChannel, canPostInChannel, canResolveTopics } from '../../domain/access.js';
 import { invalidCharPosition, isMeMessage, NO_TOPIC, normalizeContent, truncateTopic } from '../../domain/messages.js';
 import { contentVersion, RESOLVED_TOPIC_PREFIX, type ContentChange, type MessageEdited } from '../../domain/message-edits.js';
 import { checkGroupMentions, checkWildcardMentions, renderMessageContent } from '../message-render.js';
@@ -16,9 +16,6 @@ import type { Command } from '../commands.js';
 import type { Handler } from '../decision.js';
 import {
   accessChanges,
-  canEditTopic,
-  canMoveOutOfChannel,
-  canResolveTopics,
   messagesToMove,
   movedAllVisible,
   moveNotifications,
