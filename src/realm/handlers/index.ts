@@ -1,6 +1,7 @@
 /**
  * Command type → handler (`decide`). The realm actor looks handlers up here; adding a command
- * means adding its type in `commands.ts` and its handler file here.
+ * means declaring its type next to its handler, adding it to the union in `commands.ts`, and
+ * listing the handler here.
  */
 import type { Command, CommandReplies } from '../commands.js';
 import type { Handler } from '../decision.js';
