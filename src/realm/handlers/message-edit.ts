@@ -255,6 +255,7 @@ function contentChange(state: RealmState, cmd: EditMessage, r: EditRequest, newC
     ...(r.recipient.type === 'stream'
       ? { senderId: r.senderId, streamId: r.orig!.id, topic: r.targetTopic }
       : { senderId: r.senderId, directUserIds: r.recipient.userIds }),
+    nowSeconds: r.now,
     ...(cmd.realmUrl !== undefined && { realmUrl: cmd.realmUrl }),
   });
   const mentionError =

@@ -200,6 +200,7 @@ export const sendMessage: Handler<SendMessage, CommandReplies['send_message']> =
     ...(targetStream
       ? { senderId: sender.id, streamId: targetStream.id, topic }
       : { senderId: sender.id, directUserIds: receivers }),
+    nowSeconds: ctx.now(),
     ...(cmd.realmUrl !== undefined && { realmUrl: cmd.realmUrl }),
   });
   if (!cmd.internal) {

@@ -31,7 +31,8 @@
 import { ok, fail, Errors, type Result } from '../../errors.js';
 import { Role, type RealmState, type RoleCode, type User } from '../../domain/realm-state.js';
 import { checkFullName, canSeeDeliveryEmail, isValidEmail } from '../../domain/users.js';
-import { checkFieldValue, isRenderable, type CustomProfileValuesChanged } from '../../domain/custom-profile-fields.js';
+import { isRenderable, type CustomProfileValuesChanged } from '../../domain/custom-profile-fields.js';
+import { checkFieldValue } from '../../domain/custom-profile-field-checks.js';
 import type { UserUpdated } from '../../domain/user-admin.js';
 import type { RealmRecord } from '../../domain/records.js';
 import { accessUserById } from '../../domain/access.js';

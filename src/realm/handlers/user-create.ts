@@ -8,7 +8,7 @@ import { Role, type RealmState, type User } from '../../domain/realm-state.js';
 import { apiEmail, checkFullName, gravatarUrl, isValidEmail } from '../../domain/users.js';
 import type { UserCreated } from '../../domain/records.js';
 import { hasGroupPermission } from '../../domain/groups.js';
-import { realmGroupSetting } from '../../events/register/user-groups.js';
+import { realmGroupSetting } from '../../domain/group-permissions.js';
 import type { Handler } from '../decision.js';
 import { createUser } from './users.js';
 import { botWatchers, newUserEvents, userFromRecord } from './user-events.js';

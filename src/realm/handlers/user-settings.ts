@@ -4,7 +4,7 @@
  * visibility and the generic personal settings.
  */
 import { checkPersonalSetting, personalSetting, withSettings } from '../../domain/user-settings.js';
-import { DISPLAY_SETTINGS_LEGACY, NOTIFICATION_SETTINGS_LEGACY } from '../../events/register/constants.js';
+import { DISPLAY_SETTINGS_LEGACY, NOTIFICATION_SETTINGS_LEGACY } from '../../domain/user-setting-defaults.js';
 import { fail, ok, Errors } from '../../errors.js';
 import type { RealmState, User } from '../../domain/realm-state.js';
 import { apiEmail, checkFullName, canSeeDeliveryEmail } from '../../domain/users.js';
