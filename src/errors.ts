@@ -207,6 +207,8 @@ export const Errors = {
     new ZulipError('STREAM_DOES_NOT_EXIST', `Channel with ID '${id}' does not exist`, 400, { stream_id: id }),
   notAuthorizedToSend: (streamName: string) => bad(`Not authorized to send to channel '${streamName}'`),
   cannotSendToChannel: () => bad('You do not have permission to post in this channel.'),
+  /** zerver/lib/exceptions.py `CannotAdministerChannelError`. */
+  cannotAdministerChannel: () => bad('You do not have permission to administer this channel.'),
   /** Zulip's `StreamWildcardMentionNotAllowedError` (FL 229 code; FL 417 wording). */
   streamWildcardMentionNotAllowed: () =>
     new ZulipError('STREAM_WILDCARD_MENTION_NOT_ALLOWED', 'You do not have permission to use channel wildcard mentions in this channel.', 400),

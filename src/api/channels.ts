@@ -8,14 +8,13 @@
  * same "Invalid channel ID").
  */
 import Type from 'typebox';
-import { Errors } from '../errors.js';
 import { runCommand } from './run-command.js';
 import { defineEndpoint } from './define-endpoint.js';
 import { P } from './params.js';
 import { STREAM_GROUP_SETTINGS, type RealmState, type Stream, type User } from '../domain/realm-state.js';
 import type { ZulipError } from '../errors.js';
 import { streamToWire } from '../domain/streams.js';
-import { visibleStream } from '../domain/access.js';
+import { accessStreamById } from '../domain/access.js';
 
 const groupParams = Object.fromEntries(STREAM_GROUP_SETTINGS.map((name) => [name, P.json(Type.Unknown())])) as Record<
   (typeof STREAM_GROUP_SETTINGS)[number],
@@ -29,10 +28,13 @@ function givenGroups(params: Record<string, unknown>): Record<string, unknown> {
   return out;
 }
 
-/** Answers from a channel `user` may see, or Zulip's "Invalid channel ID" (no existence oracle). */
+/**
+ * Answers from a channel `user` has metadata access to, archived or not (Zulip's `get_stream_backend`:
+ * `access_stream_by_id(..., require_content_access=False)`), or "Invalid channel ID".
+ */
 function withVisibleStream<R>(state: RealmState, user: User, streamId: number, answer: (state: RealmState, stream: Stream) => R): R | ZulipError {
-  const stream = visibleStream(state, user, streamId);
-  return stream === undefined ? Errors.invalidStreamId() : answer(state, stream);
+  const access = accessStreamById(state, user, streamId, { requireActive: false, requireContentAccess: false });
+  return access.ok ? answer(state, access.value.stream) : access.error;
 }
 
 export const channelEndpoints = [

@@ -11,7 +11,7 @@ import { defineEndpoint } from './define-endpoint.js';
 import { P } from './params.js';
 import { canAccessMessage } from '../domain/access.js';
 import { codePointLength, MAX_MESSAGE_LENGTH, messageToWire } from '../domain/messages.js';
-import { renderMessageContent } from '../domain/message-render.js';
+import { renderMessageContent } from '../realm/message-render.js';
 import { isDamagedBody } from '../realm/damaged-body.js';
 
 /** Wire `type` → internal message type (`channel`/`direct` are the FL 248/174 names). */

@@ -15,7 +15,7 @@ import Type from 'typebox';
 import { Errors, type ZulipError } from '../errors.js';
 import { Role, type User } from '../domain/realm-state.js';
 import { linkifiersWire } from '../domain/linkifiers.js';
-import type { LinkifierCommand } from '../realm/linkifier-commands.js';
+import type { LinkifierCommand } from '../realm/commands.js';
 import { runCommand } from './run-command.js';
 import { defineEndpoint } from './define-endpoint.js';
 import { P } from './params.js';

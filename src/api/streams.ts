@@ -1,15 +1,14 @@
 /**
  * Channel reads clients use to discover channels: `GET /streams` and
- * `GET /users/me/subscriptions` (https://zulip.com/api/get-subscriptions,
- * https://zulip.com/api/get-streams). Writes come with the channels issue.
+ * `GET /users/me/subscriptions` (zulip-behavior.md §3.5, §3.7). Writes come with the channels issue.
  */
 import { Errors } from '../errors.js';
 import { defineEndpoint } from './define-endpoint.js';
 import { P } from './params.js';
 import { Role, type RealmState, type Stream } from '../domain/realm-state.js';
 import { messageLookupIndex } from '../domain/recipient-index.js';
-import { findStreamByName, streamToWire, subscriptionToWire } from '../domain/streams.js';
-import { canSeeStream, isSubscribed, visibleStream } from '../domain/access.js';
+import { streamToWire, subscriptionToWire } from '../domain/streams.js';
+import { accessStreamById, accessStreamByName, isSubscribed } from '../domain/access.js';
 import { createHash } from 'node:crypto';
 
 // Python's sorted() on names: code-unit order, case-sensitive (uppercase first).
@@ -28,8 +27,7 @@ export function streamEmailAddress(realmId: number, stream: Stream, host: string
 }
 
 /**
- * A channel's topics for `viewer` (https://zulip.com/api/get-stream-topics): grouped
- * case-insensitively, named
+ * A channel's topics for `viewer` (zulip-behavior.md §3.14): grouped case-insensitively, named
  * by their most recent message, sorted by `max_id` descending; with protected history only the
  * topics of messages the viewer received. Cost: one pass over the channel's message ids.
  */
@@ -60,10 +58,9 @@ export const streamEndpoints = [
     params: { allow_empty_topic_name: P.bool({ default: false }) },
     handler: ({ realm, user, path, params }) => {
       const state = realm!.state;
-      const stream = visibleStream(state, user!, path.stream_id!);
-      if (stream === undefined) return Errors.invalidStreamId();
-      if (stream.inviteOnly && !isSubscribed(state, user!.id, stream.id)) return Errors.invalidStreamId();
-      return { topics: streamTopics(state, user!.id, stream, params.allow_empty_topic_name) };
+      const access = accessStreamById(state, user!, path.stream_id!, { requireActive: false });
+      if (!access.ok) return access.error;
+      return { topics: streamTopics(state, user!.id, access.value.stream, params.allow_empty_topic_name) };
     },
   }),
   defineEndpoint({
@@ -72,10 +69,9 @@ export const streamEndpoints = [
     auth: 'user',
     params: { stream: P.string({ required: true }) },
     handler: ({ realm, user, params }) => {
-      // https://zulip.com/api/get-stream-id: unknown and inaccessible are the same error.
-      const stream = findStreamByName(realm!.state, params.stream);
-      if (stream === undefined || !canSeeStream(realm!.state, user!, stream)) return Errors.invalidStreamName(params.stream);
-      return { stream_id: stream.id };
+      // zulip-behavior.md §3.9: unknown and inaccessible are the same error.
+      const access = accessStreamByName(realm!.state, user!, params.stream, { requireActive: false, requireContentAccess: false });
+      return access.ok ? { stream_id: access.value.stream.id } : access.error;
     },
   }),
   defineEndpoint({
@@ -84,9 +80,8 @@ export const streamEndpoints = [
     auth: 'user',
     params: { sender_id: P.int() },
     handler: ({ realm, user, path }) => {
-      const stream = visibleStream(realm!.state, user!, path.stream_id!);
-      if (stream === undefined) return Errors.invalidStreamId();
-      return { email: streamEmailAddress(realm!.id, stream, realm!.host) };
+      const access = accessStreamById(realm!.state, user!, path.stream_id!, { requireActive: false, requireContentAccess: false });
+      return access.ok ? { email: streamEmailAddress(realm!.id, access.value.stream, realm!.host) } : access.error;
     },
   }),
   defineEndpoint({

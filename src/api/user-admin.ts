@@ -27,7 +27,7 @@ import Type from 'typebox';
 import { Errors } from '../errors.js';
 import { hashPassword } from '../auth/passwords.js';
 import { isPasswordStrongEnough } from '../auth/password-strength.js';
-import { checkCanCreateUsers, checkNewAccount } from '../realm/handlers/user-admin.js';
+import { checkCanCreateUsers, checkNewAccount } from '../realm/handlers/user-create.js';
 import type { Command } from '../realm/commands.js';
 import { runCommand } from './run-command.js';
 import { defineEndpoint } from './define-endpoint.js';

@@ -7,8 +7,8 @@
  */
 import t from 'tap';
 import { decide, run, smallRealm, type SmallRealm } from '../support/realm-fixture.js';
-import { renderMessageContent } from '../../src/domain/message-render.js';
-import { canAccessAllUsers, canAccessUser } from '../../src/domain/user-access.js';
+import { renderMessageContent } from '../../src/realm/message-render.js';
+import { canAccessAllUsers, canAccessUser } from '../../src/domain/access.js';
 import { Flag } from '../../src/domain/message-index.js';
 import type { MessageSent } from '../../src/domain/records.js';
 

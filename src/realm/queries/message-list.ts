@@ -20,13 +20,12 @@
 import type { ZulipError } from '../../errors.js';
 import { Flag, MessageBit, type MessageIndex, type UserMessages } from '../../domain/message-index.js';
 import type { MessageBody } from '../../domain/records.js';
-import { Role, type RealmState, type User } from '../../domain/realm-state.js';
-import { isSubscribed } from '../../domain/access.js';
+import type { RealmState, User } from '../../domain/realm-state.js';
+import { canAccessStreamHistory, channelMessageAccess } from '../../domain/access.js';
 import { messageToWire } from '../../domain/messages.js';
 import {
   LARGER_THAN_MAX_MESSAGE_ID,
   MAX_POSSIBLE_MESSAGE_ID,
-  canAccessStreamHistory,
   compileNarrow,
   includesHistory,
   type CompiledNarrow,
@@ -106,9 +105,7 @@ export class Selection {
     else if (r?.type === 'stream') {
       const stream = this.state.streams.get(r.streamId);
       if (stream !== undefined) {
-        if ((!stream.inviteOnly && this.viewer.role !== Role.guest) || isSubscribed(this.state, this.viewer.id, stream.id)) {
-          bits |= ROW_OK;
-        }
+        if (channelMessageAccess(this.state, this.viewer, stream) !== 'none') bits |= ROW_OK;
         if (this.historyMode && canAccessStreamHistory(this.state, this.viewer, stream)) bits |= HISTORY_OK;
       }
     }
