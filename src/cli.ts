@@ -11,6 +11,7 @@ const USAGE = `usage:
   parley serve [--host 127.0.0.1] [--port 9991] [--data-dir ./snapshots] [--external-host localhost]
                [--demo | --no-demo] [--demo-password PW] [--max-body-bytes 5242880]
                [--snapshot-every-records 20000] [--snapshot-every-seconds 60] [--bench]
+               [--rate-limits on|off]
   parley create-realm --name NAME [--subdomain SUB] [--data-dir DIR]
   parley create-user --email EMAIL --full-name NAME [--password PW] [--role owner|admin|moderator|member|guest]
                      [--subdomain SUB] [--data-dir DIR]

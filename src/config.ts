@@ -24,6 +24,8 @@ export interface Config {
   snapshotEverySeconds: number;
   /** Serve the benchmark ceiling route `GET /api/v1/bench/ceiling`. */
   bench: boolean;
+  /** Zulip's API rate limits (`api/api-rate-limits.ts`); off only for load tests and the bench. */
+  rateLimits: boolean;
 }
 
 export const DEFAULT_CONFIG: Config = {
@@ -37,6 +39,7 @@ export const DEFAULT_CONFIG: Config = {
   snapshotEveryRecords: 20_000,
   snapshotEverySeconds: 60,
   bench: false,
+  rateLimits: true,
 };
 
 /** Thrown for a bad flag or value; the CLI prints the message and exits 2. */
@@ -54,7 +57,10 @@ const OPTIONS: Record<string, [keyof Config, Kind]> = {
   'snapshot-every-records': ['snapshotEveryRecords', 'int'],
   'snapshot-every-seconds': ['snapshotEverySeconds', 'int'],
   bench: ['bench', 'bool'],
+  'rate-limits': ['rateLimits', 'bool'],
 };
+
+const BOOL_WORD = /^(1|true|yes|on|0|false|no|off)$/i;
 
 function convert(name: string, kind: Kind, raw: string): string | number | boolean {
   if (kind === 'string') return raw;
@@ -102,7 +108,13 @@ export function parseConfig(
     }
     const kind = OPTIONS[name]?.[1] ?? extra[name];
     if (kind === undefined) throw new ConfigError(`unknown option --${name}`);
-    if (kind === 'bool' && value === undefined) value = negated ? 'false' : 'true';
+    // A boolean flag takes an explicit value only from `=` or a following on/off word
+    // (`--rate-limits off`); bare, it means true (`--no-x`: false).
+    if (kind === 'bool' && value === undefined) {
+      const next = argv[i + 1];
+      if (!negated && next !== undefined && BOOL_WORD.test(next)) value = argv[++i]!;
+      else value = negated ? 'false' : 'true';
+    }
     if (value === undefined) {
       value = argv[++i];
       if (value === undefined) throw new ConfigError(`--${name} needs a value`);

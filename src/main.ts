@@ -13,6 +13,7 @@ import { createDispatcher, type ApiServices } from './api/registry.js';
 import { buildEndpoints } from './api/endpoints.js';
 import { EventQueueManager, DEFAULT_TIMING, type EventQueueTiming } from './events/event-queues.js';
 import { startHttpServer } from './http/server.js';
+import { ApiRateLimits } from './api/api-rate-limits.js';
 import { handleJoin, isJoinPath } from './api/join.js';
 
 /** A running server. */
@@ -60,6 +61,7 @@ export async function startServer(
   const services: ApiServices = {
     realmForHost: (host) => registry.realmForHost(host),
     authenticate: (realm, email, apiKey) => registry.authenticate(realm as never, email, apiKey),
+    rateLimits: config.rateLimits ? new ApiRateLimits() : null,
   };
   const dispatch = createDispatcher(buildEndpoints({ queues }), services);
   let http;

@@ -86,6 +86,7 @@ export function eventEndpoints(queues: EventQueueManager) {
       method: 'GET',
       path: '/events',
       auth: 'user',
+      rateLimit: false,
       params: {
         queue_id: P.string(),
         last_event_id: P.int(),

@@ -14,6 +14,7 @@ import type { User } from '../domain/realm-state.js';
 import type { Endpoint, EndpointOutcome, RequestContext } from './define-endpoint.js';
 import { decodeParams, lastValue, type ParamPairs } from './params.js';
 import { parseBasicAuth } from '../auth/basic-auth.js';
+import { rateLimitedError, type ApiRateLimits } from './api-rate-limits.js';
 
 /**
  * One request as `http/` hands it over: everything copied out of uWS, body already parsed.
@@ -55,6 +56,8 @@ export interface ApiServices {
    * user, or the error to send (401 UNAUTHORIZED with `WWW-Authenticate`, per §0.4).
    */
   authenticate(realm: RealmHandle | null, email: string, apiKey: string): User | ZulipError;
+  /** API rate limits (`api/api-rate-limits.ts`); absent or null = no limits (`--rate-limits off`). */
+  rateLimits?: ApiRateLimits | null;
 }
 
 /** The `/api/v1/` prefix every routed path carries. */
@@ -197,6 +200,16 @@ function match(node: RouteNode, segs: readonly string[], i: number, values: (num
 const NO_INT_PARAMS: Readonly<Record<string, number>> = Object.freeze({});
 const NO_STRING_PARAMS: Readonly<Record<string, string>> = Object.freeze({});
 
+/** `response` with `extra` headers added (the `X-RateLimit-*` ones). */
+function withHeaders(response: ApiResponse, extra: Record<string, string>): ApiResponse {
+  return { ...response, headers: response.headers === undefined ? extra : { ...response.headers, ...extra } };
+}
+
+/** Where `dispatch` leaves the rate-limit headers for the answer, whatever the answer is. */
+interface RateLimitNote {
+  headers: Record<string, string> | null;
+}
+
 /** Unconsumed parameter names from body and query, deduplicated and sorted; null when none. */
 function ignoredParameters(req: ApiRequest, consumed: Set<string>): string[] | null {
   let out: string[] | null = null;
@@ -245,7 +258,7 @@ export function createDispatcher(
   }
 
   /** Everything up to the handler call; returns a promise only when the handler does. */
-  function dispatch(req: ApiRequest): ApiResponse | Promise<ApiResponse> {
+  function dispatch(req: ApiRequest, note: RateLimitNote): ApiResponse | Promise<ApiResponse> {
     const path = req.path;
     if (!path.startsWith(API_PREFIX)) return errorResponse(Errors.notFound());
     const segs = path.slice(API_PREFIX.length).split('/');
@@ -270,14 +283,30 @@ export function createDispatcher(
 
     const host = (req.headers.host ?? '').toLowerCase();
     const realm = services.realmForHost(host);
+    const limits = services.rateLimits ?? null;
+    /** An unauthenticated call: counted per IP (`api_by_ip`); null when allowed. */
+    const limitByIp = (): ApiResponse | null => {
+      if (limits === null) return null;
+      const verdict = limits.takeIp(req.remoteAddress);
+      note.headers = verdict.headers;
+      return verdict.limited ? rateLimitedError(verdict) : null;
+    };
     let user: User | null = null;
     if (endpoint.auth === 'user') {
       const credentials = parseBasicAuth(req.headers.authorization);
-      if (credentials === null) return errorResponse(Errors.notLoggedIn());
-      if (credentials instanceof ZulipError) return errorResponse(credentials);
+      if (credentials === null) return limitByIp() ?? errorResponse(Errors.notLoggedIn());
+      if (credentials instanceof ZulipError) return limitByIp() ?? errorResponse(credentials);
       const authenticated = services.authenticate(realm, credentials.email, credentials.apiKey);
-      if (authenticated instanceof ZulipError) return errorResponse(authenticated);
+      if (authenticated instanceof ZulipError) return limitByIp() ?? errorResponse(authenticated);
       user = authenticated;
+      if (limits !== null) {
+        const verdict = endpoint.rateLimit === false ? limits.peekUser(realm!.id, user.id) : limits.takeUser(realm!.id, user.id);
+        note.headers = verdict.headers;
+        if (verdict.limited) return rateLimitedError(verdict);
+      }
+    } else {
+      const limited = limitByIp();
+      if (limited !== null) return limited;
     }
 
     const consumed = new Set<string>();
@@ -314,12 +343,17 @@ export function createDispatcher(
   }
 
   return async (req) => {
+    const note: RateLimitNote = { headers: null };
+    let response: ApiResponse;
     try {
-      return await dispatch(req);
+      response = await dispatch(req, note);
     } catch (error) {
-      if (error instanceof ZulipError) return errorResponse(error);
-      console.error(`parley: unhandled error in ${req.method} ${req.path}:`, error);
-      return errorResponse(Errors.internal());
+      if (error instanceof ZulipError) response = errorResponse(error);
+      else {
+        console.error(`parley: unhandled error in ${req.method} ${req.path}:`, error);
+        response = errorResponse(Errors.internal());
+      }
     }
+    return note.headers === null ? response : withHeaders(response, note.headers);
   };
 }

@@ -15,6 +15,7 @@ import busboy from 'busboy';
 import type { HttpRequest, HttpResponse } from 'uWebSockets.js';
 import { Errors } from '../errors.js';
 import type { ApiRequest } from '../api/registry.js';
+import { clientIp } from './client-ip.js';
 
 /** Default body limit: 5 MiB. */
 export const DEFAULT_MAX_BODY_BYTES = 5 * 1024 * 1024;
@@ -47,11 +48,9 @@ export interface RequestHead {
   readonly rawQuery: string;
   /** Header names lower-case; repeated headers joined with ", ". */
   readonly headers: Record<string, string>;
-  /** Peer IP as text. */
+  /** Client IP as text (`clientIp`). */
   readonly remoteAddress: string;
 }
-
-const textDecoder = new TextDecoder();
 
 /**
  * Copies method, path, query string, headers and peer address out of a uWS request. Must be
@@ -70,7 +69,7 @@ export function copyRequestHead(res: HttpResponse, req: HttpRequest): RequestHea
     path,
     rawQuery: req.getQuery() ?? '',
     headers,
-    remoteAddress: textDecoder.decode(res.getRemoteAddressAsText()),
+    remoteAddress: clientIp(res, headers),
   };
 }
 
