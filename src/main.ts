@@ -34,7 +34,13 @@ export interface RunningServer {
 /** Starts a server on `config`. `log` receives human-readable startup lines. */
 export async function startServer(
   config: Config,
-  options: { log?: (line: string) => void; ctx?: CommandContext; eventTiming?: EventQueueTiming } = {},
+  options: {
+    log?: (line: string) => void;
+    ctx?: CommandContext;
+    eventTiming?: EventQueueTiming;
+    /** Test hook: see `RealmActorDeps.afterAppend`. */
+    afterAppend?: () => Promise<void>;
+  } = {},
 ): Promise<RunningServer> {
   const log = options.log ?? (() => {});
   const lock = acquireDataDirLock(config.dataDir);
@@ -45,6 +51,7 @@ export async function startServer(
       externalHost: config.externalHost,
       snapshotPolicy: { everyRecords: config.snapshotEveryRecords, everySeconds: config.snapshotEverySeconds },
       ...(options.ctx && { ctx: options.ctx }),
+      ...(options.afterAppend && { afterAppend: options.afterAppend }),
     });
   } catch (error) {
     lock.release();

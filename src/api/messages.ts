@@ -65,7 +65,8 @@ export const messageEndpoints = [
     handler: ({ realm, user, params, path }) => {
       const id = path.message_id!;
       const state = realm!.state;
-      if (!canAccessMessage(state, user!, id)) return Errors.invalidMessage();
+      // A message whose record is not durable yet does not exist for readers (RealmHandle.durableMessageId).
+      if (id > realm!.durableMessageId || !canAccessMessage(state, user!, id)) return Errors.invalidMessage();
       const body = realm!.messageBody(id);
       if (body === undefined) return Errors.invalidMessage();
       const message = messageToWire(state, user!, id, body, {
