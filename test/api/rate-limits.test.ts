@@ -90,6 +90,11 @@ t.test('long-polls (GET /events) are not counted, but answer with the headers', 
   const woke = await waiting;
   t.equal(woke.status, 200);
   t.equal(woke.body.events[0]?.type, 'message');
+
+  const badParam = await hamlet.call('GET', '/messages', { anchor: 'bogus', num_before: 1, num_after: 0 });
+  t.equal(badParam.status, 400);
+  t.match(badParam.body, { msg: 'Invalid anchor' });
+  t.ok(Number(badParam.headers.get('x-ratelimit-remaining')) < remaining, 'a parameter error (thrown while decoding) is counted and carries the headers');
 });
 
 t.test('api_by_ip: 100 unauthenticated calls per IP, refused credentials included', async (t) => {
