@@ -235,7 +235,10 @@ function ignoredParameters(req: ApiRequest, consumed: Set<string>): string[] | n
  * `method` form field is dispatched as that method; HEAD uses the GET handler; OPTIONS → 204 with
  * `Allow`; other unsupported methods → 405 (`allowed_methods`, no `code`, `Allow` header). Then
  * `auth: 'user'` → Basic credentials (`Errors.notLoggedIn` when absent) checked by
- * `services.authenticate`; `auth: 'none'` ignores the header. Parameters are decoded, the handler
+ * `services.authenticate`; `auth: 'none'` ignores the header. With `services.rateLimits`, an
+ * authenticated call is counted per user (`api_by_user`, except endpoints with `rateLimit: false`),
+ * an unauthenticated or refused one per IP (`api_by_ip`): past the limit → 429 RATE_LIMIT_HIT, and
+ * every answer after the check carries `X-RateLimit-*` headers. Parameters are decoded, the handler
  * runs, and a success becomes `{"result":"success","msg":"",...data}` (+
  * `ignored_parameters_unsupported` when non-empty). A ZulipError returned or thrown anywhere
  * becomes its own response; any other throw is logged to stderr and answered 500.
@@ -301,7 +304,8 @@ export function createDispatcher(
       if (authenticated instanceof ZulipError) return limitByIp() ?? errorResponse(authenticated);
       user = authenticated;
       if (limits !== null) {
-        const verdict = endpoint.rateLimit === false ? limits.peekUser(realm!.id, user.id) : limits.takeUser(realm!.id, user.id);
+        const realmId = realm?.id ?? 0;
+        const verdict = endpoint.rateLimit === false ? limits.peekUser(realmId, user.id) : limits.takeUser(realmId, user.id);
         note.headers = verdict.headers;
         if (verdict.limited) return rateLimitedError(verdict);
       }
