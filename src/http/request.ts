@@ -15,7 +15,6 @@ import busboy from 'busboy';
 import type { HttpRequest, HttpResponse } from 'uWebSockets.js';
 import { Errors } from '../errors.js';
 import type { ApiRequest } from '../api/registry.js';
-import { clientIp } from './client-ip.js';
 
 /** Default body limit: 5 MiB. */
 export const DEFAULT_MAX_BODY_BYTES = 5 * 1024 * 1024;
@@ -48,9 +47,11 @@ export interface RequestHead {
   readonly rawQuery: string;
   /** Header names lower-case; repeated headers joined with ", ". */
   readonly headers: Record<string, string>;
-  /** Client IP as text (`clientIp`). */
+  /** Peer IP as text. */
   readonly remoteAddress: string;
 }
+
+const textDecoder = new TextDecoder();
 
 /**
  * Copies method, path, query string, headers and peer address out of a uWS request. Must be
@@ -69,7 +70,7 @@ export function copyRequestHead(res: HttpResponse, req: HttpRequest): RequestHea
     path,
     rawQuery: req.getQuery() ?? '',
     headers,
-    remoteAddress: clientIp(res, headers),
+    remoteAddress: textDecoder.decode(res.getRemoteAddressAsText()),
   };
 }
 
