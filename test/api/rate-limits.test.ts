@@ -4,22 +4,28 @@
  * RATE_LIMIT_HIT past it (state unchanged), `api_by_ip` 100 / 60 s for unauthenticated calls,
  * long-polls not counted, and `--rate-limits off`.
  *
- * The buckets refill while a test runs (one call per 0.3 s per user), so the tests call until the
- * first 429 and bound how many calls could have passed in the time it took.
+ * The buckets refill while a test runs (one call per 0.3 s per user), so the tests call in
+ * concurrent batches until the first 429 and bound how many calls could have passed in the time
+ * it took: a slow machine changes the count, not the outcome.
  */
 import t from 'tap';
 import { startTestServer, type Caller, type Reply } from '../support/test-server.js';
 
-/** Calls `call` until it answers 429 (at most `max` times); returns the successes and the 429. */
-async function untilLimited(call: () => Promise<Reply>, max: number) {
+/**
+ * Calls `call` in batches of `batch` concurrent calls until one answers 429 (at most `max`
+ * calls); returns how many succeeded, the first 429 and the seconds it took.
+ */
+async function untilLimited(call: () => Promise<Reply>, max: number, batch = 10) {
   const started = Date.now();
   let passed = 0;
-  for (let i = 0; i < max; i++) {
-    const reply = await call();
-    if (reply.status === 429) return { passed, limited: reply, seconds: (Date.now() - started) / 1000 };
-    passed++;
+  let limited: Reply | null = null;
+  for (let sent = 0; sent < max && limited === null; sent += batch) {
+    for (const reply of await Promise.all(Array.from({ length: batch }, call))) {
+      if (reply.status === 429) limited ??= reply;
+      else passed++;
+    }
   }
-  return { passed, limited: null, seconds: (Date.now() - started) / 1000 };
+  return { passed, limited, seconds: (Date.now() - started) / 1000 };
 }
 
 t.test('api_by_user: 200 calls, then 429 with retry-after; other users unaffected', async (t) => {
@@ -36,11 +42,12 @@ t.test('api_by_user: 200 calls, then 429 with retry-after; other users unaffecte
   t.ok(Number.isInteger(reset) && Math.abs(reset - Date.now() / 1000) <= 2, 'reset is a UNIX time in whole seconds, about now');
   const error = await hamlet.call('GET', '/messages/999999');
   t.equal(error.status, 400);
-  t.equal(error.headers.get('x-ratelimit-remaining'), '198', 'error answers carry the headers too');
+  // 198, or 199 if the bucket refilled meanwhile (one call per 0.3 s) on a slow machine.
+  t.ok(['198', '199'].includes(error.headers.get('x-ratelimit-remaining')!), 'error answers carry the headers too');
 
   const run = await untilLimited(() => hamlet.call('GET', '/users/me'), 600);
   t.ok(run.limited, 'hamlet is eventually refused');
-  const allowance = 198 + Math.ceil(run.seconds / 0.3) + 1;
+  const allowance = 199 + Math.ceil(run.seconds / 0.3) + 1; // what was left, plus the refill meanwhile
   t.ok(run.passed >= 198 && run.passed <= allowance, `${run.passed + 2} calls passed in ${run.seconds.toFixed(1)} s (≤ ${allowance + 2})`);
   const limited = run.limited!;
   t.match(limited.body, { result: 'error', code: 'RATE_LIMIT_HIT', msg: 'API usage exceeded rate limit' });
@@ -50,10 +57,15 @@ t.test('api_by_user: 200 calls, then 429 with retry-after; other users unaffecte
   t.equal(limited.headers.get('x-ratelimit-remaining'), '0');
   t.equal(limited.headers.get('x-ratelimit-limit'), '200');
 
+  // A burst of sends while over the limit: the refused ones send nothing.
   const nextId = realm.state.nextIds.message;
-  const send = await hamlet.call('POST', '/messages', { type: 'stream', to: 'Verona', topic: 'flood', content: 'one too many' });
-  if (send.status === 429) t.equal(realm.state.nextIds.message, nextId, 'a refused send sends nothing');
-  else t.fail(`expected 429 for the send, got ${send.status}`);
+  const sends = await Promise.all(
+    Array.from({ length: 20 }, (_, i) => hamlet.call('POST', '/messages', { type: 'stream', to: 'Verona', topic: 'flood', content: `flood ${i}` })),
+  );
+  const accepted = sends.filter((r) => r.status === 200).length;
+  t.ok(sends.some((r) => r.status === 429), 'sends over the limit are refused');
+  t.ok(sends.every((r) => r.status === 200 || r.status === 429), 'every send answered 200 or 429');
+  t.equal(realm.state.nextIds.message - nextId, accepted, 'exactly the accepted sends created messages');
 
   const other = await othello.call('GET', '/users/me');
   t.equal(other.status, 200, 'othello has his own bucket');
@@ -105,15 +117,16 @@ t.test('api_by_ip: 100 unauthenticated calls per IP, refused credentials include
   t.equal(first.headers.get('x-ratelimit-remaining'), '99');
   const badKey = await s.request('GET', '/users/me', { headers: { Authorization: 'Basic ' + Buffer.from('hamlet@zulip.com:' + 'x'.repeat(32)).toString('base64') } });
   t.equal(badKey.status, 401);
-  t.equal(badKey.headers.get('x-ratelimit-remaining'), '98', 'a refused API key counts against the IP');
+  const afterBadKey = Number(badKey.headers.get('x-ratelimit-remaining'));
+  t.ok(afterBadKey === 98 || afterBadKey === 99, 'a refused API key counts against the IP (98, or 99 after a refill)');
   t.ok(badKey.headers.get('www-authenticate'), 'and keeps its WWW-Authenticate');
   const noAuth = await s.request('GET', '/users/me');
   t.equal(noAuth.status, 401);
-  t.equal(noAuth.headers.get('x-ratelimit-remaining'), '97');
+  t.ok(Number(noAuth.headers.get('x-ratelimit-remaining')) <= afterBadKey, 'so does a request without credentials');
 
   const run = await untilLimited(() => s.request('GET', '/server_settings'), 400);
   t.ok(run.limited, 'the IP is eventually refused');
-  const allowance = 97 + Math.ceil(run.seconds / 0.6) + 1;
+  const allowance = 99 + Math.ceil(run.seconds / 0.6) + 1; // what was left, plus the refill meanwhile
   t.ok(run.passed >= 97 && run.passed <= allowance, `${run.passed + 3} unauthenticated calls passed (≤ ${allowance + 3})`);
   t.match(run.limited!.body, { code: 'RATE_LIMIT_HIT', msg: 'API usage exceeded rate limit' });
   t.ok(run.limited!.body['retry-after'] > 0 && run.limited!.body['retry-after'] <= 0.6, 'one call per 0.6 s after the burst');
