@@ -8,15 +8,16 @@
 import t from 'tap';
 import { spawn } from 'node:child_process';
 import type { Test } from 'tap';
-import { api, CLI_PATH, fetchApiKey, makeTempDir, startServer, type ServerProcess } from '../support/server-process.js';
+import { api, CLI_PATH, fetchApiKey, makeTempDir, startServer as startParley, type ServerProcess, type StartServerOptions } from '../support/server-process.js';
+
+/** Every server here runs with `--rate-limits off`: the bursts send thousands of messages as one user. */
+const startServer = (options: StartServerOptions) => startParley({ ...options, args: [...(options.args ?? []), '--rate-limits', 'off'] });
 
 const PW = 'crash-test-password';
 const EMAIL = 'hamlet@zulip.com';
 const CONCURRENCY = 8;
 const MAX_SENDS = 3000;
 const MAX_BURST_MS = 1500;
-/** The bursts fire thousands of requests as one user: far past Zulip's 200 per minute. */
-const NO_RATE_LIMITS = { PARLEY_RATE_LIMITS: 'off' };
 
 /** A bounded burst of concurrent channel sends with unique contents. */
 interface Burst {
@@ -166,7 +167,7 @@ t.test('SIGKILL during a burst of sends loses no acknowledged message', async (t
 
   for (const [i, round] of rounds.entries()) {
     await t.test(`round ${i + 1}: kill -9 after ~${round.killAtAcks} acks`, async (t) => {
-      const server = await startServer({ t, env: NO_RATE_LIMITS, dataDir, demoPassword: PW, args: round.args });
+      const server = await startServer({ t, dataDir, demoPassword: PW, args: round.args });
       const login = await fetchApiKey(server.url, EMAIL, PW);
       if (key !== undefined) t.equal(login.api_key, key, 'the API key survived the crash');
       key = login.api_key;
@@ -193,7 +194,7 @@ t.test('SIGKILL during a burst of sends loses no acknowledged message', async (t
   }
 
   await t.test('restart after the last crash', async (t) => {
-    const server = await startServer({ t, env: NO_RATE_LIMITS, dataDir, demoPassword: PW });
+    const server = await startServer({ t, dataDir, demoPassword: PW });
     t.notMatch(server.stdout(), /created the demo organization/, 'the demo is not recreated on restart');
     const login = await fetchApiKey(server.url, EMAIL, PW);
     t.equal(login.api_key, key, 'the API key survived');
@@ -211,7 +212,7 @@ t.test('SIGKILL during a burst of sends loses no acknowledged message', async (t
 
 t.test('SIGTERM during a burst: in-flight sends finish, exit 0, data kept', async (t) => {
   const dataDir = makeTempDir(t);
-  const server = await startServer({ t, env: NO_RATE_LIMITS, dataDir, demoPassword: PW });
+  const server = await startServer({ t, dataDir, demoPassword: PW });
   const { api_key: key } = await fetchApiKey(server.url, EMAIL, PW);
   // 503 SERVER_NOT_READY is the documented answer to requests arriving during shutdown.
   const burst = startBurst(server.url, key, 'term', [503]);
@@ -225,7 +226,7 @@ t.test('SIGTERM during a burst: in-flight sends finish, exit 0, data kept', asyn
   t.ok(burst.acked.size > 0, `${burst.acked.size} sends acknowledged`);
   t.comment(`acked ${burst.acked.size}, sent ${burst.sent.size}, network errors ${burst.networkErrors}`);
 
-  const again = await startServer({ t, env: NO_RATE_LIMITS, dataDir, demoPassword: PW });
+  const again = await startServer({ t, dataDir, demoPassword: PW });
   const login = await fetchApiKey(again.url, EMAIL, PW);
   t.equal(login.api_key, key);
   await assertAllPresent(t, again, key, burst.acked);
@@ -238,7 +239,7 @@ t.test('SIGTERM during a burst: in-flight sends finish, exit 0, data kept', asyn
 t.test('kill -9 during first-start demo creation never leaves a partial demo', async (t) => {
   // Calibrate: how long a first start takes until the listening line on this machine.
   const t0 = Date.now();
-  const probe = await startServer({ t, env: NO_RATE_LIMITS, demoPassword: PW });
+  const probe = await startServer({ t, demoPassword: PW });
   const listenMs = Date.now() - t0;
   await probe.stop('SIGKILL');
   // Bisect the kill time: a kill before the first demo record leaves an empty store (the restart
@@ -266,7 +267,7 @@ t.test('kill -9 during first-start demo creation never leaves a partial demo', a
       hi = delay;
       continue;
     }
-    const again = await startServer({ t, env: NO_RATE_LIMITS, dataDir, demoPassword: PW });
+    const again = await startServer({ t, dataDir, demoPassword: PW });
     const recreated = /created the demo/.test(again.stdout());
     const login = await api<{ api_key: string }>(again.url, null, null, 'POST', 'fetch_api_key', { username: EMAIL, password: PW });
     let state = `login HTTP ${login.status}`;
