@@ -1,4 +1,7 @@
-/** EventQueueManager: routing, long-poll, heartbeats, acknowledgement, GC, limits (zulip-behavior.md §10). */
+/**
+ * EventQueueManager: routing, long-poll, heartbeats, acknowledgement, GC, limits
+ * (https://zulip.com/api/real-time-events).
+ */
 import t from 'tap';
 import { EventQueueManager, MAX_QUEUE_LIFESPAN_SECONDS, MAX_QUEUES_PER_USER } from '../../src/events/event-queues.js';
 import { MAX_QUEUE_EVENTS, type QueueSettings } from '../../src/events/event-queue.js';
