@@ -24,6 +24,7 @@ import { runFanout, type FanoutReport } from './fanout.js';
 import { runServerFanout, type ServerFanoutReport } from './fanout-server.js';
 import { formatRenderBench, runRenderBench, type RenderBenchReport } from './render.js';
 import { formatRateLimitBench, runRateLimitBench, type RateLimitBenchReport } from './rate-limit.js';
+import { formatAdversarialBench, runAdversarialBench, type AdversarialRow } from './render-adversarial.js';
 
 const USAGE = `usage: npm run bench -- [--duration S] [--connections N] [--warmup S]
                        [--preload N] [--preload-time-limit S] [--preload-connections N]
@@ -35,7 +36,8 @@ const USAGE = `usage: npm run bench -- [--duration S] [--connections N] [--warmu
   --preload-connections N  connections used for preloading (default 200)
   --fanout N               fan-out scenario: N long-polling queues in Verona, one sender (default 1000; 0 = skip)
   --fanout-messages K      messages sent in the fan-out scenario (default 50)
-  --only a,b               run only these scenarios of ceiling,send,fetch,list,fanout,render,rate-limit (the ceiling is always run)`;
+  --only a,b               run only these scenarios of ceiling,send,fetch,list,fanout,render,render-adversarial,
+                           rate-limit (the ceiling is always run)`;
 
 /** Targets printed next to the results. */
 const TARGETS = {
@@ -79,8 +81,10 @@ function parseOptions(argv: string[]) {
     console.log(USAGE);
     process.exit(0);
   }
-  const only = new Set((values.only ?? 'ceiling,send,fetch,list,fanout,render,rate-limit').split(',').map((s) => s.trim()));
-  for (const name of only) if (!['ceiling', 'send', 'fetch', 'list', 'fanout', 'render', 'rate-limit'].includes(name)) throw new Error(`unknown scenario '${name}'`);
+  const only = new Set((values.only ?? 'ceiling,send,fetch,list,fanout,render,render-adversarial,rate-limit').split(',').map((s) => s.trim()));
+  for (const name of only) {
+    if (!['ceiling', 'send', 'fetch', 'list', 'fanout', 'render', 'render-adversarial', 'rate-limit'].includes(name)) throw new Error(`unknown scenario '${name}'`);
+  }
   only.add('ceiling');
   return {
     duration: intOption(values.duration, 'duration', 10, 1),
@@ -416,6 +420,12 @@ async function main(): Promise<number> {
       rateLimit = runRateLimitBench();
       console.log(formatRateLimitBench(rateLimit));
     }
+    // Hostile inputs at 10 KB and 100 KB (bench/render-adversarial.ts): ms/KB must not grow with size.
+    let renderAdversarial: AdversarialRow[] | undefined;
+    if (!interrupted && opts.only.has('render-adversarial')) {
+      renderAdversarial = runAdversarialBench();
+      console.log(`Markdown rendering of hostile inputs (in-process, CPU time of one render):\n${formatAdversarialBench(renderAdversarial)}`);
+    }
     const flagged = reports.filter((r) => r.flagged);
     for (const r of flagged) console.log(`FLAGGED ${r.name} (${r.phase}): ${r.flagged}; sample reply: ${r.sampleErrorReply}`);
     const missed = [...reports.flatMap((r) => r.targets.filter((x) => !x.met).map((x) => `${r.name} (${r.phase}) ${x.description}`)), ...missedExtra];
@@ -441,6 +451,7 @@ async function main(): Promise<number> {
           serverFanout: serverFanout ?? null,
           render: render ?? null,
           rateLimit: rateLimit ?? null,
+          renderAdversarial: renderAdversarial ?? null,
           interrupted,
         },
         null,

@@ -12,7 +12,9 @@ const USAGE = `usage:
                [--demo | --no-demo] [--demo-password PW] [--max-body-bytes 5242880]
                [--snapshot-every-records 20000] [--snapshot-every-seconds 60] [--bench]
                [--rate-limits on|off]
+               [--min-free-bytes 8388608]
   parley create-realm --name NAME [--subdomain SUB] [--data-dir DIR]
+  parley verify [--data-dir DIR]      check every checksum of a data directory (exit 1 on damage)
   parley create-user --email EMAIL --full-name NAME [--password PW] [--role owner|admin|moderator|member|guest]
                      [--subdomain SUB] [--data-dir DIR]
 Every option can also be given as PARLEY_<OPTION> (e.g. PARLEY_PORT=9991).`;
@@ -83,6 +85,11 @@ async function main(argv: string[]): Promise<void> {
   switch (command) {
     case 'serve':
       return serve(config);
+    case 'verify': {
+      const { runVerify } = await import('./storage/verify-command.js');
+      process.exitCode = await runVerify(config.dataDir);
+      return;
+    }
     case 'create-realm': {
       const name = required(extra, 'name');
       return offline(config, async (registry) => {

@@ -26,6 +26,8 @@ export interface Config {
   bench: boolean;
   /** Zulip's API rate limits (`api/api-rate-limits.ts`); off only for load tests and the bench. */
   rateLimits: boolean;
+  /** Free bytes kept on the data disk: below it writes answer 507 DISK_FULL (storage/disk-space.ts). */
+  minFreeBytes: number;
 }
 
 export const DEFAULT_CONFIG: Config = {
@@ -40,6 +42,7 @@ export const DEFAULT_CONFIG: Config = {
   snapshotEverySeconds: 60,
   bench: false,
   rateLimits: true,
+  minFreeBytes: 8 * 1024 * 1024,
 };
 
 /** Thrown for a bad flag or value; the CLI prints the message and exits 2. */
@@ -58,6 +61,7 @@ const OPTIONS: Record<string, [keyof Config, Kind]> = {
   'snapshot-every-seconds': ['snapshotEverySeconds', 'int'],
   bench: ['bench', 'bool'],
   'rate-limits': ['rateLimits', 'bool'],
+  'min-free-bytes': ['minFreeBytes', 'int'],
 };
 
 const BOOL_WORD = /^(1|true|yes|on|0|false|no|off)$/i;

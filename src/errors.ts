@@ -41,7 +41,10 @@ export type ErrorCode =
   | 'METHOD_NOT_ALLOWED'
   | 'PAYLOAD_TOO_LARGE'
   | 'SERVER_NOT_READY'
-  | 'CANNOT_DEACTIVATE_GROUP_IN_USE';
+  | 'CANNOT_DEACTIVATE_GROUP_IN_USE'
+  // parley's own (no Zulip equivalent): storage failures a client can meet
+  | 'DISK_FULL'
+  | 'MESSAGE_DAMAGED';
 
 /**
  * A Zulip API error. `data` fields are flattened into the top level of the JSON body
@@ -117,6 +120,14 @@ export const Errors = {
   internal: () => new ZulipError('INTERNAL_SERVER_ERROR', 'Internal server error', 500),
   serverNotReady: () => new ZulipError('SERVER_NOT_READY', 'Server is shutting down', 503),
 
+  // Storage (parley-specific codes, Zulip has none)
+  /** The data disk has no room for the write: HTTP 507 Insufficient Storage (RFC 4918 §11.5); reads still work. */
+  diskFull: () =>
+    new ZulipError('DISK_FULL', "The server's data disk is full: changes cannot be saved until space is freed. Reading still works.", 507),
+  /** A message whose stored body fails its checksum (GET /messages shows the others with a marker for it). */
+  messageDamaged: (messageId: number) =>
+    new ZulipError('MESSAGE_DAMAGED', `The stored content of message ${messageId} is damaged; an administrator must restore it from a backup`, 400),
+
   // authentication on /api/v1 (zerver/decorator.py): everything is re-wrapped as 401 UNAUTHORIZED
   notLoggedIn: () =>
     new ZulipError('UNAUTHORIZED', 'Not logged in: API authentication or user session required', 401, {}, basicAuthHeader),
@@ -178,6 +189,13 @@ export const Errors = {
   invalidUserId: (id: number) => bad(`Invalid user ID ${id}`),
   messageEmpty: () => bad('Message must not be empty'),
   messageNullBytes: () => bad('Message must not contain null bytes'),
+  /**
+   * Zulip's `render_incoming_message`: a `MarkdownRenderingError` (its 5 s timeout, or rendered
+   * HTML over `MAX_MESSAGE_LENGTH * 100` characters) answers "Unable to render message".
+   */
+  unableToRenderMessage: () => bad('Unable to render message'),
+  /** A string parameter over its limit, in code points (`@typed_endpoint`'s `StringConstraints` wording). */
+  parameterTooLong: (name: string, limit: number) => bad(`${name} is too long (limit: ${limit} characters)`),
   streamNameEmpty: () => bad("Channel name can't be empty!"),
   streamNameTooLong: (limit: number) => bad(`Channel name too long (limit: ${limit} characters).`),
   streamNameInvalidChar: (position: number) => bad(`Invalid character in channel name, at position ${position}!`),

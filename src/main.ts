@@ -51,6 +51,7 @@ export async function startServer(
       dataDir: config.dataDir,
       externalHost: config.externalHost,
       snapshotPolicy: { everyRecords: config.snapshotEveryRecords, everySeconds: config.snapshotEverySeconds },
+      minFreeBytes: config.minFreeBytes,
       ...(options.ctx && { ctx: options.ctx }),
       ...(options.afterAppend && { afterAppend: options.afterAppend }),
     });

@@ -18,6 +18,7 @@ import { STALE_BODY, type EditMessage } from '../realm/handlers/message-edit.js'
 import { defineEndpoint } from './define-endpoint.js';
 import { P } from './params.js';
 import { realmUrl } from './server-settings.js';
+import { isDamagedBody } from '../realm/damaged-body.js';
 
 const PROPAGATE_MODES = new Set(['change_one', 'change_later', 'change_all']);
 
@@ -53,6 +54,7 @@ export const messageEditEndpoints = [
           const id = command.messageId;
           command.bodyVersion = contentVersion(realm!.state, id);
           const body = realm!.state.messages.exists(id) ? realm!.messageBody(id) : undefined;
+          if (isDamagedBody(body)) return Errors.messageDamaged(id);
           if (body !== undefined) command.body = body;
         }
         const result = await realm!.execute(command);

@@ -10,6 +10,7 @@ import { historySnapshots } from '../domain/message-edits.js';
 import { highlightHtmlDifferences } from '../domain/html-diff.js';
 import { defineEndpoint } from './define-endpoint.js';
 import { P } from './params.js';
+import { isDamagedBody } from '../realm/damaged-body.js';
 
 export const messageHistoryEndpoints = [
   defineEndpoint({
@@ -25,6 +26,7 @@ export const messageHistoryEndpoints = [
       if (!canAccessMessage(state, user!, id)) return Errors.invalidMessage();
       const body = realm!.messageBody(id);
       if (body === undefined) return Errors.invalidMessage();
+      if (isDamagedBody(body)) return Errors.messageDamaged(id);
       return { message_history: historySnapshots(state, id, body, params.allow_empty_topic_name, highlightHtmlDifferences) };
     },
   }),

@@ -5,14 +5,15 @@
  * reads are synchronous
  * queries on the realm state plus a memory-mapped body read.
  */
-import { Errors } from '../errors.js';
+import { Errors, ZulipError } from '../errors.js';
 import { runCommand } from './run-command.js';
 import { defineEndpoint } from './define-endpoint.js';
 import { P } from './params.js';
 import { canAccessMessage } from '../domain/access.js';
-import { messageToWire } from '../domain/messages.js';
+import { codePointLength, MAX_MESSAGE_LENGTH, messageToWire } from '../domain/messages.js';
 import { renderMessageContent } from '../domain/message-render.js';
 import { realmUrl } from './server-settings.js';
+import { isDamagedBody } from '../realm/damaged-body.js';
 
 /** Wire `type` → internal message type (`channel`/`direct` are the FL 248/174 names). */
 const MESSAGE_TYPES: Record<string, 'stream' | 'private'> = {
@@ -71,6 +72,7 @@ export const messageEndpoints = [
       if (id > realm!.durableMessageId || !canAccessMessage(state, user!, id)) return Errors.invalidMessage();
       const body = realm!.messageBody(id);
       if (body === undefined) return Errors.invalidMessage();
+      if (isDamagedBody(body)) return Errors.messageDamaged(id);
       const message = messageToWire(state, user!, id, body, {
         applyMarkdown: params.apply_markdown,
         clientGravatar: false,
@@ -84,8 +86,12 @@ export const messageEndpoints = [
     path: '/messages/render',
     auth: 'user',
     params: { content: P.string({ required: true }) },
-    handler: ({ realm, user, params, host }) => ({
-      rendered: renderMessageContent(realm!.state, params.content, { senderId: user!.id, nowSeconds: Date.now() / 1000, realmUrl: realmUrl(host) }).rendered,
-    }),
+    // The seed bounds `content` by max_message_length (Zulip renders whatever it gets, under a
+    // 5 s timeout): longer content is refused before rendering, so a preview costs at most what a send does.
+    handler: ({ realm, user, params, host }) => {
+      if (codePointLength(params.content) > MAX_MESSAGE_LENGTH) return Errors.parameterTooLong('content', MAX_MESSAGE_LENGTH);
+      const rendering = renderMessageContent(realm!.state, params.content, { senderId: user!.id, nowSeconds: Date.now() / 1000, realmUrl: realmUrl(host) });
+      return rendering instanceof ZulipError ? rendering : { rendered: rendering.rendered };
+    },
   }),
 ];

@@ -32,7 +32,8 @@ import { usersByLowerName } from './user-name-index.js';
 import { canAccessAllUsers, canAccessUser } from './user-access.js';
 import { emptyFindings, type LinkableStream, type MentionableUser, type RenderFindings, type ZulipRenderContext } from '../markdown/context.js';
 import { zulipRenderer } from '../markdown/zulip-renderer.js';
-import { Errors, type ZulipError } from '../errors.js';
+import { MarkdownRenderingError, MAX_RENDERED_LENGTH, messageRenderWork } from '../markdown/render-budget.js';
+import { Errors, ZulipError } from '../errors.js';
 
 /** Where the message goes; mentions and topic wildcards depend on it. */
 export interface RenderTarget {
@@ -74,13 +75,23 @@ export interface RenderedMessage {
 /** Zulip's `Realm.WILDCARD_MENTION_THRESHOLD`: up to this many users, anyone may use wildcards. */
 export const WILDCARD_MENTION_THRESHOLD = 15;
 
-/** Renders `content` (already normalized by `normalizeContent`) for `target` in `state`. */
-export function renderMessageContent(state: RealmState, content: string, target: RenderTarget): RenderedMessage {
+/**
+ * Renders `content` (already normalized by `normalizeContent`, or bounded by the caller) for
+ * `target` in `state`. Returns `Errors.unableToRenderMessage()` where Zulip's `markdown_convert`
+ * raises `MarkdownRenderingError`: past the render's work budget (parley's stand-in for Zulip's
+ * 5 s timeout, see markdown/render-budget.ts) or when the HTML exceeds `MAX_MESSAGE_LENGTH * 100`.
+ */
+export function renderMessageContent(state: RealmState, content: string, target: RenderTarget): RenderedMessage | ZulipError {
   const zulip = renderContext(state, target.senderId, target.nowSeconds);
-  const rendered = zulipRenderer.render(
-    content,
-    target.realmUrl !== undefined ? { zulip, realmUrl: target.realmUrl } : { zulip },
-  );
+  let rendered: string;
+  try {
+    const work = messageRenderWork(content.length);
+    rendered = zulipRenderer.render(content, target.realmUrl !== undefined ? { zulip, realmUrl: target.realmUrl, work } : { zulip, work });
+  } catch (err) {
+    if (err instanceof MarkdownRenderingError) return Errors.unableToRenderMessage();
+    throw err;
+  }
+  if (rendered.length > MAX_RENDERED_LENGTH) return Errors.unableToRenderMessage();
   const found = zulip.out;
   const result: RenderedMessage = {
     rendered,

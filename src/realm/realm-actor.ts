@@ -17,12 +17,22 @@
  * A storage failure or a throw inside `evolve` (a bug) leaves memory ahead of disk; the actor then
  * goes to `failed`, rejects everything, and reports through `onFatal` so the process can exit and
  * recover from the durable log — nothing unacknowledged was acknowledged.
+ *
+ * A full data disk is not fatal: while the disk is below its reserve, commands are
+ * answered `Errors.diskFull()` (HTTP 507) before they are decided, so memory stays equal to the
+ * log; reads and event queues are untouched. If space vanishes between that check and the write,
+ * the failed appends are answered 507 too, and the actor reloads the realm from the durable log
+ * (`deps.recover`, state `reloading`) before taking commands again. Writes resume by themselves
+ * once there is space.
  */
 import { createActor, setup } from 'xstate';
 import { Errors, ok, type Result } from '../errors.js';
 import type { RealmState } from '../domain/realm-state.js';
 import type { MessageBody } from '../domain/records.js';
 import { BodyCache } from './body-cache.js';
+import { DAMAGED_BODY, reportDamagedBody } from './damaged-body.js';
+import { StorageCorruptionError } from '../storage/codec.js';
+import { isDiskFull } from '../storage/disk-space.js';
 import { toSnapshot } from '../domain/realm-snapshot.js';
 import type { AppendLog } from '../storage/append-log.js';
 import type { SnapshotStore } from '../storage/snapshot-store.js';
@@ -55,6 +65,8 @@ export interface RealmActorDeps {
    * durable watermark), so a test can hold a write "applied in memory, not yet durable".
    */
   afterAppend?: () => Promise<void>;
+  /** The realm's state rebuilt from the durable log (after writes failed on a full disk). */
+  recover(): RealmState;
 }
 
 type Reply = (result: Result<unknown>) => void;
@@ -64,7 +76,9 @@ type Reject = (error: unknown) => void;
 type ActorInput =
   | { type: 'COMMAND'; command: Command; resolve: Reply; reject: Reject }
   | { type: 'STOP'; done: () => void }
-  | { type: 'FAILED'; error: unknown };
+  | { type: 'FAILED'; error: unknown }
+  | { type: 'DISK_FULL' }
+  | { type: 'RELOADED' };
 
 interface ActorContext {
   state: RealmState;
@@ -87,6 +101,10 @@ interface ActorContext {
 function process(self: { send(input: ActorInput): void }, c: ActorContext, input: Extract<ActorInput, { type: 'COMMAND' }>): void {
   const { command, resolve, reject } = input;
   const seq = ++c.commandSeq;
+  if (c.deps.log.diskFull()) {
+    refuseDiskFull(c, input);
+    return;
+  }
   let decision;
   try {
     decision = execute(c.state, command, c.deps.ctx);
@@ -131,12 +149,50 @@ function process(self: { send(input: ActorInput): void }, c: ActorContext, input
       if (events.length) c.deps.dispatch(c.state.id, seq, events);
     },
     (error) => {
+      if (isDiskFull(error)) {
+        // Nothing of this command is on disk: memory is reloaded from the log (state `reloading`).
+        self.send({ type: 'DISK_FULL' });
+        resolve({ ok: false, error: Errors.diskFull() });
+        return;
+      }
       self.send({ type: 'FAILED', error });
       reject(error);
     },
   );
   c.recordsSinceSnapshot += records.length;
   maybeSnapshot(c, false);
+}
+
+/** Answers a command 507 (in command order: after every earlier command's reply). */
+function refuseDiskFull(c: ActorContext, input: Extract<ActorInput, { type: 'COMMAND' }>): void {
+  c.durable.then(() => input.resolve({ ok: false, error: Errors.diskFull() }), input.reject);
+}
+
+/**
+ * Replaces the live state with the durable one once every append in flight has settled; then
+ * `RELOADED` (or `FAILED` if the log cannot be read back).
+ */
+function reload(self: { send(input: ActorInput): void }, c: ActorContext): void {
+  const settled = c.durable.then(
+    () => undefined,
+    () => undefined,
+  );
+  c.durable = settled.then(() => {
+    try {
+      const before = c.state;
+      const state = c.deps.recover();
+      state.subdomain = before.subdomain;
+      state.host = before.host;
+      c.state = state;
+      c.pendingBodies.clear();
+      c.bodyCache = new BodyCache();
+      c.recordsSinceSnapshot = 0;
+      console.error(`realm ${state.id}: the data disk is full; writes failed and the realm was reloaded from its log`);
+      self.send({ type: 'RELOADED' });
+    } catch (error) {
+      self.send({ type: 'FAILED', error });
+    }
+  });
 }
 
 /**
@@ -180,6 +236,13 @@ const realmMachine = setup({
     refuse: ({ event }) => {
       if (event.type === 'COMMAND') event.resolve({ ok: false, error: Errors.serverNotReady() });
     },
+    refuseDiskFull: ({ context, event }) => {
+      if (event.type === 'COMMAND') {
+        context.commandSeq++;
+        refuseDiskFull(context, event);
+      }
+    },
+    reload: ({ context, self }) => reload(self, context),
     fail: ({ context, event }) => {
       if (event.type === 'FAILED') context.deps.onFatal(context.state.id, event.error);
     },
@@ -199,6 +262,15 @@ const realmMachine = setup({
     running: {
       on: {
         COMMAND: { actions: 'process' },
+        STOP: { target: 'stopped', actions: 'drain' },
+        FAILED: { target: 'failed', actions: 'fail' },
+        DISK_FULL: { target: 'reloading', actions: 'reload' },
+      },
+    },
+    reloading: {
+      on: {
+        COMMAND: { actions: 'refuseDiskFull' },
+        RELOADED: { target: 'running' },
         STOP: { target: 'stopped', actions: 'drain' },
         FAILED: { target: 'failed', actions: 'fail' },
       },
@@ -282,12 +354,22 @@ export class RealmActor implements RealmHandle {
     });
   }
 
-  /** A message's stored body (raw Markdown and HTML), including not-yet-durable ones. */
+  /**
+   * A message's stored body (raw Markdown and HTML), including not-yet-durable ones; the
+   * `DAMAGED_BODY` marker (logged once) when the stored body fails its checksum (damaged-body.ts).
+   */
   messageBody(messageId: number): MessageBody | undefined {
     const c = this.context;
     const body = c.pendingBodies.get(messageId) ?? c.bodyCache.get(messageId);
     if (body !== undefined) return body;
-    const stored = this.deps.log.getBody(c.state.id, messageId) as MessageBody | undefined;
+    let stored: MessageBody | undefined;
+    try {
+      stored = this.deps.log.getBody(c.state.id, messageId) as MessageBody | undefined;
+    } catch (error) {
+      if (!(error instanceof StorageCorruptionError)) throw error;
+      reportDamagedBody(c.state.id, messageId, error);
+      return DAMAGED_BODY;
+    }
     if (stored !== undefined) c.bodyCache.put(messageId, stored);
     return stored;
   }

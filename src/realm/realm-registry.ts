@@ -27,6 +27,8 @@ export interface RegistryOptions {
   snapshotPolicy?: SnapshotPolicy;
   /** Clock/randomness for handlers; defaults to the real ones. */
   ctx?: CommandContext;
+  /** Free bytes to keep on the data disk (storage/disk-space.ts; default 8 MiB). */
+  minFreeBytes?: number;
   /** Called when a realm can no longer guarantee durability; default logs and exits(1). */
   onFatal?: (realmId: number, error: unknown) => void;
   /** Test hook passed to every realm actor (`RealmActorDeps.afterAppend`). */
@@ -61,20 +63,31 @@ export class RealmRegistry {
    * storage/) with a clear message when a snapshot or log record fails its checks.
    */
   static async open(options: RegistryOptions): Promise<RealmRegistry> {
-    const store = openStore(options.dataDir);
+    const store = openStore(options.dataDir, options.minFreeBytes === undefined ? {} : { minFreeBytes: options.minFreeBytes });
     const log = new AppendLog(store);
+    try {
+      log.trackDurableMark();
+    } catch (error) {
+      await store.close();
+      throw error;
+    }
     const snapshots = new SnapshotStore(store, log);
     const registry = new RealmRegistry(store, log, snapshots, options);
     for (const { id, subdomain } of log.listRealms()) {
-      const { state } = recoverRealm(log, snapshots, id, {
-        empty: () => emptyRealmState(id),
-        fromSnapshot: (core, columns) => fromSnapshot(id, core, columns),
-        evolve: (s, record) => evolve(s, record as RealmRecord),
-      });
+      const state = registry.recover(id);
       state.subdomain = subdomain;
       registry.start(state);
     }
     return registry;
+  }
+
+  /** Realm `id`'s state from its latest snapshot and log tail (storage/recovery.ts). */
+  private recover(id: number): ReturnType<typeof emptyRealmState> {
+    return recoverRealm(this.log, this.snapshots, id, {
+      empty: () => emptyRealmState(id),
+      fromSnapshot: (core, columns) => fromSnapshot(id, core, columns),
+      evolve: (s, record) => evolve(s, record as RealmRecord),
+    }).state;
   }
 
   private hostFor(subdomain: string): string {
@@ -89,6 +102,7 @@ export class RealmRegistry {
       ctx: this.options.ctx ?? systemContext,
       snapshotPolicy: this.options.snapshotPolicy ?? DEFAULT_SNAPSHOT_POLICY,
       dispatch: (realmId, seq, events) => this.events.publish(realmId, seq, events),
+      recover: () => this.recover(state.id),
       onFatal:
         this.options.onFatal ??
         ((realmId, error) => {

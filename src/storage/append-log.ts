@@ -18,6 +18,7 @@
  * are not in the log: the realm must be reloaded with `recoverRealm` before accepting more commands.
  */
 import { decodeRecord, encodeRecord, StorageCorruptionError } from './codec.js';
+import { checkDurableMark, DurableMark } from './durable-mark.js';
 import type { Store } from './lmdb.js';
 
 /** One realm registry entry (meta table, key `['realm', id]`). */
@@ -58,6 +59,16 @@ function checkId(name: string, value: number, min: number): void {
   }
 }
 
+/** Bytes a batch puts (values plus a generous allowance for keys and LMDB node headers). */
+function batchBytes(batch: readonly PendingAppend[]): number {
+  let bytes = 0;
+  for (const a of batch) {
+    for (const r of a.records) bytes += r.length + 64;
+    for (const [, body] of a.bodies) bytes += (body?.length ?? 0) + 64;
+  }
+  return bytes;
+}
+
 /** The append log over one `Store`. Create one per store; it is the only writer of `log` and `bodies`. */
 export class AppendLog {
   /** Last seq assigned per realm (includes queued, not yet durable appends). */
@@ -72,9 +83,22 @@ export class AppendLog {
   private closed = false;
   private lastBatch: Promise<void> = Promise.resolve();
   private batches = 0;
+  private mark: DurableMark | undefined;
 
   constructor(private readonly store: Store) {
     store.onClose(() => this.drain());
+  }
+
+  /**
+   * Refuses a store that is behind its durable high-water mark (durable-mark.ts: throws
+   * `DataDirError`) and from now on keeps the mark file up to date as appends become durable.
+   * Call once right after opening the store, before any append.
+   */
+  trackDurableMark(): void {
+    const { dataDir, identity } = this.store;
+    checkDurableMark(dataDir, identity.storeId, (realmId) => this.lastSeq(realmId));
+    const initial = new Map(this.listRealms().map(({ id }) => [id, this.lastSeq(id)] as const));
+    this.mark = new DurableMark(dataDir, identity.storeId, initial);
   }
 
   /** Number of write batches (LMDB transactions) issued so far; for tests and metrics. */
@@ -226,6 +250,7 @@ export class AppendLog {
       throw new RangeError(`realm ${realmId}: cannot trim through seq ${seq}, the log ends at ${this.lastSeq(realmId)}`);
     }
     if (seq <= this.trimmedThrough(realmId)) return;
+    this.store.space.check(0); // deleting still writes pages (copy-on-write)
     this.trimmed.set(realmId, seq);
     let commits: Promise<unknown>[] = [this.store.meta.put(['trimmed', realmId], seq)];
     for (;;) {
@@ -286,6 +311,7 @@ export class AppendLog {
       if (this.inFlight) await new Promise((resolve) => setImmediate(resolve));
     }
     await this.lastBatch;
+    await this.mark?.flush();
   }
 
   private track(realmId: number, lastSeq: number, done: Promise<number>): void {
@@ -311,11 +337,29 @@ export class AppendLog {
     });
   }
 
+  /**
+   * True while the data disk is below its free-space reserve (disk-space.ts): the realm actor
+   * refuses commands that would write before deciding them, so memory never runs ahead of a log
+   * that cannot grow. Cheap (a `statfs` at most every 100 ms).
+   */
+  diskFull(): boolean {
+    return this.store.space.isFull();
+  }
+
   /** Writes every pending append in one synchronous run, i.e. one LMDB transaction. */
   private flush(): void {
     if (this.inFlight || this.pending.length === 0) return;
     const batch = this.pending;
     this.pending = [];
+    try {
+      // Refused before LMDB sees it (see disk-space.ts for why LMDB must never hit ENOSPC).
+      this.store.space.check(batchBytes(batch));
+    } catch (error) {
+      this.batches++;
+      this.fail(batch, error);
+      this.schedule();
+      return;
+    }
     const { log, bodies, meta } = this.store;
     const commits: Promise<unknown>[] = [];
     try {
@@ -344,15 +388,21 @@ export class AppendLog {
         this.schedule();
         durable.then(
           () => {
-            for (const a of batch) a.resolve(a.lastSeq);
+            for (const a of batch) {
+              this.mark?.note(a.realmId, a.lastSeq);
+              a.resolve(a.lastSeq);
+            }
           },
           (error: unknown) => this.fail(batch, error),
         );
       },
-      (error: unknown) => {
-        this.fail(batch, error);
-        this.inFlight = false;
-        this.schedule();
+      () => {
+        // `durable` rejects with the explained error (e.g. lmdb-js's commitError → DiskFullError).
+        void durable.catch((explained: unknown) => {
+          this.fail(batch, explained);
+          this.inFlight = false;
+          this.schedule();
+        });
       },
     );
   }

@@ -7,8 +7,12 @@
  * limit: two processes taking over the same stale lock at the same instant can both succeed
  * (unlink + exclusive create is not one atomic step); starting two servers at once on a directory
  * left by a crash is not a supported operation.
+ *
+ * On a full disk (ENOSPC/EDQUOT: no room for the pid file's content) the lock is a symbolic link
+ * `parley.lock -> <pid>` instead, which needs no data block, so a server can still start (and
+ * serve reads) on a full disk. Both forms are read by every acquire.
  */
-import { linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { linkSync, mkdirSync, readFileSync, readlinkSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join, resolve as resolvePath } from 'node:path';
 
 /** Name of the lock file inside the data directory. */
@@ -45,9 +49,44 @@ function isAlive(pid: number): boolean {
   }
 }
 
+function readLockText(path: string): string {
+  try {
+    return readlinkSync(path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EINVAL') throw error; // EINVAL: a regular file
+    return readFileSync(path, 'utf8');
+  }
+}
+
+function noSpace(error: unknown): boolean {
+  const code = (error as NodeJS.ErrnoException).code;
+  return code === 'ENOSPC' || code === 'EDQUOT';
+}
+
+/** Creates the lock atomically with our pid as content; throws EEXIST if it exists. */
+function createLock(path: string, temp: string): void {
+  try {
+    writeFileSync(temp, `${process.pid}\n`, { mode: 0o644 });
+  } catch (error) {
+    if (!noSpace(error)) throw error;
+    try {
+      unlinkSync(temp);
+    } catch {
+      // not created
+    }
+    symlinkSync(String(process.pid), path); // full disk: no data block needed
+    return;
+  }
+  try {
+    linkSync(temp, path);
+  } finally {
+    unlinkSync(temp);
+  }
+}
+
 function readPid(path: string): number | undefined {
   try {
-    const pid = Number.parseInt(readFileSync(path, 'utf8').trim(), 10);
+    const pid = Number.parseInt(readLockText(path).trim(), 10);
     return Number.isSafeInteger(pid) && pid > 0 ? pid : undefined;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
@@ -72,9 +111,8 @@ export function acquireDataDirLock(dataDir: string): DataDirLock {
   const temp = `${path}.${process.pid}.tmp`;
   let acquired = false;
   for (let attempt = 0; attempt < 5 && !acquired; attempt++) {
-    writeFileSync(temp, `${process.pid}\n`, { mode: 0o644 });
     try {
-      linkSync(temp, path);
+      createLock(path, temp);
       acquired = true;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
@@ -88,8 +126,6 @@ export function acquireDataDirLock(dataDir: string): DataDirLock {
       } catch (unlinkError) {
         if ((unlinkError as NodeJS.ErrnoException).code !== 'ENOENT') throw unlinkError;
       }
-    } finally {
-      unlinkSync(temp);
     }
   }
   if (!acquired) throw new Error(`could not acquire the lock of the data directory ${dir}: it keeps changing hands`);

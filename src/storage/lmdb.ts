@@ -23,6 +23,10 @@
  * after an OS crash it reopens at the last flushed one — which still contains every write we
  * acknowledged, because we acknowledge only flushed writes.
  *
+ * Files of the data directory besides LMDB's `data.mdb` / `lock.mdb` (plain files, so backups
+ * copy them): `parley-store.json` (store identity, store-identity.ts), `parley-durable.json`
+ * (durable high-water mark, durable-mark.ts), `parley.lock` (data-dir-lock.ts).
+ *
  * Group commit: lmdb-js puts every asynchronous write issued in one event-loop turn into a single
  * transaction (`eventTurnBatching`, default on); `AppendLog` additionally issues each group of
  * appends in one synchronous run, so a group is one commit and one fsync, never one per request.
@@ -30,10 +34,14 @@
 import { mkdirSync } from 'node:fs';
 import { resolve as resolvePath } from 'node:path';
 import { open, type Database, type RootDatabase } from 'lmdb';
-import { StorageCorruptionError } from './codec.js';
+import { DataDirError } from './data-dir-error.js';
+import { DiskFullError, DiskSpace, isDiskFull } from './disk-space.js';
+import { inspectLmdbFile } from './lmdb-file-check.js';
+import { walkLmdbPages } from './lmdb-page-walk.js';
+import { readIdentityFile, writeIdentityFile, identityPath, type StoreIdentity } from './store-identity.js';
+import { currentIdentityFile, stampFormat, STORAGE_FORMAT_VERSION, StorageVersionError } from './store-format.js';
 
-/** Storage format of the data directory. Bump when a key layout or blob format changes. */
-export const STORAGE_FORMAT_VERSION = 1;
+export { STORAGE_FORMAT_VERSION, StorageVersionError };
 
 /** Key of the log and bodies tables: `[realmId, seq]` / `[realmId, messageId]`. */
 export type RealmKey = [realmId: number, n: number];
@@ -41,24 +49,17 @@ export type RealmKey = [realmId: number, n: number];
 /** An element of an ordered-binary key (what the snapshot and meta tables use). */
 export type KeyPart = string | number;
 
-/** The data directory was written by a newer parley whose storage format this build can't read. */
-export class StorageVersionError extends Error {
-  constructor(
-    readonly dataDir: string,
-    readonly found: number,
-  ) {
-    super(
-      `the data directory ${dataDir} uses storage format version ${found}, but this parley build ` +
-        `only reads versions up to ${STORAGE_FORMAT_VERSION}; upgrade parley to open it`,
-    );
-    this.name = 'StorageVersionError';
-  }
-}
-
 /** Options for `openStore`. All optional; the defaults are the production settings. */
 export interface StoreOptions {
   /** Initial LMDB map size in bytes (lmdb-js grows it automatically either way). */
   mapSize?: number;
+  /** Free bytes to keep on the data disk (disk-space.ts; default 8 MiB). */
+  minFreeBytes?: number;
+  /**
+   * Open without writing anything (`parley verify`): no format stamp or upgrade, no identity
+   * file; a directory without a store throws `DataDirError`. Safe beside a running server.
+   */
+  readOnly?: boolean;
 }
 
 /**
@@ -68,6 +69,10 @@ export interface StoreOptions {
 export interface Store {
   /** Absolute path of the data directory (the LMDB environment lives directly in it). */
   readonly dataDir: string;
+  /** The store's identity (store-identity.ts). */
+  readonly identity: StoreIdentity;
+  /** Free-space checks of the data disk: every writer asks before writing (disk-space.ts). */
+  readonly space: DiskSpace;
   /** The environment's root database (holds no data of ours; use the named tables). */
   readonly root: RootDatabase;
   /** Append log: `[realmId, seq]` → codec blob. */
@@ -93,17 +98,37 @@ export interface Store {
 }
 
 /**
- * Opens (creating if needed) the LMDB environment in `dataDir` (created recursively) and checks
- * its storage format version: a new directory is stamped with `STORAGE_FORMAT_VERSION`.
- *
- * Throws `StorageVersionError` if the directory was written by a newer format,
- * `StorageCorruptionError` if it holds data but no (or a malformed) format stamp, and lmdb's own
- * errors if the environment cannot be opened (permissions, not an LMDB directory…).
+ * Opens (creating if needed) the LMDB environment in `dataDir` (created recursively), after
+ * checking what the directory holds:
+ * - `data.mdb` is inspected before LMDB maps it (lmdb-file-check.ts, lmdb-page-walk.ts): a
+ *   truncated file, damaged meta pages or B-tree pages throw `DataDirError` instead of
+ *   SIGBUS/abort inside LMDB;
+ * - with an identity file (store-identity.ts), a missing, empty or foreign `data.mdb` throws
+ *   `DataDirError`; only a directory without one gets a new store;
+ * - the storage format is checked, stamped or upgraded (store-format.ts): `StorageVersionError`
+ *   for a newer format, `StorageCorruptionError` for data without a format stamp.
+ * lmdb's own errors are thrown if the environment cannot be opened (permissions…).
  * Call `acquireDataDirLock(dataDir)` first: one process at a time writes a data directory.
  */
 export function openStore(dataDir: string, opts: StoreOptions = {}): Store {
   const dir = resolvePath(dataDir);
   mkdirSync(dir, { recursive: true });
+  const identityFile = readIdentityFile(dir);
+  const file = inspectLmdbFile(dir);
+  if (opts.readOnly && file.kind !== 'sound') {
+    throw new DataDirError(dir, resolvePath(dir, 'data.mdb'), `${resolvePath(dir, 'data.mdb')} is ${file.kind === 'empty' ? 'empty' : 'missing'}: no store to read`);
+  }
+  // Every reachable B-tree page, so that LMDB never meets a zeroed one (lmdb-page-walk.ts).
+  if (file.kind === 'sound') walkLmdbPages(dir, file.info);
+  if (identityFile !== undefined && file.kind !== 'sound') {
+    const path = file.kind === 'empty' ? file.path : resolvePath(dir, 'data.mdb');
+    throw new DataDirError(
+      dir,
+      path,
+      `${path} is ${file.kind === 'empty' ? 'empty' : 'missing'}, but ${identityPath(dir)} says this directory holds ` +
+        `store ${identityFile.storeId} (created ${identityFile.createdAt})`,
+    );
+  }
   const root = open({
     path: dir,
     noSubdir: false, // dataDir may contain a dot ("./snapshots"); it is always a directory
@@ -111,6 +136,7 @@ export function openStore(dataDir: string, opts: StoreOptions = {}): Store {
     overlappingSync: true, // see the module comment: we wait for `flushed`, not for commit
     eventTurnBatching: true,
     cache: false,
+    ...(opts.readOnly ? { readOnly: true } : {}),
     ...(opts.mapSize !== undefined ? { mapSize: opts.mapSize } : {}),
   });
   try {
@@ -118,39 +144,39 @@ export function openStore(dataDir: string, opts: StoreOptions = {}): Store {
     const bodies = root.openDB<Uint8Array, RealmKey>('bodies', { encoding: 'binary' });
     const snapshot = root.openDB<Uint8Array, KeyPart[]>('snapshot', { encoding: 'binary' });
     const meta = root.openDB<unknown, KeyPart | KeyPart[]>('meta', { encoding: 'msgpack' });
-    checkFormat(dir, meta, [log, bodies, snapshot]);
-    return new LmdbStore(dir, root, log, bodies, snapshot, meta);
+    const outcome = stampFormat(dir, meta as unknown as Database<unknown, string>, [log, bodies, snapshot], identityFile, opts.readOnly ?? false);
+    if (opts.readOnly) return new LmdbStore(dir, outcome.identity, new DiskSpace(dir, opts.minFreeBytes), root, log, bodies, snapshot, meta);
+    if (identityFile === undefined || outcome.action === 'upgraded' || identityFile.format !== STORAGE_FORMAT_VERSION) {
+      // Written after LMDB holds the identity: a crash in between leaves a store without the
+      // file, which the next start treats like this one (adopts the stamped identity).
+      writeIdentityFile(dir, currentIdentityFile(outcome.identity));
+    }
+    return new LmdbStore(dir, outcome.identity, new DiskSpace(dir, opts.minFreeBytes), root, log, bodies, snapshot, meta);
   } catch (error) {
     void root.close();
     throw error;
   }
 }
 
-interface Listable {
-  getKeys(options?: { limit?: number }): Iterable<unknown>;
-}
+/** Longest wait for lmdb-js's `commitError` detail of a failed commit, in ms. */
+const COMMIT_DETAIL_WAIT_MS = 1000;
 
-function isEmpty(table: Listable): boolean {
-  for (const _ of table.getKeys({ limit: 1 })) return false;
-  return true;
-}
-
-function checkFormat(dir: string, meta: Store['meta'], tables: readonly Listable[]): void {
-  const stamp = meta.get('format') as { version?: unknown } | undefined;
-  if (stamp === undefined) {
-    const hasData = tables.some((t) => !isEmpty(t)) || !isEmpty(meta);
-    if (hasData) {
-      throw new StorageCorruptionError('missing', `the data directory ${dir} holds data but no storage format version`);
-    }
-    meta.putSync('format', { version: STORAGE_FORMAT_VERSION });
-    return;
+/**
+ * lmdb-js rejects a failed commit with "Commit failed (see commitError for details)" and puts the
+ * OS error in a separate `commitError` promise — an unhandled rejection (which stops Node) unless
+ * someone awaits it. It is awaited here (bounded: lmdb-js may not settle it on every error path):
+ * a full disk (ENOSPC/EDQUOT) becomes `DiskFullError`, anything else keeps the OS error as `cause`.
+ */
+export function explainCommitFailure(dataDir: string, error: unknown): Promise<unknown> {
+  const detail = (error as { commitError?: Promise<unknown> } | null)?.commitError;
+  if (detail === undefined || typeof detail?.then !== 'function') {
+    return Promise.resolve(isDiskFull(error) ? new DiskFullError(dataDir, undefined, { cause: error }) : error);
   }
-  const version = stamp.version;
-  if (typeof version !== 'number' || !Number.isInteger(version) || version < 1) {
-    throw new StorageCorruptionError('shape', `the data directory ${dir} has a malformed storage format stamp`);
-  }
-  if (version > STORAGE_FORMAT_VERSION) throw new StorageVersionError(dir, version);
-  // version < STORAGE_FORMAT_VERSION: no older format exists yet; migrations go here.
+  const timeout = new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), COMMIT_DETAIL_WAIT_MS).unref());
+  return Promise.race([detail.then(() => undefined, (cause: unknown) => cause), timeout]).then((cause) => {
+    if (isDiskFull(cause)) return new DiskFullError(dataDir, undefined, { cause });
+    return cause === undefined ? error : new Error(`LMDB commit failed: ${(cause as Error)?.message ?? cause}`, { cause });
+  });
 }
 
 class LmdbStore implements Store {
@@ -160,6 +186,8 @@ class LmdbStore implements Store {
 
   constructor(
     readonly dataDir: string,
+    readonly identity: StoreIdentity,
+    readonly space: DiskSpace,
     readonly root: RootDatabase,
     readonly log: Database<Uint8Array, RealmKey>,
     readonly bodies: Database<Uint8Array, RealmKey>,
@@ -183,7 +211,10 @@ class LmdbStore implements Store {
     });
     // If a commit fails, lmdb-js never resolves the flush promise; nobody awaits it then.
     flushed.catch(() => undefined);
-    return Promise.all(commits).then(() => flushed);
+    return Promise.all(commits).then(
+      () => flushed,
+      (error: unknown) => explainCommitFailure(this.dataDir, error).then((explained) => Promise.reject(explained)),
+    );
   }
 
   onClose(hook: () => Promise<void>): void {
@@ -193,12 +224,16 @@ class LmdbStore implements Store {
   close(): Promise<void> {
     this.closing ??= (async () => {
       await Promise.allSettled(this.closeHooks.map((hook) => hook()));
-      await new Promise<void>((resolve) => {
-        this.root.flushed.then(
-          () => resolve(),
-          () => resolve(),
-        );
-      });
+      // A read-only environment has no `flushed` thenable.
+      const flushed = this.root.flushed as PromiseLike<unknown> | undefined;
+      if (flushed !== undefined) {
+        await new Promise<void>((resolve) => {
+          flushed.then(
+            () => resolve(),
+            () => resolve(),
+          );
+        });
+      }
       await this.root.close();
     })();
     return this.closing;

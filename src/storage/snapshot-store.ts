@@ -20,7 +20,7 @@
  * Everything of one snapshot is put in ONE synchronous run, i.e. one LMDB transaction (header
  * last): a reader sees the previous snapshot or the new one, never a mix. The header's `coreCrc`
  * and `namesCrc` tie core and names to it. Chunk bytes are stored raw in the platform's byte
- * order, recorded in the header.
+ * order, recorded in the header. Reading and verifying a stored snapshot is snapshot-read.ts.
  */
 import { Column } from '../domain/column.js';
 import type { AppendLog } from './append-log.js';
@@ -28,33 +28,19 @@ import {
   BYTES_PER_ELEMENT,
   CHUNK_HEADER_BYTES,
   COLUMN_META_BYTES,
-  decodeColumnMeta,
   decodeRecord,
   encodeColumnMeta,
   encodeRecord,
-  openChunk,
   sealChunk,
-  StorageCorruptionError,
 } from './codec.js';
 import type { KeyPart, Store } from './lmdb.js';
+import { LITTLE_ENDIAN, readStoredSnapshot, SNAPSHOT_FORMAT, storedCrc, type Header, type Snapshot } from './snapshot-read.js';
 
-/** Snapshot layout version (header `format`). */
-export const SNAPSHOT_FORMAT = 1;
+export { SNAPSHOT_FORMAT, type Snapshot };
 
 const MAX_KEY = Number.MAX_SAFE_INTEGER;
 /** Longest synchronous stretch of checksum work before yielding to the event loop, in ms. */
 const SLICE_MS = 2;
-const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
-
-/** A realm snapshot as read back: the state at log seq `seq`. */
-export interface Snapshot {
-  /** Last log seq folded into this state. */
-  seq: number;
-  /** The realm's state without its columns (whatever object was passed to `writeSnapshot`). */
-  core: object;
-  /** Restored columns by name (no chunk dirty). */
-  columns: Record<string, Column>;
-}
 
 /** What one `writeSnapshot` wrote (for tests, logs and metrics). */
 export interface SnapshotWriteStats {
@@ -69,14 +55,6 @@ export interface SnapshotWriteStats {
   bytesWritten: number;
   /** Duration of the synchronous part of the call (taking and copying dirty chunks, encoding), in ms. */
   syncMs: number;
-}
-
-interface Header {
-  format: number;
-  seq: number;
-  coreCrc: number;
-  namesCrc: number;
-  littleEndian: boolean;
 }
 
 /** What is on disk for one column: the object persisted (or restored) and its shape then. */
@@ -122,7 +100,6 @@ function checkColumnName(name: string): void {
   }
 }
 
-const storedCrc = (blob: Uint8Array): number => new DataView(blob.buffer, blob.byteOffset, blob.byteLength).getUint32(1);
 
 function sameNames(a: readonly string[], b: readonly string[]): boolean {
   if (a.length !== b.length) return false;
@@ -202,79 +179,17 @@ export class SnapshotStore {
   }
 
   /**
-   * The latest snapshot of `realmId`, or null if it has none. Verifies every checksum, the
-   * header/core/names pairing, column shapes and chunk sizes; throws `StorageCorruptionError` on
-   * any mismatch (check `version` for a snapshot format or byte order this build can't read).
-   * Remembers the restored columns so the next `writeSnapshot` with them is incremental.
+   * The latest snapshot of `realmId`, or null if it has none, fully verified (snapshot-read.ts;
+   * throws `StorageCorruptionError`). Remembers the restored columns so the next `writeSnapshot`
+   * with them is incremental.
    */
   readSnapshot(realmId: number): Snapshot | null {
-    const db = this.store.snapshot;
-    const headerBytes = db.getBinary([realmId, 'header']);
-    if (headerBytes === undefined) return null;
-    const what = 'snapshot header';
-    const h = decodeRecord(headerBytes, { realmId, what }) as Partial<Header>;
-    if (
-      typeof h.format !== 'number' ||
-      !Number.isSafeInteger(h.seq) ||
-      h.seq! < 0 ||
-      typeof h.coreCrc !== 'number' ||
-      typeof h.namesCrc !== 'number' ||
-      typeof h.littleEndian !== 'boolean'
-    ) {
-      throw new StorageCorruptionError('shape', 'malformed snapshot header', { realmId, what });
-    }
-    if (h.format > SNAPSHOT_FORMAT) {
-      throw new StorageCorruptionError('version', `snapshot format ${h.format} is newer than this build's ${SNAPSHOT_FORMAT}`, { realmId, what });
-    }
-    if (h.littleEndian !== LITTLE_ENDIAN) {
-      throw new StorageCorruptionError('version', `snapshot was written on a machine of the other byte order`, { realmId, what });
-    }
-    const core = this.readTied(realmId, 'core', h.coreCrc);
-    const names = (this.readTied(realmId, 'names', h.namesCrc) as { names?: unknown }).names;
-    if (!Array.isArray(names) || !names.every((n) => typeof n === 'string')) {
-      throw new StorageCorruptionError('shape', 'malformed column name list', { realmId, what: 'snapshot names' });
-    }
-    const columns: Record<string, Column> = {};
+    const read = readStoredSnapshot(this.store.snapshot, realmId);
+    if (read === null) return null;
     const tracked = new Map<string, PersistedColumn>();
-    for (const name of names as string[]) {
-      const column = this.readColumn(realmId, name);
-      columns[name] = column;
-      tracked.set(name, { column, chunks: column.chunkCount, length: column.length });
-    }
-    this.persisted.set(realmId, { names: [...(names as string[])], columns: tracked });
-    return { seq: h.seq!, core, columns };
-  }
-
-  /** Reads the codec blob `[realmId, part]` and checks that the header's CRC names it. */
-  private readTied(realmId: number, part: 'core' | 'names', crc: number): object {
-    const what = `snapshot ${part}`;
-    const bytes = this.store.snapshot.getBinary([realmId, part]);
-    if (bytes === undefined) throw new StorageCorruptionError('missing', `${what} is missing`, { realmId, what });
-    const value = decodeRecord(bytes, { realmId, what });
-    if (storedCrc(bytes) !== crc) {
-      throw new StorageCorruptionError('mismatch', `${what} does not belong to the snapshot header (CRC differs)`, { realmId, what });
-    }
-    return value;
-  }
-
-  private readColumn(realmId: number, name: string): Column {
-    const db = this.store.snapshot;
-    const what = `snapshot column ${JSON.stringify(name)}`;
-    const metaBytes = db.getBinary([realmId, 'colmeta', name]);
-    if (metaBytes === undefined) throw new StorageCorruptionError('missing', 'column metadata is missing', { realmId, what });
-    const shape = decodeColumnMeta(metaBytes, realmId, name, { realmId, what });
-    const column = new Column(shape.kind, shape.chunkBits);
-    const payloadBytes = column.chunkSize * BYTES_PER_ELEMENT[shape.kind];
-    for (let i = 0; i < shape.chunks; i++) {
-      const context = { realmId, what: `${what} chunk ${i}` };
-      // getBinaryFast: a reused buffer whose `length` is the value's; restoreChunk copies it.
-      const fast = db.getBinaryFast([realmId, 'col', name, i]);
-      if (fast === undefined) throw new StorageCorruptionError('missing', 'chunk is missing', context);
-      const bytes = new Uint8Array(fast.buffer, fast.byteOffset, fast.length);
-      column.restoreChunk(i, openChunk(bytes, realmId, name, i, payloadBytes, context));
-    }
-    column.restoreLength(shape.length);
-    return column;
+    for (const [name, column] of Object.entries(read.columns)) tracked.set(name, { column, chunks: column.chunkCount, length: column.length });
+    this.persisted.set(realmId, { names: Object.keys(read.columns), columns: tracked });
+    return read;
   }
 
   /** What is on disk for `realmId` as far as this process knows (read from the stored names if needed). */
@@ -407,6 +322,8 @@ export class SnapshotStore {
           sliceStart = performance.now();
         }
       }
+      // Refused before LMDB sees it when the disk is low (disk-space.ts); the log keeps everything.
+      this.store.space.check(w.chunkBlobs.reduce((n, [, blob]) => n + blob.length, w.core.length + (w.names?.length ?? 0) + 4096));
       // One synchronous run of puts = one LMDB transaction; header last.
       const db = this.store.snapshot;
       const commits: Promise<unknown>[] = [];

@@ -20,7 +20,9 @@ function restrict(r: SmallRealm): void {
 }
 
 function render(r: SmallRealm, senderId: number, content: string) {
-  return renderMessageContent(r.state, content, { senderId, nowSeconds: r.ctx.now(), directUserIds: [senderId] });
+  const rendering = renderMessageContent(r.state, content, { senderId, nowSeconds: r.ctx.now(), directUserIds: [senderId] });
+  if ('code' in rendering) throw rendering;
+  return rendering;
 }
 
 t.test('default role:everyone: guests mention anyone', async (t) => {

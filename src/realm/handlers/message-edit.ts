@@ -214,6 +214,7 @@ export const editMessage: Handler<EditMessage, EditMessageReply> = (state, cmd, 
       nowSeconds: now,
       ...(cmd.realmUrl !== undefined && { realmUrl: cmd.realmUrl }),
     });
+    if (rendering instanceof ZulipError) return fail(rendering);
     // As Zulip: wildcard mention permission is checked on edits too, for the original sender.
     const mentionError =
       (recipient.type === 'stream' ? checkWildcardMentions(state, senderId, orig!, rendering) : null) ?? checkGroupMentions(state, actor.id, rendering);

@@ -3,7 +3,7 @@
  * and `direct` types, the empty topic and `topics_policy`, `can_send_message_group`).
  * Check order follows Zulip: `to` parsing, topic, content, channel lookup, permission, access.
  */
-import { ok, fail, Errors, type Result, type ZulipError } from '../../errors.js';
+import { ok, fail, Errors, type Result, ZulipError } from '../../errors.js';
 import type { RealmState, Recipient, Stream, User } from '../../domain/realm-state.js';
 import { Role } from '../../domain/realm-state.js';
 import type { MessageSent } from '../../domain/records.js';
@@ -199,6 +199,7 @@ export const sendMessage: Handler<SendMessage, CommandReplies['send_message']> =
     nowSeconds: ctx.now(),
     ...(cmd.realmUrl !== undefined && { realmUrl: cmd.realmUrl }),
   });
+  if (rendering instanceof ZulipError) return fail(rendering);
   if (!cmd.internal) {
     const mentionError =
       (targetStream && checkWildcardMentions(state, sender.id, targetStream, rendering)) || checkGroupMentions(state, sender.id, rendering);
