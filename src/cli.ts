@@ -19,6 +19,7 @@ const USAGE = `usage:
                [--external-url http://127.0.0.1:9991] [--trusted-proxies 127.0.0.0/8,::1]
                [--demo | --no-demo] [--demo-password PW] [--max-body-bytes 5242880]
                [--snapshot-every-records 20000] [--snapshot-every-seconds 60] [--bench]
+               [--rate-limits on|off]
                [--min-free-bytes 8388608]
   parley create-realm --name NAME [--subdomain SUB] [--data-dir DIR]
   parley verify [--data-dir DIR]      check every checksum of a data directory (exit 1 on damage)

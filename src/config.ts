@@ -34,6 +34,8 @@ export interface Config {
   snapshotEverySeconds: number;
   /** Serve the benchmark ceiling route `GET /api/v1/bench/ceiling`. */
   bench: boolean;
+  /** Zulip's API rate limits (`api/api-rate-limits.ts`); off only for load tests and the bench. */
+  rateLimits: boolean;
   /** Free bytes kept on the data disk: below it writes answer 507 DISK_FULL (storage/disk-space.ts). */
   minFreeBytes: number;
 }
@@ -51,6 +53,7 @@ export const DEFAULT_CONFIG: Config = {
   snapshotEveryRecords: 20_000,
   snapshotEverySeconds: 60,
   bench: false,
+  rateLimits: true,
   minFreeBytes: 8 * 1024 * 1024,
 };
 
@@ -71,8 +74,11 @@ const OPTIONS: Record<string, [keyof Config, Kind]> = {
   'snapshot-every-records': ['snapshotEveryRecords', 'int'],
   'snapshot-every-seconds': ['snapshotEverySeconds', 'int'],
   bench: ['bench', 'bool'],
+  'rate-limits': ['rateLimits', 'bool'],
   'min-free-bytes': ['minFreeBytes', 'int'],
 };
+
+const BOOL_WORD = /^(1|true|yes|on|0|false|no|off)$/i;
 
 function convert(name: string, kind: Kind, raw: string): string | number | boolean {
   if (kind === 'string') return raw;
@@ -120,7 +126,13 @@ export function parseConfig(
     }
     const kind = OPTIONS[name]?.[1] ?? extra[name];
     if (kind === undefined) throw new ConfigError(`unknown option --${name}`);
-    if (kind === 'bool' && value === undefined) value = negated ? 'false' : 'true';
+    // A boolean flag takes an explicit value only from `=` or a following on/off word
+    // (`--rate-limits off`); bare, it means true (`--no-x`: false).
+    if (kind === 'bool' && value === undefined) {
+      const next = argv[i + 1];
+      if (!negated && next !== undefined && BOOL_WORD.test(next)) value = argv[++i]!;
+      else value = negated ? 'false' : 'true';
+    }
     if (value === undefined) {
       value = argv[++i];
       if (value === undefined) throw new ConfigError(`--${name} needs a value`);

@@ -16,6 +16,7 @@ import { createDispatcher, type ApiServices } from './api/registry.js';
 import { buildEndpoints } from './api/endpoints.js';
 import { EventQueueManager, DEFAULT_TIMING, type EventQueueTiming } from './events/event-queues.js';
 import { startHttpServer } from './http/server.js';
+import { ApiRateLimits } from './api/api-rate-limits.js';
 import { handleJoin, isJoinPath } from './api/join.js';
 
 /** A running server. */
@@ -36,7 +37,13 @@ export interface RunningServer {
 /** Starts a server on `config`. `log` receives human-readable startup lines. */
 export async function startServer(
   config: Config,
-  options: { log?: (line: string) => void; ctx?: CommandContext; eventTiming?: EventQueueTiming } = {},
+  options: {
+    log?: (line: string) => void;
+    ctx?: CommandContext;
+    eventTiming?: EventQueueTiming;
+    /** Test hook: see `RealmActorDeps.afterAppend`. */
+    afterAppend?: () => Promise<void>;
+  } = {},
 ): Promise<RunningServer> {
   const log = options.log ?? (() => {});
   // Validated before anything is opened; with `--port 0` the default URL's port is provisional
@@ -55,6 +62,7 @@ export async function startServer(
       snapshotPolicy: { everyRecords: config.snapshotEveryRecords, everySeconds: config.snapshotEverySeconds },
       minFreeBytes: config.minFreeBytes,
       ...(options.ctx && { ctx: options.ctx }),
+      ...(options.afterAppend && { afterAppend: options.afterAppend }),
     });
   } catch (error) {
     lock.release();
@@ -71,6 +79,7 @@ export async function startServer(
   const services: ApiServices = {
     realmForHost: (host) => registry.realmForHost(host),
     authenticate: (realm, email, apiKey) => registry.authenticate(realm as never, email, apiKey),
+    rateLimits: config.rateLimits ? new ApiRateLimits() : null,
   };
   const dispatch = createDispatcher(buildEndpoints({ queues }), services);
   let http;

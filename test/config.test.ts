@@ -14,6 +14,19 @@ t.test('defaults, env, flags (flags win)', async (t) => {
   t.equal(parseConfig(['--demo'], { PARLEY_DEMO: 'false' }).config.demo, true);
 });
 
+t.test('--rate-limits on|off and PARLEY_RATE_LIMITS (default on)', async (t) => {
+  t.equal(DEFAULT_CONFIG.rateLimits, true);
+  t.equal(parseConfig(['--rate-limits', 'off'], {}).config.rateLimits, false);
+  t.equal(parseConfig(['--rate-limits=off'], {}).config.rateLimits, false);
+  t.equal(parseConfig(['--no-rate-limits'], {}).config.rateLimits, false);
+  t.equal(parseConfig([], { PARLEY_RATE_LIMITS: 'off' }).config.rateLimits, false);
+  t.equal(parseConfig(['--rate-limits', 'on'], { PARLEY_RATE_LIMITS: 'off' }).config.rateLimits, true, 'the flag wins');
+  const bare = parseConfig(['--rate-limits', 'extra'], { PARLEY_RATE_LIMITS: 'off' });
+  t.equal(bare.config.rateLimits, true, 'bare flag = on');
+  t.same(bare.rest, ['extra'], 'a following word that is not on/off stays an operand');
+  t.throws(() => parseConfig([], { PARLEY_RATE_LIMITS: 'sometimes' }), new ConfigError("--rate-limits must be true or false, got 'sometimes'"));
+});
+
 t.test('errors', async (t) => {
   t.throws(() => parseConfig(['--bogus'], {}), new ConfigError('unknown option --bogus'));
   t.throws(() => parseConfig(['--port', 'abc'], {}), new ConfigError("--port must be a non-negative integer, got 'abc'"));

@@ -62,6 +62,12 @@ export interface Endpoint<S extends ParamSpecs = ParamSpecs> {
    */
   readonly dialect?: Dialect;
   readonly params: S;
+  /**
+   * Whether a call counts toward the per-user API rate limit (`api/api-rate-limits.ts`); default
+   * true. False only for the long-poll `GET /events`: a client re-polls as soon as it is answered
+   * (with events or a heartbeat), so counting polls would throttle a busy client for receiving.
+   */
+  readonly rateLimit?: boolean;
   handler(ctx: RequestContext<DecodedParams<S>>): EndpointOutcome | Promise<EndpointOutcome>;
 }
 

@@ -11,12 +11,9 @@ import { Errors } from '../errors.js';
 import { defineEndpoint } from './define-endpoint.js';
 import { P } from './params.js';
 import { Role } from '../domain/realm-state.js';
-import type { EventQueueManager } from '../events/event-queues.js';
+import { MAX_QUEUE_LIFESPAN_SECONDS, type EventQueueManager } from '../events/event-queues.js';
 import { compileEventNarrow } from '../events/narrow-filter.js';
 import { buildRegisterState } from '../events/register-state.js';
-
-/** Longest idle lifetime a client may ask for with `queue_lifespan_secs` (7 days). */
-const MAX_QUEUE_LIFESPAN_SECONDS = 7 * 24 * 3600;
 
 const eventTypeList = Type.Union([Type.Array(Type.String()), Type.Null()]);
 
@@ -85,6 +82,7 @@ export function eventEndpoints(queues: EventQueueManager) {
       method: 'GET',
       path: '/events',
       auth: 'user',
+      rateLimit: false,
       params: {
         queue_id: P.string(),
         last_event_id: P.int(),

@@ -17,6 +17,7 @@ import { inviteByKey, inviteLink, isInviteUsable } from '../domain/invites.js';
 import { LINK_EXPIRED } from '../realm/handlers/invites.js';
 import type { RealmHandle } from '../realm/realm-handle.js';
 import type { ApiRequest } from './registry.js';
+import type { ApiRateLimits } from './api-rate-limits.js';
 
 /** An HTML answer. */
 export interface HtmlResponse {
@@ -28,6 +29,8 @@ export interface HtmlResponse {
 /** What the join page needs from the server. */
 export interface JoinServices {
   realmForHost(host: string): RealmHandle | null;
+  /** The per-IP limit of unauthenticated requests (`api_by_ip`); absent or null = off. */
+  rateLimits?: ApiRateLimits | null;
 }
 
 const JOIN_PATH = /^\/join\/([^/]+)\/?$/;
@@ -58,11 +61,21 @@ function form(realmUrl: string, realmName: string, key: string, error: string | 
 </form>`);
 }
 
-/** Answers `GET` / `POST /join/{key}/`. */
+/** Answers `GET` / `POST /join/{key}/`; counted per client IP like other unauthenticated requests (429 page past it). */
 export async function handleJoin(req: ApiRequest, services: JoinServices): Promise<HtmlResponse> {
+  const limit = services.rateLimits?.takeIp(req.remoteAddress);
+  if (limit?.limited) {
+    const limited = page(429, 'Too many requests', '<p>API usage exceeded rate limit. Try again in a moment.</p>');
+    return { ...limited, headers: { ...limited.headers, ...limit.headers } };
+  }
   const match = JOIN_PATH.exec(req.path);
   if (match === null) return notFound('Not Found');
-  const key = decodeURIComponent(match[1]!);
+  let key: string;
+  try {
+    key = decodeURIComponent(match[1]!);
+  } catch {
+    key = ''; // a malformed %-escape: a malformed link
+  }
   if (key.length !== 24) return notFound('Whoops. The confirmation link is malformed.');
   const realm = services.realmForHost(req.headers.host ?? '');
   if (realm === null) return notFound('Whoops. We couldn\u2019t find that link. The link does not exist.');

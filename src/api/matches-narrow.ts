@@ -10,7 +10,7 @@
  * Only messages the viewer received count (Zulip's `need_user_message=True`): a UserMessage row,
  * in a channel that is public to them or that they are subscribed to, or a direct message — the
  * `GET /messages` row rule, without history mode. Unknown, deleted and inaccessible ids are left
- * out silently, as are ids that do not match.
+ * out silently, as are ids that do not match and messages not yet durable.
  *
  * Response: `{messages: {"<id>": {match_content, match_subject}}}`: for a `search` narrow, the
  * rendered content and the HTML-escaped topic with the query words in
@@ -49,7 +49,7 @@ export const matchesNarrowEndpoints = [
       const compiled = compileNarrow(state, user!, messageLookupIndex(state), terms);
       if (compiled instanceof ZulipError) return compiled;
       const readBody = (id: number) => realm!.messageBody(id);
-      const selection = new Selection(state, user!, compiled, false, readBody);
+      const selection = new Selection(state, user!, compiled, false, readBody, realm!.durableMessageId);
       const search = compiled.search;
       const messages: Record<string, { match_content: string; match_subject: string }> = {};
       const ids = [...new Set(params.msg_ids as number[])].sort((a, b) => a - b);

@@ -113,7 +113,7 @@ export const messageFetchEndpoints = [
       return fetchMessageList(
         state,
         user!,
-        { anchor, includeAnchor, numBefore, numAfter, narrow: cleaned, applyMarkdown, clientGravatar, allowEmptyTopicName },
+        { anchor, includeAnchor, numBefore, numAfter, narrow: cleaned, applyMarkdown, clientGravatar, allowEmptyTopicName, visibleUpTo: realm!.durableMessageId },
         (id) => realm!.messageBody(id),
       );
     },

@@ -66,7 +66,8 @@ export const messageEndpoints = [
     handler: ({ realm, user, params, path }) => {
       const id = path.message_id!;
       const state = realm!.state;
-      if (!canAccessMessage(state, user!, id)) return Errors.invalidMessage();
+      // A message whose record is not durable yet does not exist for readers (RealmHandle.durableMessageId).
+      if (id > realm!.durableMessageId || !canAccessMessage(state, user!, id)) return Errors.invalidMessage();
       const body = realm!.messageBody(id);
       if (body === undefined) return Errors.invalidMessage();
       if (isDamagedBody(body)) return Errors.messageDamaged(id);

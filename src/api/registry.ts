@@ -17,6 +17,7 @@ import type { User } from '../domain/realm-state.js';
 import type { Endpoint, EndpointOutcome, RequestContext } from './define-endpoint.js';
 import { decodeParams, lastValue, type ParamPairs } from './params.js';
 import { parseBasicAuth } from '../auth/basic-auth.js';
+import { rateLimitedError, type ApiRateLimits } from './api-rate-limits.js';
 
 /**
  * One request as `http/` hands it over: everything copied out of uWS, body already parsed.
@@ -68,6 +69,8 @@ export interface ApiServices {
    * `authenticated_rest_api_view`).
    */
   authenticate(realm: RealmHandle | null, email: string, apiKey: string): User | ZulipError;
+  /** API rate limits (`api/api-rate-limits.ts`); absent or null = no limits (`--rate-limits off`). */
+  rateLimits?: ApiRateLimits | null;
 }
 
 /** The `/api/v1/` prefix every routed path carries. */
@@ -211,6 +214,17 @@ function match(node: RouteNode, segs: readonly string[], i: number, values: (num
 const NO_INT_PARAMS: Readonly<Record<string, number>> = Object.freeze({});
 const NO_STRING_PARAMS: Readonly<Record<string, string>> = Object.freeze({});
 
+/** `response` with `extra` headers added (the `X-RateLimit-*` ones). */
+function withHeaders(response: ApiResponse, extra: Record<string, string>): ApiResponse {
+  // An explicit literal, not a spread: this runs on every authenticated answer.
+  return { status: response.status, headers: response.headers === undefined ? extra : { ...response.headers, ...extra }, body: response.body };
+}
+
+/** Where `dispatch` leaves the rate-limit headers for the answer, whatever the answer is. */
+interface RateLimitNote {
+  headers: Record<string, string> | null;
+}
+
 /** Unconsumed parameter names from body and query, deduplicated and sorted; null when none. */
 function ignoredParameters(req: ApiRequest, consumed: Set<string>): string[] | null {
   let out: string[] | null = null;
@@ -235,7 +249,10 @@ function ignoredParameters(req: ApiRequest, consumed: Set<string>): string[] | n
  * `method` form field is dispatched as that method; HEAD uses the GET handler; OPTIONS → 204 with
  * `Allow`; other unsupported methods → 405 (`allowed_methods`, no `code`, `Allow` header). Then
  * `auth: 'user'` → Basic credentials (`Errors.notLoggedIn` when absent) checked by
- * `services.authenticate`; `auth: 'none'` ignores the header. Parameters are decoded, the handler
+ * `services.authenticate`; `auth: 'none'` ignores the header. With `services.rateLimits`, an
+ * authenticated call is counted per user (`api_by_user`, except endpoints with `rateLimit: false`),
+ * an unauthenticated or refused one per IP (`api_by_ip`): past the limit → 429 RATE_LIMIT_HIT, and
+ * every answer after the check carries `X-RateLimit-*` headers. Parameters are decoded, the handler
  * runs, and a success becomes `{"result":"success","msg":"",...data}` (+
  * `ignored_parameters_unsupported` when non-empty). A ZulipError returned or thrown anywhere
  * becomes its own response; any other throw is logged to stderr and answered 500.
@@ -259,7 +276,7 @@ export function createDispatcher(
   }
 
   /** Everything up to the handler call; returns a promise only when the handler does. */
-  function dispatch(req: ApiRequest): ApiResponse | Promise<ApiResponse> {
+  function dispatch(req: ApiRequest, note: RateLimitNote): ApiResponse | Promise<ApiResponse> {
     const path = req.path;
     if (!path.startsWith(API_PREFIX)) return errorResponse(Errors.notFound());
     const segs = path.slice(API_PREFIX.length).split('/');
@@ -284,14 +301,31 @@ export function createDispatcher(
 
     const host = (req.headers.host ?? '').toLowerCase();
     const realm = services.realmForHost(host);
+    const limits = services.rateLimits ?? null;
+    /** An unauthenticated call: counted per IP (`api_by_ip`); null when allowed. */
+    const limitByIp = (): ApiResponse | null => {
+      if (limits === null) return null;
+      const verdict = limits.takeIp(req.remoteAddress);
+      note.headers = verdict.headers;
+      return verdict.limited ? rateLimitedError(verdict) : null;
+    };
     let user: User | null = null;
     if (endpoint.auth === 'user') {
       const credentials = parseBasicAuth(req.headers.authorization);
-      if (credentials === null) return errorResponse(Errors.notLoggedIn());
-      if (credentials instanceof ZulipError) return errorResponse(credentials);
+      if (credentials === null) return limitByIp() ?? errorResponse(Errors.notLoggedIn());
+      if (credentials instanceof ZulipError) return limitByIp() ?? errorResponse(credentials);
       const authenticated = services.authenticate(realm, credentials.email, credentials.apiKey);
-      if (authenticated instanceof ZulipError) return errorResponse(authenticated);
+      if (authenticated instanceof ZulipError) return limitByIp() ?? errorResponse(authenticated);
       user = authenticated;
+      if (limits !== null) {
+        const realmId = realm?.id ?? 0;
+        const verdict = endpoint.rateLimit === false ? limits.peekUser(realmId, user.id) : limits.takeUser(realmId, user.id);
+        note.headers = verdict.headers;
+        if (verdict.limited) return rateLimitedError(verdict);
+      }
+    } else {
+      const limited = limitByIp();
+      if (limited !== null) return limited;
     }
 
     const consumed = new Set<string>();
@@ -328,12 +362,17 @@ export function createDispatcher(
   }
 
   return async (req) => {
+    const note: RateLimitNote = { headers: null };
+    let response: ApiResponse;
     try {
-      return await dispatch(req);
+      response = await dispatch(req, note);
     } catch (error) {
-      if (error instanceof ZulipError) return errorResponse(error);
-      console.error(`parley: unhandled error in ${req.method} ${req.path}:`, error);
-      return errorResponse(Errors.internal());
+      if (error instanceof ZulipError) response = errorResponse(error);
+      else {
+        console.error(`parley: unhandled error in ${req.method} ${req.path}:`, error);
+        response = errorResponse(Errors.internal());
+      }
     }
+    return note.headers === null ? response : withHeaders(response, note.headers);
   };
 }

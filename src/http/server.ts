@@ -5,6 +5,8 @@
  * (bounded), parse it, call `dispatch`, write the reply corked — unless the client went away.
  * Paths outside `/api/v1/` are a JSON 404 without dispatching.
  */
+// Must come before uWebSockets.js: it sets the environment the native module reads on load.
+import './uws-env.js';
 import {
   App,
   us_listen_socket_close,

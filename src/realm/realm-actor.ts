@@ -10,7 +10,9 @@
  * durable, reply and dispatch the client events. Appends issued in one event-loop turn share one
  * LMDB commit (group commit), and durability promises resolve in order, so replies and events
  * leave in command order. An error decision is also answered only after every earlier command is
- * durable: it may have been decided on their effects.
+ * durable: it may have been decided on their effects. The durable-message watermark
+ * (`durableMessageId`) advances with each durable append, so reads never show a message that a
+ * crash could still take back.
  *
  * A storage failure or a throw inside `evolve` (a bug) leaves memory ahead of disk; the actor then
  * goes to `failed`, rejects everything, and reports through `onFatal` so the process can exit and
@@ -58,6 +60,11 @@ export interface RealmActorDeps {
   dispatch(realmId: number, commandSeq: number, events: readonly RealmEvent[]): void;
   /** Called once when the actor can no longer guarantee durability. */
   onFatal(realmId: number, error: unknown): void;
+  /**
+   * Test hook: awaited after each append is durable, before the actor acts on it (reply, events,
+   * durable watermark), so a test can hold a write "applied in memory, not yet durable".
+   */
+  afterAppend?: () => Promise<void>;
   /** The realm's state rebuilt from the durable log (after writes failed on a full disk). */
   recover(): RealmState;
 }
@@ -80,6 +87,8 @@ interface ActorContext {
   durable: Promise<unknown>;
   /** Commands processed so far; the current command's sequence number once incremented. */
   commandSeq: number;
+  /** Highest message id whose records are durable (`RealmHandle.durableMessageId`). */
+  durableMessageId: number;
   /** Bodies appended but not yet durable, readable before LMDB has them. */
   pendingBodies: Map<number, MessageBody>;
   /** Durable bodies recently read from LMDB (realm/body-cache.ts). */
@@ -126,9 +135,14 @@ function process(self: { send(input: ActorInput): void }, c: ActorContext, input
     c.pendingBodies.set(id, body);
     c.bodyCache.forget(id);
   }
-  const appended = c.deps.log.append(c.state.id, records, bodies);
+  const log = c.deps.log.append(c.state.id, records, bodies);
+  const hook = c.deps.afterAppend;
+  const appended = hook === undefined ? log : log.then(hook);
+  // Every message id allocated so far, this command's included, is durable with this append.
+  const messagesUpTo = c.state.nextIds.message - 1;
   c.durable = appended.then(
     () => {
+      if (messagesUpTo > c.durableMessageId) c.durableMessageId = messagesUpTo;
       // A later in-flight command may have replaced the body (message edits): keep the newer one.
       for (const [id, body] of bodies) if (c.pendingBodies.get(id) === body) c.pendingBodies.delete(id);
       resolve(ok(reply));
@@ -283,6 +297,8 @@ export class RealmActor implements RealmHandle {
       deps,
       durable: Promise.resolve(),
       commandSeq: 0,
+      // Recovered state is all durable.
+      durableMessageId: state.nextIds.message - 1,
       pendingBodies: new Map(),
       bodyCache: new BodyCache(),
       recordsSinceSnapshot: 0,
@@ -323,6 +339,10 @@ export class RealmActor implements RealmHandle {
 
   get commandSeq(): number {
     return this.context.commandSeq;
+  }
+
+  get durableMessageId(): number {
+    return this.context.durableMessageId;
   }
 
   whenDurable(): Promise<void> {

@@ -32,6 +32,8 @@ export interface RegistryOptions {
   minFreeBytes?: number;
   /** Called when a realm can no longer guarantee durability; default logs and exits(1). */
   onFatal?: (realmId: number, error: unknown) => void;
+  /** Test hook passed to every realm actor (`RealmActorDeps.afterAppend`). */
+  afterAppend?: () => Promise<void>;
 }
 
 /** The real clock (UNIX seconds) and crypto randomness. */
@@ -129,6 +131,7 @@ export class RealmRegistry {
           console.error(`realm ${realmId}: cannot guarantee durability any more; exiting`, error);
           process.exit(1);
         }),
+      ...(this.options.afterAppend && { afterAppend: this.options.afterAppend }),
     });
     this.realms.set(state.id, actor);
     this.bySubdomain.set(state.subdomain, actor);

@@ -8,7 +8,10 @@
 import t from 'tap';
 import { spawn } from 'node:child_process';
 import type { Test } from 'tap';
-import { api, CLI_PATH, fetchApiKey, makeTempDir, startServer, type ServerProcess } from '../support/server-process.js';
+import { api, CLI_PATH, fetchApiKey, makeTempDir, startServer as startParley, type ServerProcess, type StartServerOptions } from '../support/server-process.js';
+
+/** Every server here runs with `--rate-limits off`: the bursts send thousands of messages as one user. */
+const startServer = (options: StartServerOptions) => startParley({ ...options, args: [...(options.args ?? []), '--rate-limits', 'off'] });
 
 const PW = 'crash-test-password';
 const EMAIL = 'hamlet@zulip.com';

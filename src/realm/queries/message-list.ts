@@ -58,6 +58,8 @@ export interface MessageListRequest {
   applyMarkdown: boolean;
   clientGravatar: boolean;
   allowEmptyTopicName: boolean;
+  /** Highest message id readers may see (`RealmHandle.durableMessageId`); default: every id. */
+  visibleUpTo?: number;
 }
 
 /** Which message ids a fetch selected, before serialization. */
@@ -84,12 +86,14 @@ export class Selection {
   private readonly access = new Map<number, number>();
   private readonly historical = Flag.read | Flag.historical;
 
+  /** @param visibleUpTo ids above it do not exist for this query (not yet durable) */
   constructor(
     private readonly state: RealmState,
     private readonly viewer: User,
     private readonly narrow: CompiledNarrow,
     private readonly historyMode: boolean,
     private readonly readBody: BodyReader,
+    private readonly visibleUpTo: number = MAX_POSSIBLE_MESSAGE_ID,
   ) {
     this.m = state.messages;
     this.rows = state.messages.users.get(viewer.id);
@@ -128,7 +132,7 @@ export class Selection {
    */
   accepts(id: number, knownFlags?: number, firstUnread?: { muted: ((id: number) => boolean) | null }): boolean {
     const m = this.m;
-    if (id <= 0 || id > MAX_POSSIBLE_MESSAGE_ID || (m.bits.get(id) & MessageBit.exists) === 0) return false;
+    if (id <= 0 || id > this.visibleUpTo || (m.bits.get(id) & MessageBit.exists) === 0) return false;
     const rid = m.recipient.get(id);
     const access = this.accessOf(rid);
     let flags: number;
@@ -256,7 +260,8 @@ export function selectMessages(
   const index = messageLookupIndex(state);
   const narrow = compileNarrow(state, viewer, index, req.narrow);
   if (!('tests' in narrow)) return narrow;
-  const selection = new Selection(state, viewer, narrow, includesHistory(state, viewer, req.narrow), readBody);
+  const visibleUpTo = Math.min(req.visibleUpTo ?? MAX_POSSIBLE_MESSAGE_ID, MAX_POSSIBLE_MESSAGE_ID);
+  const selection = new Selection(state, viewer, narrow, includesHistory(state, viewer, req.narrow), readBody, visibleUpTo);
 
   const anchor = req.anchor ?? selection.firstUnread();
   const anchoredLeft = anchor === 0;
