@@ -58,6 +58,13 @@ export class EventQueueManager {
     return this.queues.size;
   }
 
+  /** Live queues and how many have a client attached (a waiting long-poll or a socket); O(queues), for metrics. */
+  stats(): { queues: number; consumers: number } {
+    let consumers = 0;
+    for (const queue of this.queues.values()) if (queue.attached) consumers++;
+    return { queues: this.queues.size, consumers };
+  }
+
   /** Creates a queue for `userId` in `realmId`. `commandSeq`: the realm's sequence at register time. */
   register(realmId: number, userId: number, settings: QueueSettings, commandSeq: number): EventQueue {
     const id = `${this.prefix}:${++this.counter}`;

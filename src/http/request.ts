@@ -14,7 +14,7 @@
 import busboy from 'busboy';
 import type { HttpRequest, HttpResponse } from 'uWebSockets.js';
 import { Errors } from '../errors.js';
-import type { ApiRequest } from '../api/registry.js';
+import type { ApiRequest, RequestTrace } from '../api/registry.js';
 
 /** Default body limit: 5 MiB. */
 export const DEFAULT_MAX_BODY_BYTES = 5 * 1024 * 1024;
@@ -184,6 +184,7 @@ export async function toApiRequest(
   head: RequestHead,
   body: Buffer,
   onAbort?: (callback: () => void) => void,
+  trace?: RequestTrace,
 ): Promise<ApiRequest> {
   const fields = BODY_METHODS.has(head.method) ? await parseForm(head.headers['content-type'], body) : [];
   return {
@@ -194,5 +195,6 @@ export async function toApiRequest(
     headers: head.headers,
     remoteAddress: head.remoteAddress,
     ...(onAbort !== undefined && { onAbort }),
+    ...(trace !== undefined && { trace }),
   };
 }

@@ -27,6 +27,8 @@ import type { SnapshotStore } from '../storage/snapshot-store.js';
 import type { Command, CommandReply } from './commands.js';
 import type { CommandContext, RealmEvent } from './decision.js';
 import type { RealmHandle } from './realm-handle.js';
+import { log } from '../ops/logger.js';
+import { snapshotSeconds } from '../ops/metrics.js';
 import { bodiesOf, execute, EvolveError } from './apply-command.js';
 
 /** When to write a snapshot: after this many records, or this many seconds with any record. */
@@ -138,6 +140,7 @@ function maybeSnapshot(c: ActorContext, force: boolean): Promise<unknown> {
     c.recordsSinceSnapshot >= c.deps.snapshotPolicy.everyRecords ||
     now - c.lastSnapshotAt >= c.deps.snapshotPolicy.everySeconds * 1000;
   if (!due) return Promise.resolve();
+  const started = performance.now();
   const seq = c.deps.log.lastSeq(c.state.id);
   const { core, columns } = toSnapshot(c.state);
   c.recordsSinceSnapshot = 0;
@@ -145,7 +148,12 @@ function maybeSnapshot(c: ActorContext, force: boolean): Promise<unknown> {
   c.lastSnapshotAt = now;
   const writing = c.deps.snapshots
     .writeSnapshot(c.state.id, seq, core, columns)
-    .catch((error: unknown) => console.error(`realm ${c.state.id}: snapshot failed (the log still has everything)`, error))
+    .then(() => {
+      const seconds = (performance.now() - started) / 1000;
+      snapshotSeconds.observe(seconds);
+      log.info({ event: 'snapshot', realm_id: c.state.id, seq, ms: Math.round(seconds * 1e5) / 100 }, 'snapshot written');
+    })
+    .catch((error: unknown) => log.error({ event: 'snapshot_failed', realm_id: c.state.id, err: error }, 'snapshot failed (the log still has everything)'))
     .finally(() => {
       c.snapshotting = null;
     });
@@ -243,6 +251,11 @@ export class RealmActor implements RealmHandle {
 
   get state(): RealmState {
     return this.context.state;
+  }
+
+  /** False once the realm stopped (shutdown) or failed (it can no longer guarantee durability). */
+  get running(): boolean {
+    return this.actor.getSnapshot().value === 'running';
   }
 
   get commandSeq(): number {

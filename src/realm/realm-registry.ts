@@ -99,6 +99,16 @@ export class RealmRegistry {
     return actor;
   }
 
+  /** Number of realms registered in the store (each must be loaded; `GET /health` compares). */
+  registeredRealmCount(): number {
+    return this.log.listRealms().length;
+  }
+
+  /** Absolute path of the data directory. */
+  get dataDir(): string {
+    return this.store.dataDir;
+  }
+
   /** Every realm. */
   all(): RealmActor[] {
     return [...this.realms.values()];

@@ -17,6 +17,7 @@
  * are not in the log: the realm must be reloaded with `recoverRealm` before accepting more commands.
  */
 import { decodeRecord, encodeRecord, StorageCorruptionError } from './codec.js';
+import { commitBatchAppends, commitDurableSeconds } from '../ops/metrics.js';
 import type { Store } from './lmdb.js';
 
 /** One realm registry entry (meta table, key `['realm', id]`). */
@@ -332,6 +333,8 @@ export class AppendLog {
     }
     this.batches++;
     this.inFlight = true;
+    commitBatchAppends.observe(batch.length);
+    const issuedAt = performance.now();
     const durable = this.store.durable(commits);
     this.lastBatch = durable.then(
       () => undefined,
@@ -343,6 +346,7 @@ export class AppendLog {
         this.schedule();
         durable.then(
           () => {
+            commitDurableSeconds.observe((performance.now() - issuedAt) / 1000);
             for (const a of batch) a.resolve(a.lastSeq);
           },
           (error: unknown) => this.fail(batch, error),
