@@ -177,6 +177,9 @@ const realmMachine = setup({
     fail: ({ context, event }) => {
       if (event.type === 'FAILED') context.deps.onFatal(context.state.id, event.error);
     },
+    alreadyStopped: ({ event }) => {
+      if (event.type === 'STOP') event.done();
+    },
     drain: ({ context, event }) => {
       if (event.type !== 'STOP') return;
       context.durable.then(
@@ -201,7 +204,8 @@ const realmMachine = setup({
       on: { COMMAND: { actions: 'refuse' }, STOP: { actions: 'drain' } },
     },
     stopped: {
-      on: { COMMAND: { actions: 'refuse' } },
+      // A second stop (e.g. server close after an operator stopped the realm) has nothing to do.
+      on: { COMMAND: { actions: 'refuse' }, STOP: { actions: 'alreadyStopped' } },
     },
   },
 });
