@@ -18,28 +18,79 @@
  *
  * `route` is the endpoint's path template (`/api/v1/messages/{message_id}`), never the raw path,
  * so label cardinality is bounded by the endpoint table; unrouted paths are `unmatched`.
- * Per request the cost is one Map lookup and two prom-client child updates (no label hashing:
- * children are cached per route/method/status).
+ * Per request the cost is two Map lookups and a few number updates: the request counter and
+ * latency histogram are aggregated in plain numbers and turned into samples at scrape time
+ * (`bench/request-log.ts` measures it).
  */
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry, type LabelValues } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry, type Metric } from 'prom-client';
 
 /** The process-wide registry that `GET /metrics` serializes. */
 export const metricsRegistry = new Registry();
 
-const httpRequests = new Counter({
-  name: 'parley_http_requests_total',
-  help: 'HTTP requests answered, by route template, method and status',
-  labelNames: ['route', 'method', 'status'] as const,
-  registers: [metricsRegistry],
-});
+/** Upper bounds (seconds) of the request latency histogram's buckets. */
+const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 10, 60];
 
-const httpDuration = new Histogram({
-  name: 'parley_http_request_duration_seconds',
-  help: 'Time from request head to the answer being written, by route template and method',
-  labelNames: ['route', 'method'] as const,
-  buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 10, 60],
-  registers: [metricsRegistry],
-});
+/** Plain-number aggregates of one route template + method (no prom-client work per request). */
+interface RouteStats {
+  /** Non-cumulative bucket counts; the last slot is +Inf. */
+  readonly buckets: Float64Array;
+  sum: number;
+  count: number;
+  /** HTTP status → requests. */
+  readonly statuses: Map<number, number>;
+}
+
+/** route → method → aggregates, turned into Prometheus samples only at scrape time. */
+const requestStats = new Map<string, Map<string, RouteStats>>();
+
+/**
+ * Builds the samples of the request counter and latency histogram from `requestStats`. Registered
+ * as duck-typed prom-client metrics (`get()` returning name/help/type/values, what
+ * `Registry.metrics()` reads), so a request costs a few number increments instead of prom-client's
+ * per-call label hashing.
+ */
+function requestMetric(name: string, help: string, type: 'counter' | 'histogram') {
+  return {
+    name,
+    help,
+    type,
+    aggregator: 'sum' as const,
+    get() {
+      const values: Array<{ metricName?: string; labels: Record<string, string | number>; value: number }> = [];
+      for (const [route, byMethod] of requestStats) {
+        for (const [method, stats] of byMethod) {
+          if (type === 'counter') {
+            for (const [status, n] of stats.statuses) values.push({ labels: { route, method, status }, value: n });
+            continue;
+          }
+          let cumulative = 0;
+          LATENCY_BUCKETS.forEach((le, i) => {
+            cumulative += stats.buckets[i]!;
+            values.push({ metricName: `${name}_bucket`, labels: { le, route, method }, value: cumulative });
+          });
+          values.push({ metricName: `${name}_bucket`, labels: { le: '+Inf', route, method }, value: stats.count });
+          values.push({ metricName: `${name}_sum`, labels: { route, method }, value: stats.sum });
+          values.push({ metricName: `${name}_count`, labels: { route, method }, value: stats.count });
+        }
+      }
+      return { name, help, type, aggregator: 'sum' as const, values };
+    },
+    reset() {
+      requestStats.clear();
+    },
+  };
+}
+
+metricsRegistry.registerMetric(
+  requestMetric('parley_http_requests_total', 'HTTP requests answered, by route template, method and status', 'counter') as unknown as Metric,
+);
+metricsRegistry.registerMetric(
+  requestMetric(
+    'parley_http_request_duration_seconds',
+    'Time from request head to the answer being written, by route template and method',
+    'histogram',
+  ) as unknown as Metric,
+);
 
 /** Appends (commands) written in one LMDB transaction by the group commit. */
 export const commitBatchAppends = new Histogram({
@@ -144,33 +195,26 @@ export function enableDefaultMetrics(): void {
 
 const KNOWN_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
 
-interface RequestChildren {
-  count: { inc(): void };
-  duration: { observe(value: number): void };
-}
-
-/** route → method → status → cached prom-client children. */
-const children = new Map<string, Map<string, Map<number, RequestChildren>>>();
-
 /**
  * Counts one answered request and its latency. `route` is a path template (bounded set),
  * `seconds` the time from request head to answer. Unknown methods are counted as `OTHER` so a
- * client cannot grow the label set.
+ * client cannot grow the label set. Cost: two Map lookups and a few number updates.
  */
 export function observeRequest(route: string, method: string, status: number, seconds: number): void {
   if (!KNOWN_METHODS.has(method)) method = 'OTHER';
-  let byMethod = children.get(route);
-  if (byMethod === undefined) children.set(route, (byMethod = new Map()));
-  let byStatus = byMethod.get(method);
-  if (byStatus === undefined) byMethod.set(method, (byStatus = new Map()));
-  let child = byStatus.get(status);
-  if (child === undefined) {
-    const labels: LabelValues<'route' | 'method' | 'status'> = { route, method, status: String(status) };
-    child = { count: httpRequests.labels(labels), duration: httpDuration.labels({ route, method }) };
-    byStatus.set(status, child);
+  let byMethod = requestStats.get(route);
+  if (byMethod === undefined) requestStats.set(route, (byMethod = new Map()));
+  let stats = byMethod.get(method);
+  if (stats === undefined) {
+    stats = { buckets: new Float64Array(LATENCY_BUCKETS.length + 1), sum: 0, count: 0, statuses: new Map() };
+    byMethod.set(method, stats);
   }
-  child.count.inc();
-  child.duration.observe(seconds);
+  let i = 0;
+  while (i < LATENCY_BUCKETS.length && seconds > LATENCY_BUCKETS[i]!) i++;
+  stats.buckets[i]!++;
+  stats.sum += seconds;
+  stats.count++;
+  stats.statuses.set(status, (stats.statuses.get(status) ?? 0) + 1);
 }
 
 /** The Prometheus text exposition of every metric, and its content type. */
