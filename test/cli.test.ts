@@ -25,7 +25,7 @@ t.test('usage errors exit 2 with a message', async (t) => {
   const cases: Array<[string[], RegExp]> = [
     [['serve', '--bogus'], /unknown option --bogus/],
     [['frobnicate'], /unknown command 'frobnicate'/],
-    [['serve', '--port', 'abc'], /--port must be a non-negative integer/],
+    [['serve', '--port', 'abc'], /--port must be a TCP port number from 0 to 65535, got 'abc'/],
     [['serve', '--port'], /--port needs a value/],
     [['serve', 'extra'], /unexpected argument 'extra'/],
     [['create-realm', '--data-dir', '/nonexistent-parley-dir'], /--name is required/],
@@ -42,7 +42,7 @@ t.test('usage errors exit 2 with a message', async (t) => {
   }
   const env = await runCli(['serve'], { PARLEY_PORT: 'x' });
   t.equal(env.code, 2, 'a bad PARLEY_PORT is a usage error too');
-  t.match(env.stderr, /--port must be a non-negative integer, got 'x'/);
+  t.match(env.stderr, /--port must be a TCP port number from 0 to 65535, got 'x'/);
 });
 
 t.test('create-realm + create-user offline, then serve --no-demo', async (t) => {

@@ -14,6 +14,7 @@ import type { User } from '../domain/realm-state.js';
 import type { Endpoint, EndpointOutcome, RequestContext } from './define-endpoint.js';
 import { decodeParams, lastValue, type ParamPairs } from './params.js';
 import { parseBasicAuth } from '../auth/basic-auth.js';
+import { log } from '../ops/logger.js';
 
 /**
  * One request as `http/` hands it over: everything copied out of uWS, body already parsed.
@@ -339,7 +340,7 @@ export function createDispatcher(
       return await dispatch(req);
     } catch (error) {
       if (error instanceof ZulipError) return errorResponse(error);
-      console.error(`parley: unhandled error in ${req.method} ${req.path}:`, error);
+      log.error({ err: error, method: req.method, path: req.path }, 'unhandled error');
       return errorResponse(Errors.internal());
     }
   };

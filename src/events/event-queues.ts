@@ -11,6 +11,7 @@ import { randomBytes } from 'node:crypto';
 import { EventQueue, type QueueConsumer, type QueueSettings, type QueuedEvent } from './event-queue.js';
 import { finalizeMessageEvent, type MessageVariants } from './message-event.js';
 import type { RealmEvent } from './realm-event.js';
+import { log } from '../ops/logger.js';
 
 /** Timing knobs (seconds); tests shorten them. */
 export interface EventQueueTiming {
@@ -161,7 +162,7 @@ export class EventQueueManager {
         const { message_ids: ids, ...rest } = payload;
         for (const messageId of ids as number[]) {
           if (!queue.push({ ...rest, message_id: messageId })) {
-            console.error(`event queue ${queue.id} dropped: more than its backlog limit of unacknowledged events`);
+            log.warn({ event: 'queue_dropped', queue_id: queue.id }, 'event queue dropped: more than its backlog limit of unacknowledged events');
             this.delete(queue);
             return;
           }
@@ -170,7 +171,7 @@ export class EventQueueManager {
       }
     }
     if (!queue.push(payload)) {
-      console.error(`event queue ${queue.id} dropped: more than its backlog limit of unacknowledged events`);
+      log.warn({ event: 'queue_dropped', queue_id: queue.id }, 'event queue dropped: more than its backlog limit of unacknowledged events');
       this.delete(queue);
     }
   }

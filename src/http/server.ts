@@ -26,6 +26,7 @@ import {
 import { NEVER_CACHE, statusLine, writeResponse } from './response.js';
 import { attachEventSocket, type EventSocketOptions } from './websocket.js';
 import { serveMetrics, type MetricsEndpoint } from './metrics-endpoint.js';
+import { log } from '../ops/logger.js';
 
 /** Options for `startHttpServer`. */
 export interface HttpServerOptions {
@@ -156,7 +157,7 @@ export function startHttpServer(opts: HttpServerOptions): Promise<HttpServer> {
         return finish(state);
       }
       if (error instanceof ZulipError) return reply(errorResponse(error), error.status === 413);
-      console.error(`parley: unhandled error in ${head.method} ${head.path}:`, error);
+      log.error({ err: error, method: head.method, path: head.path }, 'unhandled error');
       reply(errorResponse(Errors.internal()));
     };
     if (closing !== null) return reply(errorResponse(Errors.serverNotReady()), true);

@@ -4,9 +4,9 @@
  * (demo accounts, `parley listening on http://HOST:PORT`), which scripts and tests parse.
  *
  * The logger is a process-wide singleton so that any module (failed logins in `api/auth.ts`,
- * snapshots in `realm/`) can log without threading a handle through every constructor. It is
- * silent until `configureLogger` is called (the CLI does, in-process tests do not), so tests stay
- * quiet; child-process tests set `PARLEY_LOG_LEVEL`.
+ * snapshots in `realm/`) can log without threading a handle through every constructor. Until
+ * `configureLogger` is called (the CLI does, in-process tests do not) it writes errors only, so
+ * tests stay quiet; child-process tests set `PARLEY_LOG_LEVEL` (warn by default).
  *
  * Per-request cost: JSON lines are written through pino's asynchronous destination (sonic-boom,
  * buffered, flushed at 4 KiB or on exit), so a request line costs one object serialization and no
@@ -16,8 +16,11 @@ import { pino, type Logger, type LevelWithSilent } from 'pino';
 import PinoPretty from 'pino-pretty';
 import type { LogFormat } from '../config.js';
 
-/** The process-wide logger; silent until `configureLogger`. */
-export let log: Logger = pino({ level: 'silent' });
+/**
+ * The process-wide logger. Until `configureLogger` (i.e. in in-process tests) only errors are
+ * written, synchronously to stderr, as plain `console.error` did before.
+ */
+export let log: Logger = pino({ level: 'error', base: { pid: process.pid } }, pino.destination({ dest: 2, sync: true }));
 
 let flushDestination: (() => void) | null = null;
 
@@ -38,6 +41,24 @@ export function configureLogger(options: { level: LevelWithSilent; format?: LogF
     flushDestination = () => destination.flushSync();
   }
   return log;
+}
+
+/**
+ * Swaps the process-wide logger for `next` (tests capture log lines this way); returns the previous
+ * one, to be passed back when done.
+ */
+export function replaceLogger(next: Logger): Logger {
+  const previous = log;
+  log = next;
+  return previous;
+}
+
+/**
+ * A logger at `level` whose JSON lines are parsed into `lines` instead of written anywhere (for
+ * tests). Use with `replaceLogger`.
+ */
+export function collectingLogger(lines: Array<Record<string, unknown>>, level: LevelWithSilent = 'trace'): Logger {
+  return pino({ level }, { write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) });
 }
 
 /** Writes out buffered log lines synchronously (call before `process.exit`). */

@@ -89,7 +89,7 @@ function process(self: { send(input: ActorInput): void }, c: ActorContext, input
       reject(error);
       return;
     }
-    console.error(`realm ${c.state.id}: handler ${command.type} threw`, error);
+    log.error({ err: error, realm_id: c.state.id, command: command.type }, 'command handler threw');
     c.durable.then(() => resolve({ ok: false, error: Errors.internal() }), reject);
     return;
   }

@@ -18,6 +18,7 @@ import { EventDispatcher } from '../events/dispatch.js';
 import { RealmActor, type SnapshotPolicy } from './realm-actor.js';
 import { bodiesOf, setupRunner, type SetupRunner } from './apply-command.js';
 import type { CommandContext } from './decision.js';
+import { flushLogger, log } from '../ops/logger.js';
 
 /** Options of `RealmRegistry.open`. */
 export interface RegistryOptions {
@@ -90,7 +91,8 @@ export class RealmRegistry {
       onFatal:
         this.options.onFatal ??
         ((realmId, error) => {
-          console.error(`realm ${realmId}: cannot guarantee durability any more; exiting`, error);
+          log.fatal({ err: error, realm_id: realmId }, 'cannot guarantee durability any more; exiting');
+          flushLogger();
           process.exit(1);
         }),
     });
