@@ -194,7 +194,7 @@ t.test('a second server on a busy port is refused, not silently sharing it', asy
   const other = makeTempDir(t);
   const second = await runCli(['serve', '--port', String(first.port), '--data-dir', other, '--no-demo']);
   t.equal(second.code, 1);
-  t.match(second.stderr, `cannot listen on 127.0.0.1:${first.port} (is another server using that port?)`);
+  t.match(second.stderr, `cannot listen on 127.0.0.1:${first.port}: EADDRINUSE (address already in use`);
   t.notMatch(second.stdout, /parley listening/);
   const offline = await runCli(['create-realm', '--name', 'After', '--data-dir', other]);
   t.equal(offline.code, 0, 'the refused server released its data directory');

@@ -13,7 +13,7 @@
  * syscall (see `npm run bench`).
  */
 import { pino, type Logger, type LevelWithSilent } from 'pino';
-import PinoPretty from 'pino-pretty';
+import { createRequire } from 'node:module';
 import type { LogFormat } from '../config.js';
 
 /**
@@ -70,7 +70,8 @@ export function flushLogger(): void {
   }
 }
 
-/** pino-pretty writing synchronously to stderr, coloured on a terminal. */
+/** pino-pretty writing synchronously to stderr, coloured on a terminal (loaded only when asked for). */
 function prettyStream(): NodeJS.WritableStream {
+  const PinoPretty = createRequire(import.meta.url)('pino-pretty') as typeof import('pino-pretty');
   return PinoPretty({ destination: 2, sync: true, colorize: process.stderr.isTTY === true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' });
 }
