@@ -64,7 +64,12 @@ export function checkHealth(deps: HealthDeps): ZulipError | null {
       return Errors.unhealthy(`Realm ${realm.id} (${name}) is not running`);
     }
   }
-  const registered = deps.registeredRealms();
+  let registered: number;
+  try {
+    registered = deps.registeredRealms();
+  } catch (error) {
+    return Errors.unhealthy(`Storage is not readable: ${error instanceof Error ? error.message : String(error)}`);
+  }
   if (loaded < registered) return Errors.unhealthy(`Only ${loaded} of ${registered} realms are loaded`);
   return null;
 }
