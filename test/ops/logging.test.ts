@@ -7,6 +7,9 @@
 import t from 'tap';
 import { api, DEFAULT_DEMO_PASSWORD, fetchApiKey, runCli, startServer } from '../support/server-process.js';
 
+/** Start-up can take tens of seconds on a loaded shared machine; a real hang still fails. */
+const START_TIMEOUT_MS = 60_000;
+
 /** The JSON log lines of a stderr capture (every non-empty line must parse). */
 function jsonLines(stderr: string): Array<Record<string, unknown>> {
   return stderr
@@ -16,7 +19,7 @@ function jsonLines(stderr: string): Array<Record<string, unknown>> {
 }
 
 t.test('JSON logs: one line per request, failed logins, start and stop', async (t) => {
-  const server = await startServer({ t, env: { PARLEY_LOG_LEVEL: 'info' }, args: ['--log-format', 'json', '--snapshot-every-records', '1'] });
+  const server = await startServer({ timeoutMs: START_TIMEOUT_MS, t, env: { PARLEY_LOG_LEVEL: 'info' }, args: ['--log-format', 'json', '--snapshot-every-records', '1'] });
   const { api_key: key, user_id: userId } = await fetchApiKey(server.url, 'hamlet@zulip.com', DEFAULT_DEMO_PASSWORD);
   const sent = await api<{ id: number }>(server.url, 'hamlet@zulip.com', key, 'POST', 'messages', { type: 'stream', to: 'Verona', topic: 'logs', content: 'hi' });
   await api(server.url, 'hamlet@zulip.com', key, 'GET', `messages/${sent.body.id}`);
@@ -54,7 +57,7 @@ t.test('JSON logs: one line per request, failed logins, start and stop', async (
 });
 
 t.test('--log-level warn keeps request lines out; failed logins stay', async (t) => {
-  const server = await startServer({ t, args: ['--log-level', 'warn', '--log-format', 'json'] });
+  const server = await startServer({ timeoutMs: START_TIMEOUT_MS, t, args: ['--log-level', 'warn', '--log-format', 'json'] });
   await api(server.url, null, null, 'GET', 'server_settings');
   await api(server.url, null, null, 'POST', 'fetch_api_key', { username: 'iago@zulip.com', password: 'nope' });
   await server.stop('SIGTERM');
@@ -64,7 +67,7 @@ t.test('--log-level warn keeps request lines out; failed logins stay', async (t)
 });
 
 t.test('--log-format pretty writes readable lines', async (t) => {
-  const server = await startServer({ t, env: { PARLEY_LOG_LEVEL: 'info' }, args: ['--log-format', 'pretty'] });
+  const server = await startServer({ timeoutMs: START_TIMEOUT_MS, t, env: { PARLEY_LOG_LEVEL: 'info' }, args: ['--log-format', 'pretty'] });
   await api(server.url, null, null, 'GET', 'server_settings');
   await server.stop('SIGTERM');
   const stderr = server.stderr();
