@@ -1,6 +1,6 @@
 /**
- * One registry of Zulip's error codes, statuses and message templates (DESIGN.md §6,
- * zulip-behavior.md §0.3 and §12). Every error a client sees is built here.
+ * One registry of Zulip's error codes, statuses and message templates (src/README.md: errors,
+ * https://zulip.com/api/rest-error-handling). Every error a client sees is built here.
  *
  * Wire form: `{"result":"error","msg":<msg>,"code":<code>,...data}` with HTTP `status`.
  * User-facing wording follows feature level 417: "channel" where level 247 said "stream".
@@ -88,11 +88,12 @@ export function escapeHtml(s: string): string {
 }
 
 /**
- * Constructors for every error parley returns. Each names its source in zulip-behavior.md.
+ * Constructors for every error parley returns. Each names its Zulip source
+ * (zerver/lib/exceptions.py classes, the view that raises it).
  * Keep wording byte-for-byte: clients and tests match on it.
  */
 export const Errors = {
-  // §0.2 parameter parsing
+  // parameter parsing (zerver/lib/typed_endpoint.py)
   missingArgument: (name: string) =>
     new ZulipError('REQUEST_VARIABLE_MISSING', `Missing '${name}' argument`, 400, { var_name: name }),
   confusingVar: (a: string, b: string) =>
@@ -107,7 +108,7 @@ export const Errors = {
     }),
   badRequest: bad,
 
-  // §0.1 routing (parley answers JSON where Django would send an HTML page)
+  // routing (zproject/urls.py, zerver/lib/rest.py) (parley answers JSON where Django would send an HTML page)
   notFound: () => new ZulipError('NOT_FOUND', 'Not Found', 404),
   methodNotAllowed: (allowed: readonly string[]) =>
     new ZulipError('METHOD_NOT_ALLOWED', 'Method Not Allowed', 405, { allowed_methods: allowed }, {}, true),
@@ -121,7 +122,7 @@ export const Errors = {
   metricsTokenRequired: () =>
     new ZulipError('UNAUTHORIZED', 'A valid metrics token is required: Authorization: Bearer <token>', 401, {}, { 'WWW-Authenticate': 'Bearer realm="parley-metrics"' }),
 
-  // §0.4 authentication on /api/v1: everything is re-wrapped as 401 UNAUTHORIZED
+  // authentication on /api/v1 (zerver/decorator.py): everything is re-wrapped as 401 UNAUTHORIZED
   notLoggedIn: () =>
     new ZulipError('UNAUTHORIZED', 'Not logged in: API authentication or user session required', 401, {}, basicAuthHeader),
   unauthorized: (msg: string) => new ZulipError('UNAUTHORIZED', msg, 401, {}, basicAuthHeader),
@@ -136,7 +137,7 @@ export const Errors = {
   wrongSubdomain: () =>
     new ZulipError('UNAUTHORIZED', 'Account is not associated with this subdomain', 401, {}, basicAuthHeader),
 
-  // §1.1 fetch_api_key (plain JsonableErrors: no WWW-Authenticate)
+  // fetch_api_key (zerver/views/auth.py `api_fetch_api_key`) (plain JsonableErrors: no WWW-Authenticate)
   invalidSubdomain: () => new ZulipError('NONEXISTENT_SUBDOMAIN', 'Invalid subdomain', 404),
   invalidEmailAddress: () => bad('Enter a valid email address.'),
   authenticationFailed: () =>
@@ -152,19 +153,21 @@ export const Errors = {
       { 'Retry-After': String(retryAfterSeconds) },
     ),
 
-  // §0.3 role helpers
+  // role helpers (zerver/decorator.py `require_realm_admin` ...)
   mustBeAdmin: () => new ZulipError('UNAUTHORIZED_PRINCIPAL', 'Must be an organization administrator'),
   mustBeOwner: () => new ZulipError('UNAUTHORIZED_PRINCIPAL', 'Must be an organization owner'),
   /**
-   * Also what administrator-only endpoints answer non-administrators: seed §5.3 and §7 specify
+   * Also what administrator-only endpoints answer non-administrators:
+   * https://zulip.com/api/http-headers, https://zulip.com/api/rest-error-handling specify
    * BAD_REQUEST with an insufficient-permission message, and the seed wins over Zulip's own
-   * "Must be an organization administrator" (UNAUTHORIZED_PRINCIPAL, zulip-behavior.md §0.3).
+   * "Must be an organization administrator" (UNAUTHORIZED_PRINCIPAL,
+   * https://zulip.com/api/rest-error-handling).
    */
   insufficientPermission: () => bad('Insufficient permission'),
   notAllowedForGuests: () => bad('Not allowed for guest users'),
   noBots: () => bad('This endpoint does not accept bot requests.'),
 
-  // §2.1 send message
+  // send message (zerver/views/message_send.py, zerver/actions/message_send.py)
   invalidType: () => bad('Invalid type'),
   expectedOneStream: () => bad('Expected exactly one stream'),
   invalidStreamDataType: () => bad('Invalid data type for stream'),
@@ -204,11 +207,11 @@ export const Errors = {
   onlyEmptyTopicAllowed: () => bad('Only the general chat topic is allowed in this channel.'),
   localIdRequired: () => bad('Missing local_id'),
 
-  // §10.2 event queues
+  // event queues (zerver/tornado/views.py `get_events_backend`)
   badEventQueueId: (queueId: string) =>
     new ZulipError('BAD_EVENT_QUEUE_ID', `Bad event queue ID: ${queueId}`, 400, { queue_id: queueId }),
 
-  // §2.3 message access
+  // message access (zerver/lib/message.py `access_message`)
   invalidMessage: () => bad('Invalid message(s)'),
 
   // Message flags (Zulip's zerver/actions/message_flags.py, zerver/views/message_flags.py)
@@ -217,7 +220,7 @@ export const Errors = {
   invalidFlagOperation: (op: string) => bad(`Invalid message flag operation: '${op}'`),
   noSuchTopic: (topic: string) => bad(`No such topic '${topic}'`),
 
-  // §11 users and §3 streams lookups
+  // users and streams lookups (zerver/lib/users.py, zerver/lib/streams.py)
   noSuchUser: () => bad('No such user'),
   invalidStreamId: () => bad('Invalid channel ID'),
   invalidStreamName: (name: string) => bad(`Invalid channel name '${name}'`),

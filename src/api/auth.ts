@@ -1,5 +1,5 @@
 /**
- * `POST /fetch_api_key` (seed §4.5; zulip-behavior.md §1.1): password login that returns the
+ * `POST /fetch_api_key` (https://zulip.com/api/fetch-api-key): password login that returns the
  * user's API key. Unauthenticated; the realm comes from the Host header. Password checks run on
  * argon2's thread pool, outside the realm actor. Failed attempts are rate-limited per username
  * (5 per 30 minutes, Zulip's `authenticate_by_username`).

@@ -1,5 +1,7 @@
 /**
- * Channel administration endpoints (seed §4.2–4.3; zulip-behavior.md §3.8, §3.10–3.12):
+ * Channel administration endpoints (https://zulip.com/api/update-stream,
+ * https://zulip.com/api/create-channel; https://zulip.com/api/get-stream-by-id,
+ * https://zulip.com/api/archive-stream, https://zulip.com/api/get-subscribers):
  * `POST /channels/create`, `PATCH /streams/{stream_id}`, `DELETE /streams/{stream_id}` (archive),
  * `GET /streams/{stream_id}` and `GET /streams/{stream_id}/members`. Writes go through the realm
  * actor (`realm/handlers/channels.ts`); reads use `visibleStream` (unknown and inaccessible give the

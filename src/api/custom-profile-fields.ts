@@ -1,5 +1,6 @@
 /**
- * Custom profile field endpoints (seed §2.6, §4.7; zulip-behavior.md §5, §12.16):
+ * Custom profile field endpoints (https://zulip.com/api/create-custom-profile-field;
+ * https://zulip.com/api/get-custom-profile-fields):
  * - `GET /realm/profile_fields` (any user): `{custom_fields: [...]}` sorted by `order`;
  * - `POST /realm/profile_fields` (administrators): `name` (stripped), `hint`, `field_type`,
  *   `field_data` (JSON dict of strings or dicts of strings), `display_in_profile_summary`,
@@ -13,7 +14,8 @@
  */
 import Type from 'typebox';
 import { Errors } from '../errors.js';
-import { checkFieldDataShape, fieldsToWire } from '../domain/custom-profile-fields.js';
+import { fieldsToWire } from '../domain/custom-profile-fields.js';
+import { checkFieldDataShape } from '../domain/custom-profile-field-checks.js';
 import type { Command } from '../realm/commands.js';
 import { runCommand } from './run-command.js';
 import { defineEndpoint } from './define-endpoint.js';

@@ -1,7 +1,7 @@
 /**
  * The shape of one endpoint (our `urls.py` entry). Each file in `api/` exports an array of these;
  * `api/registry.ts` routes requests to them, decodes parameters with `api/params.ts`, authenticates,
- * and turns the outcome into the Zulip JSON envelope (zulip-behavior.md §0).
+ * and turns the outcome into the Zulip JSON envelope (zproject/urls.py).
  */
 import type { ZulipError } from '../errors.js';
 import type { RealmHandle } from '../realm/realm-handle.js';
@@ -52,7 +52,10 @@ export interface Endpoint<S extends ParamSpecs = ParamSpecs> {
   readonly method: Method;
   readonly path: string;
   readonly auth: AuthMode;
-  /** Which of Zulip's two JSON-parameter error dialects this endpoint speaks (zulip-behavior.md §0.2). */
+  /**
+   * Which of Zulip's two JSON-parameter error dialects this endpoint speaks (Zulip's
+   * zerver/lib/typed_endpoint.py `typed_endpoint`).
+   */
   readonly dialect?: Dialect;
   readonly params: S;
   handler(ctx: RequestContext<DecodedParams<S>>): EndpointOutcome | Promise<EndpointOutcome>;

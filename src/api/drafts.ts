@@ -1,5 +1,6 @@
 /**
- * Draft endpoints (seed §2.4, §4.10, §4.11; zulip-behavior.md §4; Zulip's `zerver/views/drafts.py`),
+ * Draft endpoints (https://zulip.com/api/get-drafts, https://zulip.com/api/edit-draft,
+ * https://zulip.com/api/create-drafts; Zulip's `zerver/views/drafts.py`),
  * Zulip's typed-endpoint dialect, every user acting on their own drafts only:
  * - `GET /drafts` → `{count, drafts}` least recently edited first;
  * - `POST /drafts`: `drafts` = JSON list of draft objects → `{ids}` in input order (seed: optional;

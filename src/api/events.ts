@@ -1,5 +1,5 @@
 /**
- * Real-time events (zulip-behavior.md §10, seed §6): `POST /register` creates an event queue and
+ * Real-time events (https://zulip.com/api/real-time-events): `POST /register` creates an event queue and
  * returns the initial state; `GET /events` long-polls it; `DELETE /events` removes it.
  *
  * Consistency: the register state is read synchronously together with the realm's command
@@ -73,7 +73,7 @@ export function eventEndpoints(queues: EventQueueManager) {
             allPublicStreams: params.all_public_streams,
             narrow,
             clientCapabilities: capabilities,
-            // zulip-behavior.md §10.1: 0 = the default (600 s); capped at 7 days.
+            // https://zulip.com/api/register-queue: 0 = the default (600 s); capped at 7 days.
             ...(params.queue_lifespan_secs > 0 && { idleTimeoutSeconds: Math.min(params.queue_lifespan_secs, MAX_QUEUE_LIFESPAN_SECONDS) }),
           },
           commandSeq,
@@ -92,7 +92,8 @@ export function eventEndpoints(queues: EventQueueManager) {
         dont_block: P.bool({ default: false }),
       },
       handler: async ({ realm, user, params, onAbort }) => {
-        // §12.21: these two are plain BAD_REQUEST errors, not REQUEST_VARIABLE_MISSING.
+        // As Zulip's zerver/views/events_register.py: these two are plain BAD_REQUEST errors, not
+        // REQUEST_VARIABLE_MISSING.
         if (params.queue_id === undefined) return Errors.badRequest("Missing 'queue_id' argument");
         if (params.last_event_id === undefined) return Errors.badRequest("Missing 'last_event_id' argument");
         const queue = queues.get(params.queue_id, realm!.id, user!.id);

@@ -1,5 +1,5 @@
 /**
- * Invitation endpoints (seed §4.13, zulip-behavior.md §9):
+ * Invitation endpoints (https://zulip.com/api/create-invite-link, https://zulip.com/api/get-invites):
  * - `POST /invites/multiuse`: `invite_expires_in_minutes` (JSON int or null; absent = 14400),
  *   `invite_as` (JSON int, default 400), `stream_ids` / `group_ids` (JSON int lists, default []),
  *   `include_realm_default_subscriptions` (JSON bool, default false), `welcome_message_custom_text`

@@ -1,5 +1,6 @@
 /**
- * Consuming a reusable invitation link (seed §4.13, zulip-behavior.md §9.5): `GET /join/{key}/`
+ * Consuming a reusable invitation link (https://zulip.com/api/create-invite-link, Zulip's
+ * zerver/views/registration.py `accounts_home_from_multiuse_invite`): `GET /join/{key}/`
  * serves a minimal HTML registration page; its form POSTs `full_name`, `email` and `password` to
  * the same URL, which creates the account (`accept_multiuse_invite`: the invite's role, channels,
  * groups, realm defaults only when the invite asks for them), sends the welcome message (see

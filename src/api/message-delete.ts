@@ -1,5 +1,6 @@
 /**
- * `DELETE /messages/{message_id}` (zulip-behavior.md §2.6; Zulip's typed `delete_message_backend`,
+ * `DELETE /messages/{message_id}` (https://zulip.com/api/delete-message; Zulip's typed
+ * `delete_message_backend`,
  * no parameters besides the path id). The rules, error strings and events are in
  * `realm/handlers/message-delete.ts`. Success: the empty success body.
  */

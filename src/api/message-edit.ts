@@ -1,5 +1,6 @@
 /**
- * `PATCH /messages/{message_id}` (zulip-behavior.md §2.5, Zulip's typed `update_message_backend`):
+ * `PATCH /messages/{message_id}` (https://zulip.com/api/update-message, Zulip's typed
+ * `update_message_backend`):
  * `content`, `topic` (alias `subject`, stripped), `stream_id` (JSON non-negative integer),
  * `propagate_mode` (`change_one` default | `change_later` | `change_all`),
  * `send_notification_to_old_thread` (JSON bool, default false), `send_notification_to_new_thread`

@@ -1,5 +1,5 @@
 /**
- * Personal message flag endpoints (zulip-behavior.md §2.2; Zulip's `zerver/views/message_flags.py`
+ * Personal message flag endpoints (https://zulip.com/api/get-message; Zulip's `zerver/views/message_flags.py`
  * at feature level 417, typed-endpoint dialect; OpenAPI `update-message-flags`,
  * `update-message-flags-for-narrow`, `mark-all-as-read`, `mark-stream-as-read`,
  * `mark-topic-as-read`):

@@ -1,5 +1,5 @@
 /**
- * `GET /messages/{message_id}/history` (seed §4.14, zulip-behavior.md §2.4): the message's
+ * `GET /messages/{message_id}/history` (https://zulip.com/api/get-message-history): the message's
  * snapshots oldest first. Realm `allow_edit_history` false → "Message edit history is disabled in
  * this organization" (checked first); inaccessible → "Invalid message(s)". `allow_empty_topic_name`
  * (JSON bool, default false) controls whether the empty topic is shown as the realm's display name.

@@ -1,7 +1,7 @@
 /**
- * `GET /messages`: fetch messages around an anchor, optionally narrowed (zulip-behavior.md §2.8
- * and §12 item 10; Zulip's `get_messages_backend` at feature level 417, with the parameter
- * errors of its `REQ` form as §2.8 documents them).
+ * `GET /messages`: fetch messages around an anchor, optionally narrowed (https://zulip.com/api/get-messages
+ * Zulip's `get_messages_backend` at feature level 417, with the parameter
+ * errors of its `REQ` form as https://zulip.com/api/get-messages documents them).
  *
  * Parameters are decoded in Zulip's declaration order, so that the first bad one is the one
  * reported: `anchor`, `include_anchor`, `num_before`, `num_after`, `narrow`,

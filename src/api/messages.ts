@@ -1,6 +1,8 @@
 /**
- * Message endpoints: `POST /messages` (seed §4.1), `GET /messages/{message_id}` (§4.6),
- * `POST /messages/render` (§4.19). Sends go through the realm actor; reads are synchronous
+ * Message endpoints: `POST /messages` (https://zulip.com/api/send-message), `GET
+ * /messages/{message_id}` (https://zulip.com/api/get-message),
+ * `POST /messages/render` (https://zulip.com/api/render-message). Sends go through the realm actor;
+ * reads are synchronous
  * queries on the realm state plus a memory-mapped body read.
  */
 import { Errors } from '../errors.js';
@@ -82,7 +84,7 @@ export const messageEndpoints = [
     auth: 'user',
     params: { content: P.string({ required: true }) },
     handler: ({ realm, user, params, host }) => ({
-      rendered: renderMessageContent(realm!.state, params.content, { senderId: user!.id, realmUrl: realmUrl(host) }).rendered,
+      rendered: renderMessageContent(realm!.state, params.content, { senderId: user!.id, nowSeconds: Date.now() / 1000, realmUrl: realmUrl(host) }).rendered,
     }),
   }),
 ];

@@ -1,5 +1,6 @@
 /**
- * Navigation view endpoints (seed §2.7, §4.15; Zulip FL 390, `zerver/views/navigation_views.py`),
+ * Navigation view endpoints (https://zulip.com/api/add-navigation-view; Zulip FL 390,
+ * `zerver/views/navigation_views.py`),
  * Zulip's typed-endpoint dialect, every user acting on their own views only:
  * - `GET /navigation_views` → `{navigation_views: [{fragment, is_pinned, name}, ...]}` in creation order;
  * - `POST /navigation_views`: `fragment` (required), `is_pinned` (JSON bool, required), `name`
@@ -8,7 +9,8 @@
  * - `DELETE /navigation_views/{fragment}`.
  *
  * As pydantic's `StringConstraints(strip_whitespace=True, min_length=1)`, `fragment` and `name` are
- * stripped (Python `str.strip()`), and a blank one is "<name> cannot be blank" (seed §7). Parameters
+ * stripped (Python `str.strip()`), and a blank one is "<name> cannot be blank"
+ * (https://zulip.com/api/rest-error-handling). Parameters
  * are checked in Zulip's declaration order (fragment, is_pinned, name), which is why `is_pinned` is
  * declared optional and its absence reported here.
  *

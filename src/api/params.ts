@@ -1,5 +1,5 @@
 /**
- * Zulip-style parameter decoding (zulip-behavior.md §0.2).
+ * Zulip-style parameter decoding (Zulip's zerver/lib/typed_endpoint.py `typed_endpoint`).
  *
  * - Lookup order: form body first, then query string (body wins). Repeated names: the last
  *   occurrence wins (Django's `QueryDict.__getitem__`).
@@ -126,7 +126,8 @@ export const P: {
 };
 
 // ---------------------------------------------------------------------------------------------
-// Validation error wording (zulip-behavior.md §0.2): typebox errors → Zulip's message for the
+// Validation error wording (Zulip's zerver/lib/typed_endpoint.py `typed_endpoint`): typebox errors
+// → Zulip's message for the
 // first failure, with nested locations rendered `name[0]["key"]`.
 
 const TYPE_WORDS: Readonly<Record<string, string>> = {
@@ -293,7 +294,10 @@ function mayBeJson(raw: string): boolean {
   return word.startsWith('true') || word.startsWith('false') || word.startsWith('null');
 }
 
-/** JSON value of `raw` if it is valid JSON, else `raw` itself (zulip-clients.md §1.3). */
+/**
+ * JSON value of `raw` if it is valid JSON, else `raw` itself (as Zulip's typed_endpoint `Json[...]`
+ * parameters, zerver/lib/typed_endpoint.py).
+ */
 function jsonOrString(raw: string): unknown {
   if (!mayBeJson(raw)) return raw;
   try {
@@ -304,7 +308,8 @@ function jsonOrString(raw: string): unknown {
 }
 
 /**
- * Decodes `specs` from a request's body and query pairs (zulip-behavior.md §0.2).
+ * Decodes `specs` from a request's body and query pairs (Zulip's zerver/lib/typed_endpoint.py
+ * `typed_endpoint`).
  *
  * Returns one key per spec: the decoded value, the default, or undefined. Adds every parameter
  * name it found (and always `client`) to `consumed`.

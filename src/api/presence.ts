@@ -1,5 +1,5 @@
 /**
- * Presence endpoints (zulip-behavior.md §8, seed §2.8, §4.20):
+ * Presence endpoints (https://zulip.com/api/get-presence):
  *
  * - `POST /users/me/presence` — human users only; `status` active|idle, `ping_only`,
  *   `new_user_input` (accepted; parley keeps one "website" client so it changes nothing),
@@ -13,7 +13,7 @@ import { Errors, type ZulipError } from '../errors.js';
 import { findUserByEmail } from '../domain/users.js';
 import type { RealmState, User } from '../domain/realm-state.js';
 import { presencesWire } from '../realm/handlers/presence.js';
-import { SERVER_LIMITS } from '../events/register/constants.js';
+import { SERVER_LIMITS } from '../domain/server-limits.js';
 import { formatPresences } from '../events/register/presence.js';
 import { runCommand } from './run-command.js';
 import { defineEndpoint } from './define-endpoint.js';

@@ -1,5 +1,5 @@
 /**
- * A fixed-window failure counter per key (zulip-behavior.md §0.5), e.g. failed password
+ * A fixed-window failure counter per key (https://zulip.com/api/http-headers), e.g. failed password
  * attempts per username. Memory is bounded: expired windows are dropped as they are seen and the
  * table is swept when it grows.
  */

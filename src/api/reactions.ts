@@ -1,5 +1,6 @@
 /**
- * Emoji reaction endpoints (seed §2.2; OpenAPI `add-reaction` / `remove-reaction`; Zulip's
+ * Emoji reaction endpoints (https://zulip.com/api/get-message; OpenAPI `add-reaction` /
+ * `remove-reaction`; Zulip's
  * `zerver/views/reactions.py`, typed-endpoint dialect):
  * - `POST /messages/{message_id}/reactions`: `emoji_name` (required), `emoji_code`,
  *   `reaction_type` (both optional: looked up from the name when either is missing);

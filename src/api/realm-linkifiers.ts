@@ -1,5 +1,5 @@
 /**
- * Linkifier endpoints (zulip-behavior.md §6, seed §2.5, §4.16, §4.18):
+ * Linkifier endpoints (https://zulip.com/api/get-linkifiers, https://zulip.com/api/add-linkifier):
  * - `GET /realm/linkifiers` (any user): `{linkifiers: [{pattern, url_template, id}, ...]}` in order;
  * - `POST /realm/filters` (admin): `pattern`, `url_template` (both stripped) → `{id}`, appended last;
  * - `PATCH /realm/filters/{filter_id}` (admin): `pattern`, `url_template` (both required);

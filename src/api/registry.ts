@@ -1,8 +1,11 @@
 /**
- * The endpoint registry (our `urls.py` + `rest_dispatch`, zulip-behavior.md §0): routes an
- * `ApiRequest` to one `Endpoint`, resolves the method (§0.1), authenticates (§0.4), derives the
- * client name, decodes parameters (§0.2, `params.ts`), calls the handler and wraps the outcome in
- * Zulip's JSON envelope (§0.3), adding `ignored_parameters_unsupported` on success.
+ * The endpoint registry (our `urls.py` + `rest_dispatch`, zproject/urls.py): routes an
+ * `ApiRequest` to one `Endpoint`, resolves the method (Zulip's zerver/lib/rest.py `rest_dispatch`),
+ * authenticates (https://zulip.com/api/http-headers), derives the
+ * client name, decodes parameters (Zulip's zerver/lib/typed_endpoint.py, `params.ts`), calls the
+ * handler and wraps the outcome in
+ * Zulip's JSON envelope (https://zulip.com/api/rest-error-handling), adding
+ * `ignored_parameters_unsupported` on success.
  *
  * Everything that can be computed from the endpoint list is computed once in `createDispatcher`
  * (route trie, allowed-method lists, `Allow` headers); the per-request path does no regex
@@ -67,8 +70,10 @@ export interface ApiServices {
   /** The realm served under this Host header (lower-case, may include `:port`), or null. */
   realmForHost(host: string): RealmHandle | null;
   /**
-   * Checks an API key (§0.4) against `realm` (null when the Host matched no realm). Returns the
-   * user, or the error to send (401 UNAUTHORIZED with `WWW-Authenticate`, per §0.4).
+   * Checks an API key (Zulip's zerver/decorator.py `validate_api_key`) against `realm` (null when
+   * the Host matched no realm). Returns the
+   * user, or the error to send (401 UNAUTHORIZED with `WWW-Authenticate`, as Zulip's
+   * `authenticated_rest_api_view`).
    */
   authenticate(realm: RealmHandle | null, email: string, apiKey: string): User | ZulipError;
 }
@@ -86,7 +91,8 @@ export function errorResponse(error: ZulipError): ApiResponse {
 const USER_AGENT = /^(?<name>[^/ ]*[^0-9/(]*)(\/(?<version>[^/ ]*))?([ /].*)?$/s;
 
 /**
- * Zulip's client name from a User-Agent (`parse_user_agent`, §0.4): the product token before the
+ * Zulip's client name from a User-Agent (zerver/lib/user_agent.py `parse_user_agent`): the product
+ * token before the
  * first `/` (`ZulipMobile/27.1 (Android)` → `ZulipMobile`); `Unspecified` when absent or unparsable.
  */
 export function clientNameFromUserAgent(userAgent: string | undefined): string {

@@ -1,5 +1,5 @@
 /**
- * The step every write endpoint ends with: run a command in the realm actor (DESIGN.md §1.3) and
+ * The step every write endpoint ends with: run a command in the realm actor (src/README.md: request path) and
  * turn its outcome into the endpoint's answer — the handler's error value as is, or a success
  * body. By default the body is empty (`{"result":"success","msg":""}`): a handler's reply may hold
  * internal values (e.g. a new user's API key) and is exposed only through an explicit `toBody`.

@@ -1,5 +1,6 @@
 /**
- * `GET /server_settings` (unauthenticated; zulip-behavior.md §1.4). python-zulip-api calls it in its
+ * `GET /server_settings` (unauthenticated; https://zulip.com/api/get-server-settings).
+ * python-zulip-api calls it in its
  * constructor with an Authorization header that must be ignored, and asserts `zulip_version`.
  */
 import { Errors } from '../errors.js';
@@ -29,7 +30,7 @@ export const serverSettingsEndpoints = [
     auth: 'none',
     params: {},
     handler: ({ realm, host }) => {
-      // zulip-behavior.md §1.4: a Host that selects no organization is a 400.
+      // https://zulip.com/api/get-server-settings: a Host that selects no organization is a 400.
       if (realm === null) return Errors.badRequest('Invalid subdomain');
       const url = realmUrl(host);
       return {

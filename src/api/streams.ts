@@ -1,6 +1,7 @@
 /**
  * Channel reads clients use to discover channels: `GET /streams` and
- * `GET /users/me/subscriptions` (zulip-behavior.md §3.5, §3.7). Writes come with the channels issue.
+ * `GET /users/me/subscriptions` (https://zulip.com/api/get-subscriptions,
+ * https://zulip.com/api/get-streams). Writes come with the channels issue.
  */
 import { Errors } from '../errors.js';
 import { defineEndpoint } from './define-endpoint.js';
@@ -27,7 +28,8 @@ export function streamEmailAddress(realmId: number, stream: Stream, host: string
 }
 
 /**
- * A channel's topics for `viewer` (zulip-behavior.md §3.14): grouped case-insensitively, named
+ * A channel's topics for `viewer` (https://zulip.com/api/get-stream-topics): grouped
+ * case-insensitively, named
  * by their most recent message, sorted by `max_id` descending; with protected history only the
  * topics of messages the viewer received. Cost: one pass over the channel's message ids.
  */
@@ -70,7 +72,7 @@ export const streamEndpoints = [
     auth: 'user',
     params: { stream: P.string({ required: true }) },
     handler: ({ realm, user, params }) => {
-      // zulip-behavior.md §3.9: unknown and inaccessible are the same error.
+      // https://zulip.com/api/get-stream-id: unknown and inaccessible are the same error.
       const stream = findStreamByName(realm!.state, params.stream);
       if (stream === undefined || !canSeeStream(realm!.state, user!, stream)) return Errors.invalidStreamName(params.stream);
       return { stream_id: stream.id };

@@ -1,5 +1,8 @@
 /**
- * Subscription endpoints (zulip-behavior.md §3.2–3.6, §3.13):
+ * Subscription endpoints (https://zulip.com/api/subscribe, https://zulip.com/api/unsubscribe,
+ * https://zulip.com/api/update-subscriptions, https://zulip.com/api/get-subscriptions,
+ * https://zulip.com/api/update-subscription-settings,
+ * https://zulip.com/api/get-subscription-status):
  * - `POST /users/me/subscriptions`: subscribe self or `principals`, creating missing channels;
  * - `DELETE /users/me/subscriptions`: unsubscribe;
  * - `PATCH /users/me/subscriptions`: bulk `add` / `delete`;

@@ -1,5 +1,6 @@
 /**
- * User administration endpoints (seed §4.12, zulip-behavior.md §11.5–11.7):
+ * User administration endpoints (https://zulip.com/api/update-user,
+ * https://zulip.com/api/create-user, https://zulip.com/api/get-users):
  * - `PATCH /users/{user_id}`: `full_name`, `role` (JSON int), `profile_data` (JSON
  *   `[{id, value}]`, only those keys), `new_email` (organization owners: parley treats owners as
  *   holding Zulip's server-granted `can_change_user_emails`);

@@ -1,5 +1,6 @@
 /**
- * User group endpoints (seed §2.11; Zulip's `zerver/views/user_groups.py`, OpenAPI `/user_groups*`):
+ * User group endpoints (https://zulip.com/api/group-setting-values; Zulip's
+ * `zerver/views/user_groups.py`, OpenAPI `/user_groups*`):
  * - `GET /user_groups` (`include_deactivated_groups`): `{user_groups: [...]}`, the same dicts as
  *   `realm_user_groups` of `/register` (system groups with computed members);
  * - `POST /user_groups/create`: `name`, `description`, `members` (JSON ids), `subgroups`, and the

@@ -1,5 +1,6 @@
 /**
- * User status endpoints (zulip-behavior.md §7, seed §4.8, §4.9), Zulip's typed-endpoint dialect:
+ * User status endpoints (https://zulip.com/api/update-status,
+ * https://zulip.com/api/update-status-for-user), Zulip's typed-endpoint dialect:
  * - `POST /users/me/status`: `away` (JSON bool, deprecated: `presence_enabled` = !away),
  *   `status_text` (stripped; ≤ 60 characters; '' clears), `emoji_name` ('' clears the emoji),
  *   `emoji_code`, `reaction_type`. Human users only.

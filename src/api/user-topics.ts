@@ -1,5 +1,5 @@
 /**
- * Topic visibility endpoints (zulip-behavior.md §3.15, seed §4.4):
+ * Topic visibility endpoints (https://zulip.com/api/update-user-topic, https://zulip.com/api/mute-topic):
  * - `POST /user_topics`: `stream_id` (JSON int), `topic` (≤ 60 characters), `visibility_policy`
  *   (JSON int: 0 inherit, 1 muted, 2 unmuted, 3 followed);
  * - `PATCH /users/me/subscriptions/muted_topics` (deprecated since FL 170): exactly one of

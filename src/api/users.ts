@@ -1,6 +1,8 @@
 /**
- * User reads: `GET /users/me` (seed §4.17), `GET /users` (§4.21), `GET /users/{user_id}` (§4.22)
- * and `GET /users/{email}` (zulip-behavior.md §11.2–11.4).
+ * User reads: `GET /users/me` (https://zulip.com/api/get-own-user), `GET /users`
+ * (https://zulip.com/api/get-users), `GET /users/{user_id}` (https://zulip.com/api/get-user)
+ * and `GET /users/{email}` (https://zulip.com/api/get-own-user, https://zulip.com/api/get-users,
+ * https://zulip.com/api/get-user).
  */
 import { isSystemBot } from '../domain/system-bots.js';
 import Type from 'typebox';

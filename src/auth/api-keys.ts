@@ -1,5 +1,5 @@
 /**
- * API keys (zulip-behavior.md §0.4): 32 characters of [A-Za-z0-9], compared in constant time.
+ * API keys (https://zulip.com/api/http-headers): 32 characters of [A-Za-z0-9], compared in constant time.
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 

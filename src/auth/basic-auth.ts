@@ -1,5 +1,5 @@
 /**
- * HTTP Basic `Authorization` header parsing for `/api/v1` (zulip-behavior.md §0.4, Zulip's
+ * HTTP Basic `Authorization` header parsing for `/api/v1` (https://zulip.com/api/http-headers, Zulip's
  * `get_basic_credentials`). Pure: no realm or user lookup happens here.
  */
 import { Errors, ZulipError } from '../errors.js';
@@ -32,7 +32,8 @@ function decodeBase64(token: string): Uint8Array | null {
 }
 
 /**
- * Parses an `Authorization` header value (§0.4):
+ * Parses an `Authorization` header value (https://zulip.com/api/http-headers; Zulip's
+ * zerver/decorator.py `get_basic_credentials`):
  * - `undefined` (no header) → `null`;
  * - not exactly two whitespace-separated tokens, undecodable base64 or UTF-8, or not exactly one
  *   `:` in the credentials → `Errors.invalidBasicAuthHeader()` (401 UNAUTHORIZED,

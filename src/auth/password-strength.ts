@@ -8,7 +8,7 @@
  */
 import core from '@zxcvbn-ts/core';
 import common from '@zxcvbn-ts/language-common';
-import { SERVER_LIMITS } from '../events/register/constants.js';
+import { SERVER_LIMITS } from '../domain/server-limits.js';
 
 let factory: InstanceType<typeof core.ZxcvbnFactory> | undefined;
 

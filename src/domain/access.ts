@@ -1,5 +1,5 @@
 /**
- * Who may see what. "Unknown" and "not allowed to see" must give the same error (DESIGN.md §6),
+ * Who may see what. "Unknown" and "not allowed to see" must give the same error (src/README.md: errors),
  * so these return booleans and callers pick the single error for both cases.
  */
 import { Role, type RealmState, type Stream, type User } from './realm-state.js';
@@ -11,7 +11,7 @@ export function isSubscribed(state: RealmState, userId: number, streamId: number
 
 /**
  * Metadata access to a channel (it may be named, looked up, listed): web-public, public for
- * non-guests, subscribers, and realm administrators (zulip-behavior.md §3.8).
+ * non-guests, subscribers, and realm administrators (https://zulip.com/api/get-stream-by-id).
  */
 export function canSeeStream(state: RealmState, user: User, stream: Stream): boolean {
   if (stream.isWebPublic) return true;
@@ -22,7 +22,7 @@ export function canSeeStream(state: RealmState, user: User, stream: Stream): boo
 
 /**
  * The channel with this id if `user` may see it, else undefined — callers answer both cases with
- * the same error (no existence oracle, DESIGN.md §6).
+ * the same error (no existence oracle, src/README.md: errors).
  */
 export function visibleStream(state: RealmState, user: User, streamId: number): Stream | undefined {
   const stream = state.streams.get(streamId);
@@ -30,7 +30,7 @@ export function visibleStream(state: RealmState, user: User, streamId: number): 
 }
 
 /**
- * Access to one message (`has_message_access`, zulip-behavior.md §2.3): a direct message needs a
+ * Access to one message (`has_message_access`, https://zulip.com/api/get-message): a direct message needs a
  * UserMessage row; a channel message in a public channel is visible to non-guests; a private
  * channel with protected history needs a row AND a current subscription; otherwise (shared
  * history, or a guest in a public channel) a current subscription.

@@ -1,5 +1,6 @@
 /**
- * Channel folders (seed §2.10 `folder_id`, §9 item 5; Zulip FL 389–414, `zerver/models/channel_folders.py`,
+ * Channel folders (https://zulip.com/api/update-stream `folder_id`; Zulip FL 389–414,
+ * `zerver/models/channel_folders.py`,
  * `zerver/lib/channel_folders.py`, `zerver/actions/channel_folders.py`): realm-wide, administrator-managed
  * groups of channels shown as sections of the web app's left sidebar. A channel belongs to at most
  * one folder (`Stream.folderId`).
@@ -15,6 +16,7 @@
  */
 import { codePointLength, invalidCharPosition } from './messages.js';
 import type { RealmState } from './realm-state.js';
+import { assertNever } from './record-versions.js';
 
 /** Zulip's `ChannelFolder.MAX_NAME_LENGTH` (= register's `max_channel_folder_name_length`), in code points. */
 export const MAX_CHANNEL_FOLDER_NAME_LENGTH = 60;
@@ -148,6 +150,8 @@ export function evolveChannelFolders(state: RealmState, r: ChannelFolderRecord):
       }
       return;
     }
+    default:
+      assertNever(r, 'record type');
   }
 }
 

@@ -1,7 +1,7 @@
 /**
- * A growable numeric column stored as fixed-size typed-array chunks (DESIGN.md §3b): millions of
+ * A growable numeric column stored as fixed-size typed-array chunks (src/README.md: persistence): millions of
  * message attributes cost a few typed arrays instead of millions of heap objects, and snapshots
- * write only the chunks changed since the last snapshot (§3).
+ * write only the chunks changed since the last snapshot (src/README.md, persistence).
  *
  * Indexes are dense from 0. Reads past `length` return 0. Every write marks its chunk dirty;
  * the snapshot store calls `takeDirtyChunks()` and persists those chunks only.

@@ -1,5 +1,7 @@
 /**
- * Drafts (seed §2.4, §4.10, §4.11; zulip-behavior.md §4; Zulip's `zerver/models/drafts.py`,
+ * Drafts (https://zulip.com/api/get-drafts, https://zulip.com/api/edit-draft,
+ * https://zulip.com/api/create-drafts; https://zulip.com/api/get-drafts; Zulip's
+ * `zerver/models/drafts.py`,
  * `zerver/lib/drafts.py`): per user, unsent messages synchronised between the user's clients.
  *
  * A draft is stored in its wire form's terms (Zulip's `Draft.to_dict()`), already resolved:
@@ -17,6 +19,7 @@
  */
 import type { RealmState, User } from './realm-state.js';
 import { personalSetting } from './user-settings.js';
+import { assertNever } from './record-versions.js';
 
 /** `''` unaddressed, `stream` channel draft, `private` direct-message draft. */
 export type DraftType = '' | 'stream' | 'private';
@@ -161,6 +164,8 @@ export function evolveDrafts(state: RealmState, r: DraftRecord): void {
     case 'drafts_cleared':
       all.byUser.delete(r.userId);
       return;
+    default:
+      assertNever(r, 'record type');
   }
 }
 

@@ -3,49 +3,39 @@
  * verbatim from Zulip into `src/domain/emoji_names.json`): codepoint (hex, `-`-joined, e.g.
  * `1f697`, `0023-20e3`) → `{canonical_name, aliases}`.
  *
- * Loaded once, lazily, on first use. The JSON is read from next to this module (`src/domain/`
- * under tsx) or, from the compiled `dist/domain/`, from `src/domain/` (tsc does not copy it).
- * Shared with the Markdown renderer (`:name:` emoji), which should use `unicodeEmojiCodeByName`.
+ * Loaded once at start-up, as a JSON module (no file I/O in the domain, nothing read while a
+ * command runs; `tsc` copies the JSON next to the compiled module). Shared with the Markdown
+ * renderer (`:name:` emoji), which should use `unicodeEmojiCodeByName`.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import emojiNames from './emoji_names.json' with { type: 'json' };
 
-interface EmojiTables {
-  /** Canonical names and aliases → codepoint. */
-  nameToCode: Map<string, string>;
-  /** Codepoint → canonical name. */
-  codeToName: Map<string, string>;
+/** One entry of `emoji_names.json`. */
+interface EmojiNameEntry {
+  canonical_name: string;
+  aliases: string[];
 }
 
-let tables: EmojiTables | null = null;
-
-function load(): EmojiTables {
-  if (tables !== null) return tables;
-  const here = new URL('./emoji_names.json', import.meta.url);
-  const fromDist = new URL('../../src/domain/emoji_names.json', import.meta.url);
-  const file = existsSync(here) ? here : fromDist;
-  const raw = JSON.parse(readFileSync(file, 'utf8')) as Record<string, { canonical_name: string; aliases: string[] }>;
-  const nameToCode = new Map<string, string>();
-  const codeToName = new Map<string, string>();
-  for (const [code, { canonical_name, aliases }] of Object.entries(raw)) {
-    codeToName.set(code, canonical_name);
-    nameToCode.set(canonical_name, code);
-    for (const alias of aliases) if (!nameToCode.has(alias)) nameToCode.set(alias, code);
-  }
-  tables = { nameToCode, codeToName };
-  return tables;
+/** Canonical names and aliases → codepoint; the first codepoint to claim an alias keeps it. */
+const NAME_TO_CODE = new Map<string, string>();
+/** Codepoint → canonical name. */
+const CODE_TO_NAME = new Map<string, string>();
+for (const [code, { canonical_name, aliases }] of Object.entries(emojiNames as Record<string, EmojiNameEntry>)) {
+  CODE_TO_NAME.set(code, canonical_name);
+  NAME_TO_CODE.set(canonical_name, code);
+  for (const alias of aliases) if (!NAME_TO_CODE.has(alias)) NAME_TO_CODE.set(alias, code);
 }
 
 /** The codepoint of a Unicode emoji name (canonical or alias), e.g. `car` → `1f697`. */
 export function unicodeEmojiCodeByName(name: string): string | undefined {
-  return load().nameToCode.get(name);
+  return NAME_TO_CODE.get(name);
 }
 
 /** The canonical name of a Unicode emoji codepoint, or undefined when Zulip does not know it. */
 export function unicodeEmojiNameByCode(code: string): string | undefined {
-  return load().codeToName.get(code);
+  return CODE_TO_NAME.get(code);
 }
 
-/** `reaction_type` values (seed §2.1). */
+/** `reaction_type` values (https://zulip.com/api/add-reaction). */
 export const ReactionType = {
   unicode: 'unicode_emoji',
   realm: 'realm_emoji',
@@ -63,7 +53,7 @@ export function emojiCodeByName(name: string): { code: string; type: string } | 
 }
 
 /**
- * Zulip's `check_emoji_request` (zulip-behavior.md §7.1 step 4): the error message for an
+ * Zulip's `check_emoji_request` (https://zulip.com/api/update-status step 4): the error message for an
  * invalid (name, code, type) triple, or null when valid. `realm_emoji` always fails with
  * "Invalid custom emoji." because the realm has no custom emoji.
  */

@@ -1,5 +1,6 @@
 /**
- * `evolve` for channel updates (`stream_updated`, seed §4.2): called only from `evolve.ts`, so
+ * `evolve` for channel updates (`stream_updated`, https://zulip.com/api/update-stream): called only
+ * from `evolve.ts`, so
  * `evolve` stays the one mutator. Deterministic; applies exactly the keys present in `changes`.
  */
 import type { RealmState } from './realm-state.js';

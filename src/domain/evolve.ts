@@ -1,8 +1,8 @@
 /**
- * `evolve(state, record)`: the only code that mutates a `RealmState` (DESIGN.md §1.4). It is run
+ * `evolve(state, record)`: the only code that mutates a `RealmState` (src/README.md: request path). It is run
  * for live commands and for recovery replay alike, so it must be deterministic: no clock, no
- * randomness, no I/O. Unknown record types or versions throw (a store written by a newer parley
- * must not be half-loaded).
+ * randomness, no I/O. Unknown record types or versions throw `UnknownRecordError`
+ * (record-versions.ts): a store written by a newer parley must not be half-loaded.
  */
 import type { RealmState, UserGroup } from './realm-state.js';
 import type { MessageSent, RealmCreated, RealmRecord, StreamCreated, SubscriptionsAdded, UserCreated } from './records.js';
@@ -26,9 +26,14 @@ import { messageEdited } from './message-edits.js';
 import { evolveMessagesDeleted } from './message-delete.js';
 import { subscriptionsRemoved, subscriptionPropertyChanged } from './subscriptions.js';
 import { messageFlagsChanged } from './message-flags.js';
+import { assertNever, checkRecordVersion } from './record-versions.js';
 
-/** Applies one record to the state, in place. */
+/**
+ * Applies one record to the state, in place. Throws `UnknownRecordError` (before touching the
+ * state) for a record type or version this parley does not read.
+ */
 export function evolve(state: RealmState, record: RealmRecord): void {
+  checkRecordVersion(record);
   switch (record.type) {
     case 'realm_created':
       return realmCreated(state, record);
@@ -94,7 +99,7 @@ export function evolve(state: RealmState, record: RealmRecord): void {
     case 'message_flags_changed':
       return messageFlagsChanged(state, record);
     default:
-      throw new Error(`unknown record ${JSON.stringify((record as { type: unknown }).type)}`);
+      return assertNever(record, 'record type');
   }
 }
 

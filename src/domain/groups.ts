@@ -1,5 +1,6 @@
 /**
- * User groups and the one evaluator of group-setting values (seed §2.11). System groups
+ * User groups and the one evaluator of group-setting values
+ * (https://zulip.com/api/group-setting-values). System groups
  * (`role:*`) derive their membership from roles; user-defined groups have direct members and
  * subgroups, evaluated recursively. Deactivated users are never members.
  */
@@ -62,7 +63,7 @@ export function isUserInGroup(state: RealmState, userId: number, groupId: number
   return false;
 }
 
-/** Whether the user is allowed by a group-setting value (seed §2.11). */
+/** Whether the user is allowed by a group-setting value (https://zulip.com/api/group-setting-values). */
 export function hasGroupPermission(state: RealmState, userId: number, value: GroupSettingValue): boolean {
   if (typeof value === 'number') return isUserInGroup(state, userId, value);
   const user = state.users.get(userId);
@@ -71,7 +72,10 @@ export function hasGroupPermission(state: RealmState, userId: number, value: Gro
   return value.direct_subgroups.some((g) => isUserInGroup(state, userId, g));
 }
 
-/** Zulip's defaults for a new channel's permission settings (seed §2.11, §4.3). */
+/**
+ * Zulip's defaults for a new channel's permission settings
+ * (https://zulip.com/api/group-setting-values, https://zulip.com/api/create-channel).
+ */
 export function defaultStreamGroups(
   state: RealmState,
   creatorId: number | null,

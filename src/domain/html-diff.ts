@@ -1,5 +1,5 @@
 /**
- * `content_html_diff` of `GET /messages/{id}/history` (zulip-behavior.md §2.4; Zulip's
+ * `content_html_diff` of `GET /messages/{id}/history` (https://zulip.com/api/get-message-history; Zulip's
  * `highlight_html_differences`): a word-level diff of two rendered messages, wrapped in a `<div>`,
  * inserted runs as `<span class="highlight_text_inserted">` and deleted runs as
  * `<span class="highlight_text_deleted">`.

@@ -1,6 +1,6 @@
 /**
  * Interns strings that repeat across many messages (topic names, client names) so the message
- * index stores one int32 per message instead of a string (DESIGN.md §3b). Id 0 is always ''.
+ * index stores one int32 per message instead of a string (src/README.md: persistence). Id 0 is always ''.
  */
 export class Interner {
   private readonly values: string[] = [''];

@@ -1,5 +1,6 @@
 /**
- * Reusable invitation links (seed §4.13, zulip-behavior.md §9): the realm's multiuse invites,
+ * Reusable invitation links (https://zulip.com/api/create-invite-link,
+ * https://zulip.com/api/get-invites): the realm's multiuse invites,
  * their records, `evolve` and snapshot form, and their wire form for `GET /invites`.
  *
  * State: `state.invites` = `{ items, nextId }` (optional: realms and snapshots from before
@@ -86,7 +87,7 @@ export function inviteLink(realmUrl: string, invite: MultiuseInvite): string {
   return `${realmUrl}/join/${invite.key}/`;
 }
 
-/** `GET /invites` entry of a multiuse invite (zulip-behavior.md §9.3). */
+/** `GET /invites` entry of a multiuse invite (https://zulip.com/api/get-invites). */
 export function inviteWire(realmUrl: string, invite: MultiuseInvite): Record<string, unknown> {
   return {
     invited_by_user_id: invite.invitedById,

@@ -1,5 +1,5 @@
 /**
- * Linkifiers (zulip-behavior.md §6, seed §2.5): the realm's ordered list of (pattern,
+ * Linkifiers (https://zulip.com/api/get-linkifiers): the realm's ordered list of (pattern,
  * url_template) pairs, their validation with Zulip's exact errors, and
  * {@link applyLinkifiers}, the one function the Markdown renderer (and `topic_links`) uses.
  *

@@ -1,5 +1,5 @@
 /**
- * Message deletion as persisted facts (zulip-behavior.md §2.6; Zulip's `do_delete_messages`).
+ * Message deletion as persisted facts (https://zulip.com/api/delete-message; Zulip's `do_delete_messages`).
  *
  * A deleted message disappears for everyone: `evolveMessagesDeleted` clears its `exists` bit in
  * the message index (every reader checks it: `MessageIndex.exists`, `canAccessMessage`, the

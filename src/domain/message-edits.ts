@@ -1,5 +1,6 @@
 /**
- * Message edits and moves (seed §2.2 `edit_history`, §4.14; zulip-behavior.md §2.4–2.5): the
+ * Message edits and moves (https://zulip.com/api/get-message `edit_history`;
+ * https://zulip.com/api/get-message-history, https://zulip.com/api/update-message): the
  * `message_edited` record, its fold, the per-message edit history kept in `RealmState.editHistory`,
  * and the derived wire fields (`edit_history`, `last_edit_timestamp`, `last_moved_timestamp`).
  *
@@ -35,7 +36,7 @@ export interface EditHistoryEntry {
   stream?: number;
 }
 
-/** A content change of the edited message (seed §4.14). */
+/** A content change of the edited message (https://zulip.com/api/get-message-history). */
 export interface ContentChange {
   content: string;
   rendered: string;
@@ -97,7 +98,6 @@ export function isResolveToggle(e: EditHistoryEntry): boolean {
 
 /** Folds a `message_edited` record. */
 export function messageEdited(state: RealmState, r: MessageEdited): void {
-  if (r.v !== 1) throw new Error(`unsupported ${r.type} version ${r.v}`);
   const m = state.messages;
   const history = (state.editHistory ??= new Map());
   const moved = r.topic !== undefined || r.stream !== undefined;
@@ -164,7 +164,7 @@ function topicForClient(state: RealmState, topic: string, allowEmptyTopicName: b
 /**
  * Adds `edit_history` (Zulip's stored list, newest first; omitted when the realm disallows edit
  * history), `last_edit_timestamp` (latest content edit) and `last_moved_timestamp` (latest
- * topic/channel change that is not a resolve toggle) to a message object (seed §2.2).
+ * topic/channel change that is not a resolve toggle) to a message object (https://zulip.com/api/get-message).
  */
 export function addEditFields(state: RealmState, id: number, wire: Record<string, unknown>, allowEmptyTopicName: boolean): void {
   const entries = state.editHistory?.get(id);
@@ -193,7 +193,10 @@ export function addEditFields(state: RealmState, id: number, wire: Record<string
   });
 }
 
-/** One snapshot of `GET /messages/{id}/history` before its diff is added (seed §4.14). */
+/**
+ * One snapshot of `GET /messages/{id}/history` before its diff is added
+ * (https://zulip.com/api/get-message-history).
+ */
 export interface HistorySnapshot {
   topic: string;
   content: string;

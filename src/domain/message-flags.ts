@@ -1,10 +1,10 @@
 /**
- * Personal message flags (zulip-behavior.md §2.2; Zulip's `zerver/actions/message_flags.py` and
+ * Personal message flags (https://zulip.com/api/get-message; Zulip's `zerver/actions/message_flags.py` and
  * `UserMessage.flags`): the record of a flag change, its `evolve`, and the helpers the handlers
  * share (which flags the API may name or change, compact id ranges, the `message_details` of an
  * `update_message_flags` remove/read event).
  *
- * Storage (DESIGN.md §3b): one `message_flags_changed` record per command, however many rows it
+ * Storage (src/README.md: persistence): one `message_flags_changed` record per command, however many rows it
  * touches. The changed rows are written as `[first, last]` message-id ranges over the user's
  * UserMessage rows: every row of the user whose id lies in a range gets the flag set or cleared.
  * The handler builds the ranges so that each row inside a range either changes or already has

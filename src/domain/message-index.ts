@@ -1,5 +1,5 @@
 /**
- * Compact in-memory index of a realm's messages (DESIGN.md §3b). Message ids are dense per realm
+ * Compact in-memory index of a realm's messages (src/README.md: persistence). Message ids are dense per realm
  * (1, 2, 3 …), so each attribute is a typed-array `Column` indexed by id; strings are interned
  * ids. Raw Markdown and rendered HTML are NOT here: they live in the LMDB bodies table.
  *
@@ -8,7 +8,7 @@
  */
 import { Column } from './column.js';
 
-/** Zulip's UserMessage flags as bits (zulip-behavior.md §2.2). */
+/** Zulip's UserMessage flags as bits (https://zulip.com/api/get-message). */
 export const Flag = {
   read: 1 << 0,
   starred: 1 << 1,

@@ -21,7 +21,7 @@
  * Cost on the send path: the context is a handful of closures over the state's maps; lookups run
  * only for mention/link syntax actually present (names via a cached index, see user-name-index.ts).
  */
-import { groupPermissionValues } from '../events/register/user-groups.js';
+import { groupPermissionValues } from './group-permissions.js';
 import { Role, type RealmState, type Stream, type User } from './realm-state.js';
 import { Flag } from './message-index.js';
 import { isSubscribed } from './access.js';
@@ -37,6 +37,8 @@ import { Errors, type ZulipError } from '../errors.js';
 /** Where the message goes; mentions and topic wildcards depend on it. */
 export interface RenderTarget {
   senderId: number;
+  /** UNIX seconds: the command's clock (`ctx.now()`), "now" for `<time:…>` (see markdown/context.ts). */
+  nowSeconds: number;
   /** Channel messages: the channel id and topic; absent for direct messages. */
   streamId?: number;
   topic?: string;
@@ -74,7 +76,7 @@ export const WILDCARD_MENTION_THRESHOLD = 15;
 
 /** Renders `content` (already normalized by `normalizeContent`) for `target` in `state`. */
 export function renderMessageContent(state: RealmState, content: string, target: RenderTarget): RenderedMessage {
-  const zulip = renderContext(state, target.senderId);
+  const zulip = renderContext(state, target.senderId, target.nowSeconds);
   const rendered = zulipRenderer.render(
     content,
     target.realmUrl !== undefined ? { zulip, realmUrl: target.realmUrl } : { zulip },
@@ -140,7 +142,7 @@ export function checkWildcardMentions(
 }
 
 /**
- * Zulip's `check_user_group_mention_allowed` (zulip-behavior.md §2.1 item 12): the sender must be
+ * Zulip's `check_user_group_mention_allowed` (https://zulip.com/api/send-message item 12): the sender must be
  * in each mentioned group's `can_mention_group` (default role:everyone for user groups). Silent
  * mentions are not checked. Returns the error for the first group refused, or null.
  */
@@ -232,8 +234,11 @@ function mentionable(user: User): MentionableUser {
   return { id: user.id, fullName: user.fullName, isActive: user.isActive };
 }
 
-/** The realm as the sender's Markdown sees it (closures over `state`; nothing is copied). */
-export function renderContext(state: RealmState, senderId: number): ZulipRenderContext {
+/**
+ * The realm as the sender's Markdown sees it (closures over `state`; nothing is copied), at
+ * `nowSeconds` (UNIX seconds, the command's clock).
+ */
+export function renderContext(state: RealmState, senderId: number, nowSeconds: number): ZulipRenderContext {
   const sender = state.users.get(senderId);
   const linkable = (stream: Stream | undefined): LinkableStream | undefined =>
     stream !== undefined && sender !== undefined && hasContentAccess(state, sender, stream)
@@ -287,6 +292,7 @@ export function renderContext(state: RealmState, senderId: number): ZulipRenderC
     linkifiers: state.linkifiers?.items ?? [],
     realmEmoji: () => undefined,
     translateEmoticons: sender !== undefined && personalSetting(sender, 'translate_emoticons') === true,
+    nowSeconds,
     out: emptyFindings(),
   };
 }

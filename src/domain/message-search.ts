@@ -1,5 +1,6 @@
 /**
- * The `search` narrow operator (zulip-behavior.md §2.8, §2.2 `match_content`/`match_subject`),
+ * The `search` narrow operator (https://zulip.com/api/get-messages,
+ * https://zulip.com/api/get-message `match_content`/`match_subject`),
  * in a basic form of Zulip's PostgreSQL full-text search:
  *
  * - the operands of all `search` terms are joined with spaces (as Zulip does);

@@ -1,6 +1,8 @@
 /**
- * Message rules and the one serializer to Zulip's message object (seed §2.2, §4.1;
- * zulip-behavior.md §2.1–2.2). Lengths are counted in Unicode code points, as Python's `len`.
+ * Message rules and the one serializer to Zulip's message object
+ * (https://zulip.com/api/get-message, https://zulip.com/api/send-message;
+ * https://zulip.com/api/send-message, https://zulip.com/api/get-message). Lengths are counted in
+ * Unicode code points, as Python's `len`.
  */
 import type { RealmState, Recipient, User } from './realm-state.js';
 import type { MessageBody } from './records.js';
@@ -10,7 +12,7 @@ import { reactionsWire } from './reactions.js';
 import { addEditFields } from './message-edits.js';
 import { topicLinks } from './topic-links.js';
 
-/** Register-reported limits (seed §8; values from zulip-behavior.md §2.0). */
+/** Register-reported limits (https://zulip.com/api/register-queue). */
 export const MAX_MESSAGE_LENGTH = 10000;
 export const MAX_TOPIC_LENGTH = 60;
 export const MAX_STREAM_NAME_LENGTH = 60;
@@ -61,7 +63,7 @@ export function invalidCharPosition(s: string): number {
   return 0;
 }
 
-/** Truncates a topic past 60 code points to 57 + "..." (zulip-behavior.md §2.1 step 5). */
+/** Truncates a topic past 60 code points to 57 + "..." (https://zulip.com/api/send-message step 5). */
 export function truncateTopic(topic: string): string {
   return codePointLength(topic) > MAX_TOPIC_LENGTH ? takeCodePoints(topic, MAX_TOPIC_LENGTH - 3) + '...' : topic;
 }
@@ -71,7 +73,10 @@ export function isMeMessage(content: string): boolean {
   return content.startsWith('/me ') && !content.includes('\n');
 }
 
-/** Client names whose messages start read for the sender (zulip-behavior.md §2.1 `read_by_sender`). */
+/**
+ * Client names whose messages start read for the sender (https://zulip.com/api/send-message
+ * `read_by_sender`).
+ */
 const READ_BY_SENDER_CLIENTS = new Set([
   'zulipandroid',
   'zulipios',
@@ -130,7 +135,8 @@ export function indexedMessageFields(state: RealmState, id: number): MessageFiel
 }
 
 /**
- * Zulip's message object without `flags` (seed §2.2): the shape of `message` in message events
+ * Zulip's message object without `flags` (https://zulip.com/api/get-message): the shape of
+ * `message` in message events
  * and, plus flags, of fetched messages. `content` is given already chosen (HTML or Markdown).
  */
 export function buildMessageWire(
@@ -178,7 +184,8 @@ function directRecipients(state: RealmState, userIds: readonly number[]): Array<
 }
 
 /**
- * Zulip's message object for `viewer` (seed §2.2) from the index and the stored body. `flags` is
+ * Zulip's message object for `viewer` (https://zulip.com/api/get-message) from the index and the
+ * stored body. `flags` is
  * the viewer's UserMessage flags or `["read","historical"]` without a row.
  */
 export function messageToWire(

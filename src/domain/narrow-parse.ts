@@ -1,5 +1,5 @@
 /**
- * Parsing of the `narrow` parameter of `GET /messages` (zulip-behavior.md §2.8): dict terms
+ * Parsing of the `narrow` parameter of `GET /messages` (https://zulip.com/api/get-messages): dict terms
  * `{operator, operand, negated?}` and legacy `[operator, operand]` pairs, with Zulip's operand
  * type rules and `BAD_NARROW` errors. Compiling terms into tests lives in `narrow.ts`.
  */
@@ -75,7 +75,7 @@ function checkDictTerm(elem: Record<string, unknown>): NarrowTerm | ZulipError {
 }
 
 /**
- * Parses the raw `narrow` parameter (zulip-behavior.md §2.8): a JSON list of
+ * Parses the raw `narrow` parameter (https://zulip.com/api/get-messages): a JSON list of
  * `{"operator","operand","negated"?}` dicts or legacy `["operator","operand"]` string pairs.
  *
  * Returns null for `[]` (no narrow), the terms, or the error: `Bad value for 'narrow': <raw>`

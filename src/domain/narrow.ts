@@ -1,8 +1,9 @@
 /**
- * Narrows of `GET /messages` (zulip-behavior.md §2.8, Zulip's `zerver/lib/narrow.py` at feature
- * level 417): parsing the `narrow` parameter, Zulip's preprocessing (empty-topic fallback name,
- * the `with` operator), and compiling the terms into tests on the compact message index plus
- * candidate id lists for the query planner (`realm/queries/message-list.ts`).
+ * Narrows of `GET /messages` (Zulip's `zerver/lib/narrow.py` at feature level 417, `NarrowBuilder`):
+ * compiling the terms into tests on the compact message index plus candidate id lists for the
+ * query planner (`realm/queries/message-list.ts`). Parsing the `narrow` parameter is
+ * `narrow-parse.ts`, Zulip's preprocessing (empty-topic fallback name, the `with` operator,
+ * history) `narrow-clean.ts`; this module re-exports both, so callers import narrow.ts only.
  *
  * Every term is a test that only removes messages (Zulip's NarrowBuilder invariant); which
  * messages the viewer may see at all is decided by the caller (`historyMode` says whether
@@ -11,25 +12,24 @@
  * Errors are `BAD_NARROW` with `"Invalid narrow operator: <desc>"` and a `desc` field, worded at
  * feature level 417 ("channel", not "stream"). Unlike Zulip, a channel the viewer may not even
  * know about (`canSeeStream` false) is reported exactly like a channel that does not exist
- * (`unknown channel <x>`): no existence oracle (DESIGN.md §6). Zulip would return an empty list.
+ * (`unknown channel <x>`): no existence oracle (src/README.md: errors). Zulip would return an empty list.
  */
 import { ZulipError } from '../errors.js';
 import {
-  CHANNEL_OPERATORS,
-  CHANNELS_OPERATORS,
   MAX_POSSIBLE_MESSAGE_ID,
   RESOLVED_TOPIC_PREFIX,
   badNarrow,
-  badNarrowCombination,
   operandText,
   type NarrowOperand,
   type NarrowTerm,
 } from './narrow-parse.js';
+// One import point for callers: parsing, cleaning and compiling.
 export * from './narrow-parse.js';
+export * from './narrow-clean.js';
 import { Flag } from './message-index.js';
 import type { MessageBody } from './records.js';
-import { Role, type RealmState, type Stream, type User } from './realm-state.js';
-import { canAccessMessage, canSeeStream, isSubscribed } from './access.js';
+import type { RealmState, Stream, User } from './realm-state.js';
+import { canSeeStream } from './access.js';
 import { findStreamByName } from './streams.js';
 import { findUserByEmail } from './users.js';
 import { directKey } from './recipients.js';
@@ -38,65 +38,6 @@ import { matchesSearch, parseSearch, type SearchQuery } from './message-search.j
 import { mutedMessageTest, topicPolicyOf } from './narrow-muting.js';
 import { VisibilityPolicy } from './user-topics.js';
 import { EMPTY_SEQUENCE, mergeSequences, type IdList, type IdSequence, type MessageLookupIndex } from './recipient-index.js';
-
-/** Whether the remaining terms name one conversation (Zulip's `can_narrow_define_conversation`). */
-function definesConversation(terms: readonly NarrowTerm[]): boolean {
-  let channel = false;
-  let topic = false;
-  for (const t of terms) {
-    if (t.operator === 'dm' || t.operator === 'pm-with') return true;
-    if (t.operator === 'stream' || t.operator === 'channel') channel = true;
-    else if (t.operator === 'topic') topic = true;
-    if (channel && topic) return true;
-  }
-  return false;
-}
-
-/**
- * Zulip's `clean_narrow_for_message_fetch`: the first `topic` operand equal to the realm's
- * empty-topic display name ("general chat") becomes the empty topic; a `with:<message id>` term
- * is replaced by the conversation of that message (its channel and topic, or its direct-message
- * members), dropping other channel/topic/dm terms. When the message is not accessible the `with`
- * term is dropped if the rest still names a conversation, else `Invalid 'with' operator`.
- * Two `with` terms: `Invalid narrow operator combination: Duplicate 'with' operators.`
- * Returns new terms (the input is not modified).
- */
-export function cleanNarrow(state: RealmState, viewer: User, narrow: readonly NarrowTerm[] | null): NarrowTerm[] | null | ZulipError {
-  if (narrow === null) return null;
-  let terms = narrow.map((t) => ({ ...t }));
-  const topicTerm = terms.find((t) => t.operator === 'topic');
-  if (topicTerm !== undefined && topicTerm.operand === state.settings.emptyTopicDisplayName) topicTerm.operand = '';
-
-  const withTerms = terms.filter((t) => t.operator === 'with');
-  if (withTerms.length > 1) return badNarrowCombination("Duplicate 'with' operators.");
-  if (withTerms.length === 0) return terms;
-  terms = terms.filter((t) => t !== withTerms[0]);
-  const operand = withTerms[0]!.operand;
-  const text = typeof operand === 'string' ? operand.trim() : String(operand);
-  if (!/^[+-]?\d+$/.test(text)) return badNarrow("Invalid 'with' operator");
-  const messageId = Number(text);
-  if (!canAccessMessage(state, viewer, messageId)) {
-    return definesConversation(terms) ? terms : badNarrow("Invalid 'with' operator");
-  }
-  const rest = terms.filter((t) => !['stream', 'channel', 'topic', 'dm', 'pm-with'].includes(t.operator));
-  const recipient = state.recipients.get(state.messages.recipient.get(messageId))!;
-  if (recipient.type === 'stream') {
-    const topic = state.topics.value(state.messages.topic.get(messageId));
-    return [
-      { operator: 'channel', operand: recipient.streamId, negated: false },
-      { operator: 'topic', operand: topic, negated: false },
-      ...rest,
-    ];
-  }
-  return [{ operator: 'dm', operand: [...recipient.userIds], negated: false }, ...rest];
-}
-
-/** Zulip's `can_access_stream_history`: web-public, public for non-guests, or shared history and subscribed. */
-export function canAccessStreamHistory(state: RealmState, viewer: User, stream: Stream): boolean {
-  if (stream.isWebPublic) return true;
-  if (!stream.inviteOnly && stream.historyPublicToSubscribers && viewer.role !== Role.guest) return true;
-  return stream.historyPublicToSubscribers && isSubscribed(state, viewer.id, stream.id);
-}
 
 /** The channel an operand names, if it exists and the viewer may know about it. */
 function lookupChannel(state: RealmState, viewer: User, operand: NarrowOperand): Stream | undefined {
@@ -110,34 +51,6 @@ function lookupUser(state: RealmState, operand: NarrowOperand): User | undefined
   if (typeof operand === 'string') return findUserByEmail(state, operand);
   if (typeof operand === 'number') return state.users.get(operand);
   return undefined;
-}
-
-/**
- * Zulip's `ok_to_include_history`: true when a positive channel term names a channel whose
- * history the viewer may read (the last such term decides), or a positive `channels:public` /
- * `channels:web-public` term is given by a non-guest; but never when any `is` term other than
- * `is:resolved` is present (those are UserMessage properties).
- */
-export function includesHistory(state: RealmState, viewer: User, terms: readonly NarrowTerm[] | null): boolean {
-  if (terms === null) return false;
-  let include = false;
-  for (const t of terms) {
-    if (CHANNEL_OPERATORS.has(t.operator) && !t.negated) {
-      let stream: Stream | undefined;
-      if (typeof t.operand === 'string') stream = findStreamByName(state, t.operand);
-      else if (typeof t.operand === 'number') stream = state.streams.get(t.operand);
-      include = stream !== undefined && canAccessStreamHistory(state, viewer, stream);
-    } else if (
-      CHANNELS_OPERATORS.has(t.operator) &&
-      (t.operand === 'public' || t.operand === 'web-public') &&
-      !t.negated &&
-      viewer.role !== Role.guest
-    ) {
-      include = true;
-    }
-  }
-  for (const t of terms) if (t.operator === 'is' && t.operand !== 'resolved') include = false;
-  return include;
 }
 
 /** A test on one message: `flags` are the viewer's row flags, or read|historical without a row. */

@@ -1,5 +1,6 @@
 /**
- * Navigation views (seed §2.7, §4.15; Zulip FL 390, `zerver/models/navigation_views.py`,
+ * Navigation views (https://zulip.com/api/add-navigation-view; Zulip FL 390,
+ * `zerver/models/navigation_views.py`,
  * `zerver/lib/navigation_views.py`): per user, an ordered list of views shown in the web app's
  * left sidebar (`is_pinned`) or its "More views" menu. A view is identified by its URL
  * `fragment`; built-in views (`BUILT_IN_VIEW_FRAGMENTS`) have no name, custom ones have one.
@@ -9,6 +10,7 @@
  * optional (states built by hand and snapshots written before navigation views lack it: none).
  */
 import type { RealmState } from './realm-state.js';
+import { assertNever } from './record-versions.js';
 
 /**
  * Zulip's `BUILT_IN_VIEW_FRAGMENTS` (zerver/views/navigation_views.py, newest stored version:
@@ -99,6 +101,8 @@ export function evolveNavigationViews(state: RealmState, r: NavigationViewRecord
       else all.set(r.userId, rest);
       return;
     }
+    default:
+      assertNever(r, 'record type');
   }
 }
 

@@ -1,5 +1,5 @@
 /**
- * Presence (zulip-behavior.md §8, seed §2.8, §4.20): per user `lastActiveTime` and
+ * Presence (https://zulip.com/api/get-presence): per user `lastActiveTime` and
  * `lastConnectedTime` (UNIX seconds) plus Zulip's FL 263 `last_update_id` counter.
  *
  * **The one exception to "only `evolve` mutates state".** Presence pings are the most frequent

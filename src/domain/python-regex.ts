@@ -1,5 +1,6 @@
 /**
- * Python regular expressions (linkifier patterns, zulip-behavior.md §6) in a JavaScript server.
+ * Python regular expressions (linkifier patterns, https://zulip.com/api/get-linkifiers) in a
+ * JavaScript server.
  *
  * **Choice: RE2, like Zulip.** Zulip compiles linkifier patterns with RE2 (`re2.compile`), so the
  * set of accepted patterns is RE2's: no backreferences, no lookaround, no possessive or atomic

@@ -1,11 +1,11 @@
 /**
- * Emoji reactions (seed §2.2 `reactions`; Zulip's `zerver/models/reactions.py`,
+ * Emoji reactions (https://zulip.com/api/get-message `reactions`; Zulip's `zerver/models/reactions.py`,
  * `zerver/actions/reactions.py`): per message, the list of (user, emoji) pairs in the order they
  * were added — the order Zulip reports them ("ordered chronologically from oldest to newest").
  * A user reacts at most once per (emoji_code, reaction_type) on a message.
  *
  * State shape (`RealmState.reactions`, optional: states built by hand and snapshots written before
- * reactions lack it = no reactions), compact for millions of messages (DESIGN.md §3b):
+ * reactions lack it = no reactions), compact for millions of messages (src/README.md: persistence):
  * - `emoji`: interned emoji triples `reaction_type \0 emoji_code \0 emoji_name` (a few hundred
  *   distinct values per realm), so one reaction costs two small integers;
  * - `byMessage`: message id → flat `[userId, emojiId, userId, emojiId, …]` in reaction order;
@@ -14,6 +14,7 @@
 import { Interner } from './interner.js';
 import { Flag } from './message-index.js';
 import type { RealmState } from './realm-state.js';
+import { assertNever } from './record-versions.js';
 
 /** One reaction, decoded. */
 export interface Reaction {
@@ -104,7 +105,10 @@ export function existingEmojiName(state: RealmState, messageId: number, emojiCod
   return reactionsOf(state, messageId).find((r) => r.emojiCode === emojiCode && r.reactionType === reactionType)?.emojiName;
 }
 
-/** Wire form (seed §2.2 Reaction; FL 328 removed the `user` object from message objects). */
+/**
+ * Wire form (https://zulip.com/api/get-message Reaction; FL 328 removed the `user` object from
+ * message objects).
+ */
 export interface ReactionWire {
   emoji_name: string;
   emoji_code: string;
@@ -147,6 +151,8 @@ export function evolveReactions(state: RealmState, r: ReactionRecord): void {
       if (flat.length === 0) rs.byMessage.delete(r.messageId);
       return;
     }
+    default:
+      assertNever(r, 'record type');
   }
 }
 

@@ -17,7 +17,6 @@ export interface RealmSettingsChanged {
 
 /** Applies a `realm_settings_changed` record. */
 export function realmSettingsChanged(state: RealmState, r: RealmSettingsChanged): void {
-  if (r.v !== 1) throw new Error(`unsupported ${r.type} version ${r.v}`);
   if (r.changes.newStreamAnnouncementsStreamId !== undefined) state.settings.newStreamAnnouncementsStreamId = r.changes.newStreamAnnouncementsStreamId;
   if (r.changes.signupAnnouncementsStreamId !== undefined) state.settings.signupAnnouncementsStreamId = r.changes.signupAnnouncementsStreamId;
 }

@@ -1,5 +1,5 @@
 /**
- * Realm state ⇄ snapshot parts (DESIGN.md §3). The snapshot "core" is a plain msgpack-able
+ * Realm state ⇄ snapshot parts (src/README.md: persistence). The snapshot "core" is a plain msgpack-able
  * object holding everything but the message columns; the columns (realm-wide message attributes
  * and per-user UserMessage lists) are persisted chunk by chunk by the snapshot store, which
  * rewrites only chunks changed since the previous snapshot.

@@ -1,7 +1,7 @@
 /**
  * The in-memory state of one realm (organization), owned by its realm actor and changed only by
- * `evolve` (DESIGN.md §1.4). Plain data, no I/O. Small entities (users, channels, groups) are
- * objects in Maps; messages are compact columns (see `message-index.ts`, DESIGN.md §3b).
+ * `evolve` (src/README.md: request path). Plain data, no I/O. Small entities (users, channels, groups) are
+ * objects in Maps; messages are compact columns (see `message-index.ts`, src/README.md: persistence).
  *
  * Units: every timestamp here is UNIX seconds (may be fractional where Zulip keeps microseconds,
  * e.g. `dateJoined`); message timestamps are integer seconds as on the wire.
@@ -15,11 +15,14 @@ import type { UserStatus } from './user-status.js';
 import { PresenceStore } from './presence.js';
 import type { NavigationView } from './navigation-views.js';
 
-/** Role codes (seed §2.1). */
+/** Role codes (https://zulip.com/api/roles-and-permissions). */
 export const Role = { owner: 100, admin: 200, moderator: 300, member: 400, guest: 600 } as const;
 export type RoleCode = (typeof Role)[keyof typeof Role];
 
-/** A full account or a bot (seed §2.3). `email` is the real (delivery) address, lower-case. */
+/**
+ * A full account or a bot (https://zulip.com/api/get-user). `email` is the real (delivery) address,
+ * lower-case.
+ */
 export interface User {
   readonly id: number;
   email: string;
@@ -39,7 +42,7 @@ export interface User {
   apiKey: string;
   /** argon2id PHC string; null = password login disabled for this account (bots). */
   passwordHash: string | null;
-  /** 1 everyone, 2 members, 3 admins, 4 nobody, 5 moderators (zulip-behavior.md §11.1). */
+  /** 1 everyone, 2 members, 3 admins, 4 nobody, 5 moderators (https://zulip.com/api/get-user). */
   emailAddressVisibility: number;
   /** Set for the realm's system bots (see `system-bots.ts`). */
   systemBot?: 'notification' | 'welcome';
@@ -48,7 +51,8 @@ export interface User {
 }
 
 /**
- * A group-setting value (seed §2.11): a user group id, or an anonymous group of direct members and
+ * A group-setting value (https://zulip.com/api/group-setting-values): a user group id, or an
+ * anonymous group of direct members and
  * subgroups.
  */
 export type GroupSettingValue = number | { direct_members: number[]; direct_subgroups: number[] };
@@ -68,7 +72,10 @@ export interface UserGroup {
   settings?: Record<string, GroupSettingValue>;
 }
 
-/** Channel permission settings that take group-setting values (seed §2.11). */
+/**
+ * Channel permission settings that take group-setting values
+ * (https://zulip.com/api/group-setting-values).
+ */
 export const STREAM_GROUP_SETTINGS = [
   'can_add_subscribers_group',
   'can_administer_channel_group',
@@ -109,7 +116,10 @@ export interface Stream {
   groups: Record<StreamGroupSetting, GroupSettingValue>;
 }
 
-/** A user's subscription to a channel (zulip-behavior.md §3.1). Notification settings null = inherit. */
+/**
+ * A user's subscription to a channel (https://zulip.com/api/get-subscriptions). Notification
+ * settings null = inherit.
+ */
 export interface Subscription {
   color: string;
   isMuted: boolean;
@@ -131,7 +141,7 @@ export interface RealmSettings {
   /** UNIX seconds. */
   dateCreated: number;
   deactivated: boolean;
-  /** Realm-level topics policy (seed §2.1 `topics_policy`, realm form). */
+  /** Realm-level topics policy (https://zulip.com/api/update-stream `topics_policy`, realm form). */
   topicsPolicy: 'allow_empty_topic' | 'disable_empty_topic';
   /** Shown for the empty topic to clients without the empty-topic capability (FL 334). */
   emptyTopicDisplayName: string;

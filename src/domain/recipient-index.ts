@@ -1,6 +1,6 @@
 /**
- * Secondary indexes over a realm's message columns, for `GET /messages` narrows (DESIGN.md §3b,
- * zulip-behavior.md §2.8): message ids per recipient (a channel or one direct conversation), per
+ * Secondary indexes over a realm's message columns, for `GET /messages` narrows (src/README.md: persistence,
+ * https://zulip.com/api/get-messages): message ids per recipient (a channel or one direct conversation), per
  * sender and per topic id, plus topic ids by lower-cased name (Zulip matches topics
  * case-insensitively).
  *

@@ -1,5 +1,5 @@
 /**
- * Records: the persisted facts of the append log (DESIGN.md §2), past tense, each with a schema
+ * Records: the persisted facts of the append log (src/README.md: words), past tense, each with a schema
  * version `v`. `evolve` folds them into `RealmState`. A record, once written, must load forever:
  * never change the meaning of an existing `(type, v)`; add a new `v` and upgrade in `evolve`.
  *
@@ -78,7 +78,10 @@ export interface SubscriptionsAdded {
   subscriptions: Array<{ userId: number; color: string }>;
 }
 
-/** Users were unsubscribed from a channel (zulip-behavior.md §3.3). Their UserMessage rows stay. */
+/**
+ * Users were unsubscribed from a channel (https://zulip.com/api/unsubscribe). Their UserMessage
+ * rows stay.
+ */
 export interface SubscriptionsRemoved {
   type: 'subscriptions_removed';
   v: 1;
@@ -87,7 +90,8 @@ export interface SubscriptionsRemoved {
 }
 
 /**
- * A user changed one of their subscription settings (zulip-behavior.md §3.6). `property` is the
+ * A user changed one of their subscription settings
+ * (https://zulip.com/api/update-subscription-settings). `property` is the
  * stored wire name (`color`, `is_muted`, `pin_to_top`, `desktop_notifications`,
  * `audible_notifications`, `push_notifications`, `email_notifications`, `wildcard_mentions_notify`);
  * `value` a hex color string for `color`, else a boolean.
@@ -143,7 +147,8 @@ import type { MessageFlagsChanged } from './message-flags.js';
 export type RealmRecord = RealmCreated | RealmSettingsChanged | LinkifiersChanged | UserCreated | StreamCreated | SubscriptionsAdded | SubscriptionsRemoved | SubscriptionPropertyChanged | MessageSent | UserTopicSet | StreamUpdated | UserGroupCreated | UserGroupMembershipChanged | UserGroupUpdated | UserStatusSet | CustomProfileFieldRecord | NavigationViewRecord | ChannelFolderRecord | DraftRecord | InviteRecord | UserAdminRecord | MessagesDeleted | MessageEdited | ReactionRecord | MessageFlagsChanged;
 
 /**
- * A user's status changed (zulip-behavior.md §7; see domain/user-status.ts): only the keys present
+ * A user's status changed (https://zulip.com/api/update-status; see domain/user-status.ts): only
+ * the keys present
  * changed. `away` sets `presence_enabled` = !away; `emojiName` comes with `emojiCode` and
  * `reactionType` ('' name = no emoji).
  */
@@ -159,7 +164,7 @@ export interface UserStatusSet {
 }
 
 /**
- * A user's visibility policy for a (channel, topic) was set (zulip-behavior.md §3.15);
+ * A user's visibility policy for a (channel, topic) was set (https://zulip.com/api/update-user-topic);
  * `visibilityPolicy` 0 (inherit) deletes the row. `lastUpdated`: UNIX seconds (integer).
  */
 export interface UserTopicSet {
@@ -172,7 +177,7 @@ export interface UserTopicSet {
   lastUpdated: number;
 }
 
-/** A user-defined group was created (zulip-behavior.md / OpenAPI `POST /user_groups/create`). */
+/** A user-defined group was created (https://zulip.com/api/create-user-group). */
 export interface UserGroupCreated {
   type: 'user_group_created';
   v: 1;
@@ -233,7 +238,10 @@ export interface StreamChanges {
   groups?: Partial<Record<StreamGroupSetting, GroupSettingValue>>;
 }
 
-/** A channel's settings changed (PATCH /streams/{id}, archiving: seed §4.2, zulip-behavior.md §3.10–3.11). */
+/**
+ * A channel's settings changed (PATCH /streams/{id}, archiving:
+ * https://zulip.com/api/update-stream, https://zulip.com/api/archive-stream).
+ */
 export interface StreamUpdated {
   type: 'stream_updated';
   v: 1;

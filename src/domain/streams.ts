@@ -1,5 +1,6 @@
 /**
- * Channels (streams) on the wire and their naming rules (zulip-behavior.md §3.0–3.1, seed §2.10).
+ * Channels (streams) on the wire and their naming rules (https://zulip.com/api/get-stream-by-id,
+ * https://zulip.com/api/get-subscriptions, https://zulip.com/api/update-stream).
  * The one serializer of `Stream` to Zulip's stream object, and of a subscription.
  */
 import type { RealmState, Stream, Subscription } from './realm-state.js';
@@ -7,7 +8,7 @@ import type { StreamCreated } from './records.js';
 import { STREAM_GROUP_SETTINGS } from './realm-state.js';
 import { MAX_STREAM_NAME_LENGTH, invalidCharPosition, codePointLength } from './messages.js';
 
-/** Default subscription colors, assigned in order (zulip-behavior.md §3.1). */
+/** Default subscription colors, assigned in order (https://zulip.com/api/get-subscriptions). */
 export const STREAM_COLORS = [
   '#76ce90', '#fae589', '#a6c7e5', '#e79ab5', '#bfd56f', '#f4ae55', '#b0a5fd', '#addfe5',
   '#f5ce6e', '#c2726a', '#94c849', '#bd86e5', '#ee7e4a', '#a6dcbf', '#95a5fd', '#53a063',
@@ -24,7 +25,10 @@ export function pickColor(state: RealmState, userId: number, recipientId: number
   return STREAM_COLORS.find((c) => !used.has(c)) ?? STREAM_COLORS[recipientId % STREAM_COLORS.length]!;
 }
 
-/** Validates a channel name; returns the stripped name or an error message (zulip-behavior.md §3.2). */
+/**
+ * Validates a channel name; returns the stripped name or an error message
+ * (https://zulip.com/api/subscribe).
+ */
 export function checkStreamName(raw: string): { ok: true; name: string } | { ok: false; msg: string } {
   const name = raw.trim();
   if (name === '') return { ok: false, msg: "Channel name can't be empty!" };
@@ -42,7 +46,7 @@ export function findStreamByName(state: RealmState, name: string): Stream | unde
   return id === undefined ? undefined : state.streams.get(id);
 }
 
-/** Zulip's stream object (zulip-behavior.md §3.0, at feature level 417). */
+/** Zulip's stream object (https://zulip.com/api/get-stream-by-id, at feature level 417). */
 export function streamToWire(state: RealmState, stream: Stream): Record<string, unknown> {
   const wire: Record<string, unknown> = {
     stream_id: stream.id,
@@ -69,7 +73,10 @@ export function streamToWire(state: RealmState, stream: Stream): Record<string, 
   return wire;
 }
 
-/** Zulip's subscription object: the stream object plus the user's settings (§3.1). */
+/**
+ * Zulip's subscription object: the stream object plus the user's settings
+ * (https://zulip.com/api/get-subscriptions).
+ */
 export function subscriptionToWire(
   state: RealmState,
   stream: Stream,

@@ -1,6 +1,10 @@
 /**
- * Subscription rules and the `evolve` steps of subscription records (zulip-behavior.md §3.1–3.6,
- * seed §2.11). Pure: no I/O. Called from `evolve.ts` (the only mutator) and from the
+ * Subscription rules and the `evolve` steps of subscription records
+ * (https://zulip.com/api/get-subscriptions, https://zulip.com/api/subscribe,
+ * https://zulip.com/api/unsubscribe, https://zulip.com/api/update-subscriptions,
+ * https://zulip.com/api/update-subscription-settings,
+ * https://zulip.com/api/group-setting-values). Pure: no I/O. Called from `evolve.ts` (the only
+ * mutator) and from the
  * subscription handlers.
  */
 import { Role, type RealmState, type Stream, type Subscription, type User } from './realm-state.js';
@@ -38,7 +42,8 @@ export function subscriptionPropertyChanged(state: RealmState, r: SubscriptionPr
 }
 
 /**
- * Whether `user` may subscribe themselves to the existing channel (seed §2.11 `can_subscribe_group`):
+ * Whether `user` may subscribe themselves to the existing channel
+ * (https://zulip.com/api/group-setting-values `can_subscribe_group`):
  * non-guests join public channels; anyone joins web-public ones; private channels need
  * `can_subscribe_group`, `can_add_subscribers_group` or `can_administer_channel_group` membership,
  * or being a realm administrator.
@@ -57,7 +62,8 @@ export function canJoinStream(state: RealmState, user: User, stream: Stream): bo
 }
 
 /**
- * Whether `user` may subscribe other users to the existing channel (seed §2.11): realm
+ * Whether `user` may subscribe other users to the existing channel
+ * (https://zulip.com/api/group-setting-values): realm
  * administrators; the channel's `can_add_subscribers_group` or `can_administer_channel_group`
  * (no subscription needed); the realm's `can_add_subscribers_group` with content access to the
  * channel (public, or subscribed).
@@ -74,7 +80,8 @@ export function canAddSubscribers(state: RealmState, user: User, stream: Stream)
 }
 
 /**
- * Whether `user` may unsubscribe other users from the channel (zulip-behavior.md §3.3, seed §2.11):
+ * Whether `user` may unsubscribe other users from the channel (https://zulip.com/api/unsubscribe,
+ * https://zulip.com/api/group-setting-values):
  * realm administrators always; otherwise metadata access and membership in the channel's
  * `can_remove_subscribers_group` or `can_administer_channel_group`.
  */

@@ -1,5 +1,6 @@
 /**
- * `topic_links` of message objects (seed §2.2): the links in a channel message's topic, Zulip's
+ * `topic_links` of message objects (https://zulip.com/api/get-message): the links in a channel
+ * message's topic, Zulip's
  * `topic_links(linkifiers_key, topic_name)` (zerver/lib/markdown/__init__.py):
  *
  * 1. every realm linkifier, in order, finds its matches (`applyLinkifiers`, one linkifier at a
@@ -16,7 +17,7 @@
  */
 import { applyLinkifiers, linkifiersOf } from './linkifiers.js';
 import type { RealmState } from './realm-state.js';
-import { buildWebLinkRegex } from '../markdown/plugins/basic-inline.js';
+import { buildWebLinkRegex } from './web-link-regex.js';
 
 /** One `topic_links` entry. */
 export interface TopicLink {

@@ -1,5 +1,6 @@
 /**
- * User administration records (zulip-behavior.md §11.5–11.7): one versioned record,
+ * User administration records (https://zulip.com/api/update-user,
+ * https://zulip.com/api/create-user, https://zulip.com/api/get-users): one versioned record,
  * `user_updated`, carries every change an administrator (or the user, through `PATCH /settings`)
  * makes to an account's own attributes — name, role, delivery email, active flag, timezone, email
  * visibility. Absent keys are unchanged. `evolveUserAdmin` is its only mutator (called by
@@ -29,7 +30,6 @@ export type UserAdminRecord = UserUpdated;
 
 /** Applies a `user_updated` record, keeping the email index in step. */
 export function evolveUserAdmin(state: RealmState, r: UserAdminRecord): void {
-  if (r.v !== 1) throw new Error(`unsupported ${r.type} version ${r.v}`);
   const user = state.users.get(r.userId);
   if (user === undefined) throw new Error(`user_updated: unknown user ${r.userId}`);
   if (r.fullName !== undefined) {

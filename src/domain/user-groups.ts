@@ -1,5 +1,6 @@
 /**
- * User-defined groups (seed §2.11; Zulip's `NamedUserGroup`): the `evolve` steps of their records
+ * User-defined groups (https://zulip.com/api/group-setting-values; Zulip's `NamedUserGroup`): the
+ * `evolve` steps of their records
  * and the rules shared by handlers and serializers. Membership feeds `hasGroupPermission`
  * (`groups.ts`), which walks `directMembers` / `directSubgroups` recursively.
  */

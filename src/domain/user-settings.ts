@@ -1,5 +1,6 @@
 /**
- * Personal settings (Zulip's `UserBaseSettings`, `PATCH /settings`, seed §4.12): each user keeps
+ * Personal settings (Zulip's `UserBaseSettings`, `PATCH /settings`,
+ * https://zulip.com/api/update-user): each user keeps
  * only the values that differ from Zulip's defaults (`User.settings`, wire names); everything
  * else reads the default from `USER_SETTING_DEFAULTS`.
  *
@@ -8,7 +9,7 @@
  * (`user-status.ts`, the negation of `away`).
  */
 import type { User } from './realm-state.js';
-import { USER_SETTING_DEFAULTS } from '../events/register/constants.js';
+import { USER_SETTING_DEFAULTS } from './user-setting-defaults.js';
 
 /** Settings stored on `User` itself or elsewhere, never in `User.settings`. */
 const NOT_GENERIC = new Set(['email_address_visibility', 'presence_enabled']);

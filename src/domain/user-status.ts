@@ -1,5 +1,6 @@
 /**
- * User status (zulip-behavior.md §7, seed §2.9, §4.8, §4.9): per user a status text, an emoji
+ * User status (https://zulip.com/api/update-status, https://zulip.com/api/update-status-for-user):
+ * per user a status text, an emoji
  * (name, code, reaction type) and `presenceEnabled`, the user setting whose negation is the
  * deprecated `away` flag.
  *

@@ -1,5 +1,6 @@
 /**
- * Per-user topic visibility (Zulip's `UserTopic`; zulip-behavior.md §3.15, seed §3 last row):
+ * Per-user topic visibility (Zulip's `UserTopic`; https://zulip.com/api/update-user-topic,
+ * https://zulip.com/api/update-stream last row):
  * a user's visibility policy for one (channel, topic). Topics compare case-insensitively; the
  * first spelling set is kept for display, as Zulip keeps the row's `topic_name`.
  *
@@ -9,7 +10,7 @@
 import type { RealmState } from './realm-state.js';
 import type { UserTopicSet } from './records.js';
 
-/** `visibility_policy` values (zulip-behavior.md §3.15). */
+/** `visibility_policy` values (https://zulip.com/api/update-user-topic). */
 export const VisibilityPolicy = { inherit: 0, muted: 1, unmuted: 2, followed: 3 } as const;
 export type VisibilityPolicyCode = (typeof VisibilityPolicy)[keyof typeof VisibilityPolicy];
 

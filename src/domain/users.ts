@@ -1,5 +1,5 @@
 /**
- * Users on the wire (seed §2.3, zulip-behavior.md §11.1): the one serializer of a `User` to
+ * Users on the wire (https://zulip.com/api/get-user): the one serializer of a `User` to
  * Zulip's user object, with email-visibility rules, and account-name validation.
  */
 import { createHash } from 'node:crypto';
@@ -8,7 +8,7 @@ import { profileDataToWire } from './custom-profile-fields.js';
 
 /** Per-request facts the serializer needs. */
 export interface UserView {
-  /** Null avatar_url where allowed (seed §4.21 `client_gravatar`). */
+  /** Null avatar_url where allowed (https://zulip.com/api/get-users `client_gravatar`). */
   clientGravatar: boolean;
   includeCustomProfileFields: boolean;
 }
@@ -63,7 +63,7 @@ export function isoDate(unixSeconds: number): string {
   return micros === 0 ? `${base}+00:00` : `${base}.${String(micros).padStart(6, '0')}+00:00`;
 }
 
-/** Zulip's user object for `target` as seen by `viewer` (seed §2.3). */
+/** Zulip's user object for `target` as seen by `viewer` (https://zulip.com/api/get-user). */
 export function userToWire(state: RealmState, viewer: User, target: User, view: UserView): Record<string, unknown> {
   const wire: Record<string, unknown> = {
     email: apiEmail(target, state.host),
@@ -101,7 +101,7 @@ export function findUserByEmail(state: RealmState, email: string): User | undefi
 }
 
 /**
- * Validates a full name (`check_full_name`, zulip-behavior.md §11.1): returns the stripped name
+ * Validates a full name (`check_full_name`, https://zulip.com/api/get-user): returns the stripped name
  * or the error message.
  */
 export function checkFullName(raw: string): { ok: true; name: string } | { ok: false; msg: string } {

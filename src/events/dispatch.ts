@@ -1,5 +1,5 @@
 /**
- * Fan-out of client events once a command's records are durable (DESIGN.md §1.4). Event queues
+ * Fan-out of client events once a command's records are durable (src/README.md: request path). Event queues
  * (`POST /register`, `GET /events`) subscribe here; the realm actor publishes in command order.
  */
 import type { RealmEvent } from './realm-event.js';

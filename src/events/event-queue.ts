@@ -1,11 +1,12 @@
 /**
- * One client's event queue (zulip-behavior.md §10, seed §6): events get increasing ids from 0,
+ * One client's event queue (https://zulip.com/api/real-time-events): events get increasing ids from 0,
  * are kept until acknowledged (`last_event_id` prunes), and are handed to at most one waiting
  * consumer at a time — a long-poll (`GET /events`) or a WebSocket subscription.
  *
  * Queues live in memory only, as in Zulip: after a restart clients get BAD_EVENT_QUEUE_ID and
  * re-register.
  */
+import type { MessageFilter } from './narrow-filter.js';
 
 /** A client event as delivered: the payload plus its queue-local `id`. */
 export type QueuedEvent = Record<string, unknown> & { id: number };
@@ -19,7 +20,7 @@ export interface QueueSettings {
   slimPresence: boolean;
   allPublicStreams: boolean;
   /** Message-event filter from the register `narrow`; null = every message. */
-  narrow: ((message: Record<string, unknown>) => boolean) | null;
+  narrow: MessageFilter;
   clientCapabilities: Readonly<Record<string, boolean>>;
   /** Idle time after which the queue is deleted (seconds); undefined = the server default (600). */
   idleTimeoutSeconds?: number;

@@ -1,5 +1,6 @@
 /**
- * All event queues of the server (zulip-behavior.md §10): creation at `POST /register`, lookup by
+ * All event queues of the server (https://zulip.com/api/real-time-events): creation at `POST
+ * /register`, lookup by
  * `queue_id`, routing of realm events to the queues of the users allowed to see them, long-polls
  * with heartbeats, and garbage collection of idle queues (600 s, as Zulip).
  *
@@ -136,9 +137,9 @@ export class EventQueueManager {
     if (type === 'realm_linkifiers' && queue.settings.clientCapabilities.linkifier_url_template !== true) return;
     // Zulip's `accepts_event`: legacy settings events only for clients without `user_settings_object`.
     if ((type === 'update_display_settings' || type === 'update_global_notifications') && queue.settings.clientCapabilities.user_settings_object === true) return;
-    let payload = type === 'message' ? finalizeMessageEvent(queue, event, variants) : event.payload;
+    let payload: Record<string, unknown> | null = type === 'message' ? finalizeMessageEvent(queue, event, variants) : event.payload;
     if (payload === null) return;
-    // zulip-behavior.md §8.4: `slim_presence` queues get presence events without `email`.
+    // https://zulip.com/api/get-events: `slim_presence` queues get presence events without `email`.
     if (type === 'presence' && queue.settings.slimPresence) {
       const { email: _email, ...slim } = payload;
       payload = slim;

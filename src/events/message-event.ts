@@ -1,6 +1,6 @@
 /**
  * Finalizes a `message` event for one queue, as Zulip's Tornado does per client
- * (zulip-behavior.md §10.4, seed §6.2): content per `apply_markdown`, avatar per
+ * (https://zulip.com/api/get-events): content per `apply_markdown`, avatar per
  * `client_gravatar`, the empty topic per the `empty_topic_name` capability, the receiving user's
  * `flags`, and `local_message_id` for the sender's queue.
  *
@@ -10,25 +10,34 @@
  */
 import type { EventQueue } from './event-queue.js';
 import type { RealmEvent } from './realm-event.js';
+import type { ClientEventOf, MessageObject } from './schemas.js';
 
 /** Message objects already built for one event, by settings variant. */
-export type MessageVariants = Map<number, Record<string, unknown>>;
+export type MessageVariants = Map<number, MessageObject>;
 
-function variantOf(queue: EventQueue, event: RealmEvent, variants: MessageVariants): Record<string, unknown> {
+/** A `message` event for one queue, before the queue assigns its `id`. */
+export type MessageEventPayload = Omit<ClientEventOf<'message'>, 'id'>;
+
+/** The message object a handler put in `payload.message` (checked against `MessageSchema` by tests). */
+function messageOf(event: RealmEvent): MessageObject {
+  return event.payload.message as MessageObject;
+}
+
+function variantOf(queue: EventQueue, event: RealmEvent, variants: MessageVariants): MessageObject {
   const extras = event.message!;
   const raw = !queue.settings.applyMarkdown;
   const nullAvatar = queue.settings.clientGravatar && extras.senderEmailPublic;
-  const displayName = extras.emptyTopicDisplayName !== undefined && !queue.settings.clientCapabilities.empty_topic_name;
-  const key = (raw ? 1 : 0) | (nullAvatar ? 2 : 0) | (displayName ? 4 : 0);
+  const displayName = queue.settings.clientCapabilities.empty_topic_name ? undefined : extras.emptyTopicDisplayName;
+  const key = (raw ? 1 : 0) | (nullAvatar ? 2 : 0) | (displayName !== undefined ? 4 : 0);
   let message = variants.get(key);
   if (message === undefined) {
-    message = { ...(event.payload.message as Record<string, unknown>) };
+    message = { ...messageOf(event) };
     if (raw) {
       message.content = extras.raw;
       message.content_type = 'text/x-markdown';
     }
     if (nullAvatar) message.avatar_url = null;
-    if (displayName) message.subject = extras.emptyTopicDisplayName;
+    if (displayName !== undefined) message.subject = displayName;
     variants.set(key, message);
   }
   return message;
@@ -38,13 +47,14 @@ function variantOf(queue: EventQueue, event: RealmEvent, variants: MessageVarian
  * The event payload for `queue`, or null when the queue's narrow excludes the message.
  * `variants` is a cache shared by all queues receiving this same event.
  */
-export function finalizeMessageEvent(queue: EventQueue, event: RealmEvent, variants: MessageVariants): Record<string, unknown> | null {
+export function finalizeMessageEvent(queue: EventQueue, event: RealmEvent, variants: MessageVariants): MessageEventPayload | null {
   const extras = event.message!;
-  if (queue.settings.narrow !== null && !queue.settings.narrow(event.payload.message as Record<string, unknown>)) return null;
-  const payload: Record<string, unknown> = {
+  if (queue.settings.narrow !== null && !queue.settings.narrow(messageOf(event))) return null;
+  const payload: MessageEventPayload = {
     type: 'message',
     message: variantOf(queue, event, variants),
-    flags: extras.flags[queue.userId] ?? [],
+    // Shared between the queues of one user and never mutated afterwards (see the module comment).
+    flags: (extras.flags[queue.userId] ?? []) as string[],
   };
   if (extras.senderQueueId !== undefined && extras.senderQueueId === queue.id && extras.localId !== undefined) {
     payload.local_message_id = extras.localId;

@@ -27,7 +27,10 @@ const EditHistoryEntry = Type.Object(
   strict,
 );
 
-/** Zulip's message object (seed §2.2). `flags` only where the message is fetched, not in events. */
+/**
+ * Zulip's message object (https://zulip.com/api/get-message). `flags` only where the message is
+ * fetched, not in events.
+ */
 export const MessageSchema = Type.Object(
   {
     id: Int(),
@@ -76,7 +79,7 @@ export const MessageEventSchema = Type.Object(
 );
 
 /**
- * `delete_message` (zulip-behavior.md §10.4, OpenAPI): `message_ids` for clients with the
+ * `delete_message` (https://zulip.com/api/get-events, OpenAPI): `message_ids` for clients with the
  * `bulk_message_deletion` capability, else one event per id with `message_id`; `stream_id` and
  * `topic` exactly for `message_type: "stream"`.
  */
@@ -91,7 +94,7 @@ export const DeleteMessageEventSchema = Type.Union(
 );
 
 /**
- * `update_message` (zulip-behavior.md §10.4, OpenAPI; Zulip's `do_update_message`): always the
+ * `update_message` (https://zulip.com/api/get-events, OpenAPI; Zulip's `do_update_message`): always the
  * editor, edit time, ids, per-user flags and `rendering_only`; channel messages add the original
  * `stream_id`/`stream_name`; content edits the old and new content; moves `propagate_mode`,
  * `orig_subject` and `subject` + `topic_links` (topic) or `new_stream_id` (channel).

@@ -1,18 +1,19 @@
 /**
- * The `narrow` of `POST /register` (zulip-behavior.md §10.1): a list of `[operator, operand]`
+ * The `narrow` of `POST /register` (https://zulip.com/api/register-queue): a list of `[operator, operand]`
  * pairs over `stream`, `topic`, `sender` and `is`, compiled to a predicate on the message object
  * of a `message` event. Only messages matching every pair reach the queue.
  */
 import { Errors, type ZulipError } from '../errors.js';
+import type { MessageObject } from './schemas.js';
 
 /** A compiled narrow, or null for "everything". */
-export type MessageFilter = ((message: Record<string, unknown>) => boolean) | null;
+export type MessageFilter = ((message: MessageObject) => boolean) | null;
 
 const SUPPORTED = new Set(['stream', 'channel', 'topic', 'sender', 'is']);
 
 /** Compiles a decoded narrow (already checked to be a list); returns the filter or the Zulip error. */
 export function compileEventNarrow(narrow: readonly unknown[]): MessageFilter | ZulipError {
-  const tests: Array<(m: Record<string, unknown>) => boolean> = [];
+  const tests: Array<(m: MessageObject) => boolean> = [];
   for (let i = 0; i < narrow.length; i++) {
     const term = narrow[i];
     if (!Array.isArray(term) || term.length !== 2) return Errors.badRequest(`narrow[${i}] should have exactly 2 items`);
@@ -23,13 +24,13 @@ export function compileEventNarrow(narrow: readonly unknown[]): MessageFilter | 
     switch (operator) {
       case 'stream':
       case 'channel':
-        tests.push((m) => m.type === 'stream' && String(m.display_recipient).toLowerCase() === lower);
+        tests.push((m) => m.type === 'stream' && typeof m.display_recipient === 'string' && m.display_recipient.toLowerCase() === lower);
         break;
       case 'topic':
-        tests.push((m) => m.type === 'stream' && String(m.subject).toLowerCase() === lower);
+        tests.push((m) => m.type === 'stream' && m.subject.toLowerCase() === lower);
         break;
       case 'sender':
-        tests.push((m) => String(m.sender_email).toLowerCase() === lower);
+        tests.push((m) => m.sender_email.toLowerCase() === lower);
         break;
       case 'is':
         if (lower === 'private' || lower === 'dm') tests.push((m) => m.type === 'private');

@@ -1,10 +1,15 @@
 /**
  * A Zulip client event decided by a realm handler, to deliver once the command's records are
- * durable, to the event queues of `userIds` (DESIGN.md §1.4).
+ * durable, to the event queues of `userIds` (src/README.md: request path).
  */
 export interface RealmEvent {
   userIds: readonly number[];
-  /** The event without its per-queue `id`. */
+  /**
+   * The event without its per-queue `id`: one of `EventPayload` (schemas.ts, the static types of
+   * the event schemas). Declared loosely because the wire serializers handlers use
+   * (`streamToWire`, `userToWire`...) still return `Record<string, unknown>`; every event a
+   * handler emits is checked against its schema by the handler's tests (`verifyAction`).
+   */
   payload: Record<string, unknown>;
   /** Present on `message` events: what per-queue finalization needs (see message-event.ts). */
   message?: MessageEventExtras;
@@ -33,7 +38,7 @@ export interface MessageEventExtras {
   senderEmailPublic: boolean;
   /** Flag names per receiving user id; users not listed get []. */
   flags: Readonly<Record<number, readonly string[]>>;
-  /** The sending client's queue and its local id (seed §6.2). */
+  /** The sending client's queue and its local id (https://zulip.com/api/get-events). */
   senderQueueId?: string;
   localId?: string;
   /** Set when the topic is empty: shown instead to clients without the `empty_topic_name` capability. */

@@ -1,5 +1,5 @@
 /**
- * The initial state of `POST /register` (zulip-behavior.md §10.1; Zulip's
+ * The initial state of `POST /register` (https://zulip.com/api/register-queue; Zulip's
  * `fetch_initial_state_data` + `post_process_state` in `zerver/lib/events.py`, at feature level
  * 417). The register endpoint (`api/events.ts`) calls `buildRegisterState` and adds `queue_id`
  * and `last_event_id`.

@@ -1,5 +1,5 @@
 /**
- * typebox schemas of the `subscription` and `stream` client events (zulip-behavior.md §10.4),
+ * typebox schemas of the `subscription` and `stream` client events (https://zulip.com/api/get-events),
  * registered in `EVENT_SCHEMAS` (`events/schemas.ts`):
  * - `subscription` op `add` `{subscriptions: [subscription object with subscribers]}`,
  *   op `remove` `{subscriptions: [{name, stream_id}]}`, op `update` `{stream_id, property, value}`,

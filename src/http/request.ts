@@ -1,5 +1,5 @@
 /**
- * Turning a uWS request into an `ApiRequest` (DESIGN.md §1.1, zulip-clients.md §1.3):
+ * Turning a uWS request into an `ApiRequest` (src/README.md: request path):
  *
  * 1. `copyRequestHead` copies everything from uWS's stack-allocated `HttpRequest` synchronously,
  *    inside the route handler (after it returns, the HttpRequest is gone);
@@ -158,7 +158,8 @@ function parseMultipart(contentType: string, body: Buffer): Promise<[string, str
 }
 
 /**
- * Parses a request body by its Content-Type (zulip-clients.md §1.3):
+ * Parses a request body by its Content-Type (Zulip's zerver/lib/request.py `REQ` / typed_endpoint
+ * read the body of POST, PATCH, PUT, DELETE):
  * - `application/x-www-form-urlencoded` → URLSearchParams pairs (UTF-8);
  * - `multipart/form-data` (with or without a space before `boundary=`) → its fields; an empty
  *   body is zero fields (zulip-js sends that for parameterless POSTs); a malformed body or a
@@ -173,7 +174,10 @@ export function parseForm(contentType: string | undefined, body: Buffer): [strin
   return [];
 }
 
-/** Methods whose form body Zulip parses (§0.1: PATCH/PUT/DELETE like POST; never GET). */
+/**
+ * Methods whose form body Zulip parses (Zulip's zerver/lib/rest.py `rest_dispatch`:
+ * PATCH/PUT/DELETE like POST; never GET).
+ */
 const BODY_METHODS: ReadonlySet<string> = new Set(['POST', 'PATCH', 'PUT', 'DELETE']);
 
 /**

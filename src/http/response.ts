@@ -1,5 +1,6 @@
 /**
- * Writing an `ApiResponse` to uWS (zulip-behavior.md §0.1, §0.3): one corked write of status
+ * Writing an `ApiResponse` to uWS (Zulip's zproject/urls.py,
+ * https://zulip.com/api/rest-error-handling): one corked write of status
  * line, headers and body; `Content-Type: application/json`, body = compact JSON + "\n", Zulip's
  * never-cache `Cache-Control`. Nothing is written once the client has aborted.
  */

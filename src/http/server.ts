@@ -1,5 +1,5 @@
 /**
- * The uWebSockets.js HTTP server (DESIGN.md §1.1, §1.6). The only module that starts uWS.
+ * The uWebSockets.js HTTP server (src/README.md: request path). The only module that starts uWS.
  *
  * Per request: register `onAborted` first, copy the request head synchronously, read the body
  * (bounded), parse it, call `dispatch`, write the reply corked — unless the client went away.

@@ -25,7 +25,7 @@ import { pathToFileURL } from 'node:url';
 import { emptyFindings, type LinkableStream, type MentionableGroup, type MentionableUser, type ZulipRenderContext } from './context.js';
 import type { Renderer } from './render.js';
 import { zulipRenderer } from './zulip-renderer.js';
-import { DEMO_PUBLIC_STREAMS, DEMO_USERS } from '../realm/demo-realm.js';
+import { DEMO_PUBLIC_STREAMS, DEMO_USERS } from '../domain/demo-cast.js';
 
 /** One `regular_tests` entry. */
 export interface RegularCase {
@@ -71,9 +71,10 @@ const KNOWN_KEYS = new Set([
  * The `zulip` test realm as rendering sees it: the demo cast (ids in demo order, from 1), the
  * demo channels (Verona 1 … Rome 5, "core team" 6), group `hamletcharacters` (id 1), and the
  * linkifier `#(?P<id>[0-9]{2,8})` → `https://trac.example.com/ticket/{id}`; no realm emoji.
- * A fresh context (with empty findings) per call.
+ * A fresh context (with empty findings) per call. `nowSeconds` (UNIX seconds) fills the fields a
+ * `<time:…>` leaves out; the runner is a tool, so it defaults to the wall clock.
  */
-export function fixtureContext(translateEmoticons: boolean): ZulipRenderContext {
+export function fixtureContext(translateEmoticons: boolean, nowSeconds = Date.now() / 1000): ZulipRenderContext {
   return {
     userById: (id) => USERS.find((u) => u.id === id),
     usersByFullName: (name) => USERS.filter((u) => u.fullName.toLowerCase() === name.toLowerCase()),
@@ -83,6 +84,7 @@ export function fixtureContext(translateEmoticons: boolean): ZulipRenderContext 
     linkifiers: [{ id: 1, pattern: '#(?P<id>[0-9]{2,8})', urlTemplate: 'https://trac.example.com/ticket/{id}' }],
     realmEmoji: () => undefined,
     translateEmoticons,
+    nowSeconds,
     out: emptyFindings(),
   };
 }

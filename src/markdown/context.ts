@@ -70,6 +70,11 @@ export interface ZulipRenderContext {
   realmEmoji(name: string): RealmEmojiInfo | undefined;
   /** The sender's `translate_emoticons` setting. */
   translateEmoticons: boolean;
+  /**
+   * "Now" for this render, UNIX seconds: the sending command's clock (`ctx.now()` in handlers),
+   * never the wall clock read inside the renderer. Fields a `<time:…>` leaves out come from it.
+   */
+  nowSeconds: number;
   /** Outputs, filled while rendering. */
   out: RenderFindings;
 }

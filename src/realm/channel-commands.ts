@@ -1,5 +1,8 @@
 /**
- * Commands of the channel API (seed §4.2–4.3, zulip-behavior.md §3.8–3.12); re-exported by
+ * Commands of the channel API (https://zulip.com/api/update-stream,
+ * https://zulip.com/api/create-channel, https://zulip.com/api/get-stream-by-id,
+ * https://zulip.com/api/get-stream-id, https://zulip.com/api/archive-stream,
+ * https://zulip.com/api/get-subscribers); re-exported by
  * `commands.ts`. Raw wire values are passed through and validated by the handler
  * (`realm/handlers/channels.ts`) against the state it decides on.
  */

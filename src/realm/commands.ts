@@ -1,5 +1,5 @@
 /**
- * Commands: inputs to a realm actor, imperative (DESIGN.md §2). xstate calls every actor input an
+ * Commands: inputs to a realm actor, imperative (src/README.md: words). xstate calls every actor input an
  * "event"; in this codebase those inputs are commands, and "event" means only a Zulip client
  * event delivered through `GET /events`.
  *
@@ -48,7 +48,8 @@ export interface Subscribe {
 }
 
 /**
- * Subscribe and/or unsubscribe (zulip-behavior.md §3.2–3.4): `POST`, `DELETE` and `PATCH
+ * Subscribe and/or unsubscribe (https://zulip.com/api/subscribe, https://zulip.com/api/unsubscribe,
+ * https://zulip.com/api/update-subscriptions): `POST`, `DELETE` and `PATCH
  * /users/me/subscriptions`. Channels in `add` that do not exist are created by `actorId`.
  */
 export interface UpdateSubscriptions {
@@ -69,7 +70,7 @@ export interface UpdateSubscriptions {
   announce?: boolean;
 }
 
-/** Changes of the actor's own subscription settings (zulip-behavior.md §3.6). */
+/** Changes of the actor's own subscription settings (https://zulip.com/api/update-subscription-settings). */
 export interface SetSubscriptionProperties {
   type: 'set_subscription_properties';
   actorId: number;
@@ -81,7 +82,7 @@ export interface SendMessage {
   senderId: number;
   /** `stream` (also for wire `channel`) or `private` (also for wire `direct`). */
   messageType: 'stream' | 'private';
-  /** The decoded `to` parameter: name, id, or a list (zulip-behavior.md §2.1). */
+  /** The decoded `to` parameter: name, id, or a list (https://zulip.com/api/send-message). */
   to: unknown;
   /** Stripped topic; undefined when the client passed none. */
   topic: string | undefined;
@@ -121,7 +122,8 @@ export interface EnsureSystemBots {
 }
 
 /**
- * A presence report (`POST /users/me/presence`, zulip-behavior.md §8.1): no records; the handler
+ * A presence report (`POST /users/me/presence`, https://zulip.com/api/update-presence): no records;
+ * the handler
  * updates the in-memory presence store (see `domain/presence.ts`) and may emit a `presence` event.
  */
 export interface UpdatePresence {
@@ -135,7 +137,7 @@ export interface UpdatePresence {
   lastUpdateId?: number;
 }
 
-/** A typing notification: no records, only `typing` events (zulip-behavior.md §10.4). */
+/** A typing notification: no records, only `typing` events (https://zulip.com/api/get-events). */
 export interface Typing {
   type: 'typing';
   senderId: number;
@@ -181,8 +183,10 @@ import type { EditMessage, EditMessageReply } from './handlers/message-edit.js';
 export type { EditMessage };
 
 /**
- * Set a user's visibility policy for (channel, topic) (zulip-behavior.md §3.15): `POST /user_topics`
- * and, with `legacy`, `PATCH /users/me/subscriptions/muted_topics` (seed §4.4; add = 1, remove = 0).
+ * Set a user's visibility policy for (channel, topic) (https://zulip.com/api/update-user-topic):
+ * `POST /user_topics`
+ * and, with `legacy`, `PATCH /users/me/subscriptions/muted_topics`
+ * (https://zulip.com/api/mute-topic; add = 1, remove = 0).
  */
 export interface SetUserTopic {
   type: 'set_user_topic';

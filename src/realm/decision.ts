@@ -1,5 +1,5 @@
 /**
- * What a handler decides and what it may use to decide (DESIGN.md §1.3). Handlers are pure
+ * What a handler decides and what it may use to decide (src/README.md: request path). Handlers are pure
  * functions of (state, command, ctx): time and randomness come from `ctx`, so tests can pin them
  * and replay never needs them (the records carry their results).
  */

@@ -3,25 +3,11 @@
  * on: real clients need users, channels and a few messages to show. Everything goes through the
  * realm actor as ordinary commands, so the demo is durable like any other data.
  */
-import { Role, type RoleCode } from '../domain/realm-state.js';
+import { Role } from '../domain/realm-state.js';
+import { DEMO_BOT_EMAIL, DEMO_PUBLIC_STREAMS, DEMO_USERS } from '../domain/demo-cast.js';
 import type { RealmRegistry } from './realm-registry.js';
 import type { RealmActor } from './realm-actor.js';
 
-/** Demo accounts: email, full name, role. */
-export const DEMO_USERS: ReadonlyArray<readonly [string, string, RoleCode]> = [
-  ['desdemona@zulip.com', 'Desdemona', Role.owner],
-  ['iago@zulip.com', 'Iago', Role.admin],
-  ['shiva@zulip.com', 'Shiva', Role.moderator],
-  ['hamlet@zulip.com', 'King Hamlet', Role.member],
-  ['othello@zulip.com', 'Othello, the Moor of Venice', Role.member],
-  ['cordelia@zulip.com', "Cordelia, Lear's daughter", Role.member],
-  ['prospero@zulip.com', 'Prospero from The Tempest', Role.member],
-  ['aaron@zulip.com', 'aaron', Role.member],
-  ['polonius@zulip.com', 'Polonius', Role.guest],
-];
-
-export const DEMO_BOT_EMAIL = 'default-bot@zulip.com';
-export const DEMO_PUBLIC_STREAMS = ['Verona', 'Denmark', 'Scotland', 'Venice', 'Rome'];
 /** Channels every human demo user is subscribed to. */
 const EVERYONE_STREAMS = new Set(['Verona', 'Denmark', 'Scotland']);
 

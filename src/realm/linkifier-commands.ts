@@ -1,5 +1,6 @@
 /**
- * Linkifier commands (zulip-behavior.md §6), kept beside `commands.ts` like the channel commands.
+ * Linkifier commands (https://zulip.com/api/get-linkifiers), kept beside `commands.ts` like the
+ * channel commands.
  * `pattern` and `urlTemplate` arrive already stripped by the endpoint.
  */
 

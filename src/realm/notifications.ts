@@ -1,5 +1,6 @@
 /**
- * Notification Bot messages about channels (zulip-behavior.md §3.2, §3.10; Zulip 11's
+ * Notification Bot messages about channels (https://zulip.com/api/subscribe,
+ * https://zulip.com/api/update-stream; Zulip 11's
  * `zerver/actions/streams.py` wording, "channel" rather than "stream" as at feature level 417):
  * built as `internal_send` follow-up commands (`Decision.followUps`), so they are decided after
  * the change they describe is applied and land in the same commit.

@@ -1,5 +1,5 @@
 /**
- * The realm actor (DESIGN.md §1.3–1.4): one xstate v5 actor per organization that owns the
+ * The realm actor (src/README.md: request path): one xstate v5 actor per organization that owns the
  * realm's state and processes commands one at a time.
  *
  * Vocabulary: xstate calls every input an "event"; here those inputs are **commands** (and a few

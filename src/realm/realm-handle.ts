@@ -1,6 +1,7 @@
 /**
- * What the API layer sees of a realm: its read-only state for synchronous queries (DESIGN.md §1.5)
- * and `execute` to send a command through the realm actor's mailbox (§1.3–1.4).
+ * What the API layer sees of a realm: its read-only state for synchronous queries (src/README.md:
+ * request path)
+ * and `execute` to send a command through the realm actor's mailbox (src/README.md, the request path).
  */
 import type { Result } from '../errors.js';
 import type { RealmState } from '../domain/realm-state.js';

@@ -1,7 +1,7 @@
 /**
- * All realms of one server process (DESIGN.md §7: nothing assumes one global realm). Opens the
+ * All realms of one server process (src/README.md: scale: nothing assumes one global realm). Opens the
  * store, recovers every realm (snapshot + log tail), starts one actor per realm, picks the realm
- * for a request's Host, and authenticates API keys (zulip-behavior.md §0.4).
+ * for a request's Host, and authenticates API keys (https://zulip.com/api/http-headers).
  */
 import { Errors, type ZulipError } from '../errors.js';
 import { evolve } from '../domain/evolve.js';
@@ -152,7 +152,7 @@ export class RealmRegistry {
   }
 
   /**
-   * The realm a request's Host header selects (zulip-behavior.md §0.4): `<sub>.<external host>`
+   * The realm a request's Host header selects (https://zulip.com/api/http-headers): `<sub>.<external host>`
    * selects `<sub>` (`www` = root); anything else (the external host itself, 127.0.0.1,
    * localhost, another name) selects the root realm. Null when that realm does not exist.
    */
@@ -168,7 +168,7 @@ export class RealmRegistry {
   }
 
   /**
-   * HTTP Basic authentication with `email:api_key` on /api/v1 (zulip-behavior.md §0.4). The
+   * HTTP Basic authentication with `email:api_key` on /api/v1 (https://zulip.com/api/http-headers). The
    * email must match the key owner's delivery email (case-insensitively); the key is compared in
    * constant time. Every failure is a 401 UNAUTHORIZED error.
    */

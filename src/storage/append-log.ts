@@ -1,5 +1,6 @@
 /**
- * The durable append log of every realm (DESIGN.md §1.4, §3): records keyed `[realmId, seq]`,
+ * The durable append log of every realm (src/README.md: request path, persistence): records keyed
+ * `[realmId, seq]`,
  * message bodies written in the same LMDB transaction as the records that create them, the realm
  * registry, and log trimming once a snapshot covers a prefix.
  *
@@ -203,7 +204,7 @@ export class AppendLog {
 
   /**
    * The stored body of `messageId` in `realmId`, or undefined. Synchronous memory-mapped read
-   * (DESIGN.md §3b); sees every append that has resolved. Throws `StorageCorruptionError` if the
+   * (src/README.md: persistence); sees every append that has resolved. Throws `StorageCorruptionError` if the
    * body blob fails its checks.
    */
   getBody(realmId: number, messageId: number): object | undefined {

@@ -1,5 +1,5 @@
 /**
- * Byte formats of everything parley persists (DESIGN.md §3). Log records, message bodies and
+ * Byte formats of everything parley persists (src/README.md: persistence). Log records, message bodies and
  * snapshot cores/headers are self-checking msgpack blobs; snapshot column chunks and column
  * metadata have fixed binary layouts (end of this file).
  *
@@ -12,7 +12,7 @@
  *
  * A blob that is too short, has an unknown version byte, fails its CRC or whose payload does not
  * decode to a plain object raises `StorageCorruptionError`; the server must refuse to start on it
- * rather than load partial data (§3).
+ * rather than load partial data (src/README.md, persistence).
  */
 import CRC32 from 'crc-32';
 import { Packr } from 'msgpackr';

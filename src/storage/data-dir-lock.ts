@@ -1,5 +1,5 @@
 /**
- * One process at a time owns a data directory (DESIGN.md §3): the append log keeps each realm's
+ * One process at a time owns a data directory (src/README.md: persistence): the append log keeps each realm's
  * last seq in memory, so a second writer (an offline `create-realm` while the server runs) would
  * corrupt the log. The lock is a file `<dataDir>/parley.lock` holding the owner's pid.
  *

@@ -1,5 +1,5 @@
 /**
- * The one LMDB environment of a parley data directory (DESIGN.md §3). Only `storage/` imports
+ * The one LMDB environment of a parley data directory (src/README.md: persistence). Only `storage/` imports
  * lmdb; the rest of the server talks to `AppendLog`, `SnapshotStore` and `recoverRealm`.
  *
  * Sub-databases (all keys use lmdb's ordered-binary key encoding, so arrays sort element-wise):
@@ -11,7 +11,8 @@
  * | `snapshot` | `[realmId, 'header' \| 'core' \| …]`  | see snapshot-store.ts (binary)                |
  * | `meta`     | `'format'`, `['realm', id]`, `['trimmed', id]` | msgpack objects / numbers            |
  *
- * Durability (§3, "committed and flushed"). On Linux lmdb-js runs with `overlappingSync`: a write
+ * Durability (src/README.md, persistence: "committed and flushed"). On Linux lmdb-js runs with
+ * `overlappingSync`: a write
  * promise resolves when its transaction is *committed* (visible to readers), and the fsync of that
  * transaction may still be in progress; `db.flushed` resolves when the last commit is on disk.
  * For parley "durable" means **flushed**: `Store.durable()` waits for both the commit promises

@@ -1,5 +1,6 @@
 /**
- * Realm recovery (DESIGN.md §3): latest snapshot (or the empty state) + replay of every log record
+ * Realm recovery (src/README.md: persistence): latest snapshot (or the empty state) + replay of
+ * every log record
  * after it, through the same `evolve` that folded them the first time. Either the whole realm
  * loads or a clear error is thrown; never a silently half-loaded realm.
  */
@@ -14,7 +15,7 @@ export interface RealmFold<S> {
   empty(): S;
   /** The state a snapshot describes (`core` and `columns` as `SnapshotStore.readSnapshot` returns them). */
   fromSnapshot(core: object, columns: Record<string, Column>): S;
-  /** Folds one record into `state` in place (the only mutator, §1.4). */
+  /** Folds one record into `state` in place (the only mutator, see src/README.md). */
   evolve(state: S, record: object): void;
   /**
    * Optional: the state's snapshot columns by name (as passed to `writeSnapshot`). When given,

@@ -1,5 +1,5 @@
 /**
- * Incremental realm snapshots (DESIGN.md §3, §3b). A snapshot is the realm state at log seq
+ * Incremental realm snapshots (src/README.md: persistence). A snapshot is the realm state at log seq
  * `seq`: a msgpack-able `core` (everything but the big numeric columns) plus named `Column`s.
  * Only what changed since the previous snapshot is written again — dirty column chunks, the
  * metadata of columns whose length changed, the column name list if the set of names changed —

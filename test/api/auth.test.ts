@@ -1,4 +1,7 @@
-/** POST /fetch_api_key, Basic auth on /api/v1, GET /server_settings (zulip-behavior.md §0.4, §1). */
+/**
+ * POST /fetch_api_key, Basic auth on /api/v1, GET /server_settings
+ * (https://zulip.com/api/http-headers, https://zulip.com/api/fetch-api-key).
+ */
 import t from 'tap';
 import { DEMO_PASSWORD, formEncode, rawRequest, startTestServer } from '../support/test-server.js';
 import { ZULIP_FEATURE_LEVEL } from '../../src/version.js';

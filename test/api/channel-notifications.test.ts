@@ -1,5 +1,6 @@
 /**
- * Notification Bot messages about channels (zulip-behavior.md §3.2, §3.10): the first message of a
+ * Notification Bot messages about channels (https://zulip.com/api/subscribe,
+ * https://zulip.com/api/update-stream): the first message of a
  * new channel, `announce`, "subscribed you" direct messages and the "channel events" notices of
  * PATCH /streams/{id}; and the bot as a cross-realm bot.
  */

@@ -1,6 +1,8 @@
 /**
  * POST /channels/create, PATCH/DELETE/GET /streams/{id}, GET /streams/{id}/members
- * (seed §4.2–4.3; zulip-behavior.md §3.8, §3.10–3.12).
+ * (https://zulip.com/api/update-stream, https://zulip.com/api/create-channel;
+ * https://zulip.com/api/get-stream-by-id, https://zulip.com/api/archive-stream,
+ * https://zulip.com/api/get-subscribers).
  */
 import t from 'tap';
 import { startTestServer, type Caller } from '../support/test-server.js';

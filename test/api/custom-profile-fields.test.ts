@@ -1,5 +1,6 @@
 /**
- * Custom profile field endpoints (zulip-behavior.md §5, §12.16, seed §4.7): parameters and
+ * Custom profile field endpoints (https://zulip.com/api/get-custom-profile-fields,
+ * https://zulip.com/api/create-custom-profile-field): parameters and
  * defaults, errors with "state unchanged", events through verifyAction (`custom_profile_fields`,
  * `realm_user` update), register state, and `profile_data` in GET /users and /users/me.
  */

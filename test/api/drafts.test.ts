@@ -1,5 +1,7 @@
 /**
- * Drafts (seed §2.4, §4.10, §4.11, §6.1, §7; zulip-behavior.md §4): `GET/POST /drafts`,
+ * Drafts (https://zulip.com/api/get-drafts, https://zulip.com/api/edit-draft,
+ * https://zulip.com/api/create-drafts, https://zulip.com/api/register-queue,
+ * https://zulip.com/api/rest-error-handling): `GET/POST /drafts`,
  * `PATCH/DELETE /drafts/{draft_id}`. Every validation error with its exact string and "nothing was
  * created or changed", another user's draft → 404 and unchanged, ids in input order, the default
  * timestamp, `drafts` events via verifyAction, `enable_drafts_synchronization` (errors first;

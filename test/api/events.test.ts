@@ -1,4 +1,7 @@
-/** POST /register, GET /events, DELETE /events, POST /typing through the HTTP stack (zulip-behavior.md §10). */
+/**
+ * POST /register, GET /events, DELETE /events, POST /typing through the HTTP stack
+ * (https://zulip.com/api/real-time-events).
+ */
 import t from 'tap';
 import { startTestServer } from '../support/test-server.js';
 

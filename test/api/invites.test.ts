@@ -1,5 +1,7 @@
 /**
- * Reusable invitations (seed §4.13, §5.5, §7, §8; zulip-behavior.md §9, §12 item 20): every rule
+ * Reusable invitations (https://zulip.com/api/create-invite-link,
+ * https://zulip.com/api/http-headers, https://zulip.com/api/rest-error-handling,
+ * https://zulip.com/api/register-queue; https://zulip.com/api/get-invites): every rule
  * of `create_multiuse_invite` / `revoke_multiuse_invite` with "state unchanged after error",
  * expiry, snapshots, and the HTTP endpoints with the `invites_changed` event via verifyAction.
  */

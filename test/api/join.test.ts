@@ -1,5 +1,6 @@
 /**
- * Consuming a reusable invitation link (seed §4.13; zulip-behavior.md §9.5): `GET /join/{key}/`
+ * Consuming a reusable invitation link (https://zulip.com/api/create-invite-link; Zulip's
+ * zerver/views/registration.py `accounts_home_from_multiuse_invite`): `GET /join/{key}/`
  * serves the registration page; its form creates the account with the invited role, channels
  * (realm defaults only on request) and groups; malformed, unknown, revoked and expired links are
  * 404 pages; a link is reusable; errors create nothing.

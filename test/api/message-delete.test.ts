@@ -1,5 +1,6 @@
 /**
- * `DELETE /messages/{message_id}` (zulip-behavior.md §2.6, §10.4; Zulip's
+ * `DELETE /messages/{message_id}` (https://zulip.com/api/delete-message,
+ * https://zulip.com/api/get-events; Zulip's
  * `validate_can_delete_message` / `do_delete_messages` at FL 417): permissions with Zulip's exact
  * strings and "message unchanged after an error", `delete_message` events (bulk and legacy forms,
  * empty topic fallback) and the `first_message_id` update via verifyAction, the deleted message

@@ -1,5 +1,6 @@
 /**
- * `PATCH /messages/{message_id}` (zulip-behavior.md §2.5; Zulip's check_update_message): content
+ * `PATCH /messages/{message_id}` (https://zulip.com/api/update-message; Zulip's
+ * check_update_message): content
  * edits (re-rendered, sender only, realm switch and time limit), topic moves with propagate_mode,
  * resolving, channel moves with access changes, Notification Bot breadcrumbs, `update_message`
  * events via verifyAction, and every error with the message unchanged afterwards.

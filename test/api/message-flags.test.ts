@@ -1,5 +1,5 @@
 /**
- * Personal message flags (zulip-behavior.md §2.2; Zulip's message_flags views/actions at FL 417):
+ * Personal message flags (https://zulip.com/api/get-message; Zulip's message_flags views/actions at FL 417):
  * `POST /messages/flags`, `POST /messages/flags/narrow`, `POST /mark_all_as_read`,
  * `POST /mark_stream_as_read`, `POST /mark_topic_as_read`. Every error string with the flags
  * unchanged afterwards; read/unread and starred round trips visible in `GET /messages` flags and

@@ -1,5 +1,5 @@
 /**
- * GET /messages (zulip-behavior.md §2.8, §12 item 10) through the real HTTP stack, on the demo
+ * GET /messages (https://zulip.com/api/get-messages) through the real HTTP stack, on the demo
  * organization plus a fixed set of messages sent through the API.
  *
  * Message ids after setup (demo 1–6, then ours 7–15):

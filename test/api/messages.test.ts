@@ -7,7 +7,7 @@ t.test('send to a channel and read it back', async (t) => {
   const hamlet = await s.as('hamlet@zulip.com');
   const sent = await hamlet.call('POST', '/messages', { type: 'stream', to: 'Verona', topic: 'api test', content: 'Hello **bold**' });
   t.equal(sent.status, 200);
-  // A new topic: Zulip's default automatic follow (seed §3 last row).
+  // A new topic: Zulip's default automatic follow (https://zulip.com/api/update-stream last row).
   t.same(Object.keys(sent.body).sort(), ['automatic_new_visibility_policy', 'id', 'msg', 'result']);
   t.equal(sent.body.automatic_new_visibility_policy, 3);
   const got = await hamlet.call('GET', `/messages/${sent.body.id}`);

@@ -1,5 +1,6 @@
 /**
- * Navigation views (seed §2.7, §4.15, §7; Zulip FL 390): `GET/POST /navigation_views`,
+ * Navigation views (https://zulip.com/api/add-navigation-view,
+ * https://zulip.com/api/rest-error-handling; Zulip FL 390): `GET/POST /navigation_views`,
  * `PATCH/DELETE /navigation_views/{fragment}`. Every rule and error string with "state unchanged
  * after error", `navigation_view` events via verifyAction, register state, per-user isolation;
  * plus the handlers on a small realm (records, events to the actor only, fingerprint unchanged

@@ -1,5 +1,6 @@
 /**
- * Parameter decoding (zulip-behavior.md §0.2): lookup order, aliases, required/default, and the
+ * Parameter decoding (Zulip's zerver/lib/typed_endpoint.py `typed_endpoint`): lookup order,
+ * aliases, required/default, and the
  * exact error texts of both dialects.
  */
 import t from 'tap';

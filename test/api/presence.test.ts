@@ -1,5 +1,5 @@
 /**
- * Presence over HTTP (zulip-behavior.md §8, seed §2.8, §4.20): `POST /users/me/presence` with
+ * Presence over HTTP (https://zulip.com/api/get-presence): `POST /users/me/presence` with
  * every parameter and error, `GET /realm/presence`, `GET /users/{id|email}/presence`, the
  * `presence` event through `verifyAction` (legacy and slim queues), `/register` state with
  * `presence_last_update_id`, pings never touching the durable log, and persistence across a

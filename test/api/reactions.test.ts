@@ -1,5 +1,6 @@
 /**
- * Emoji reactions (seed §2.2; Zulip's `zerver/views/reactions.py`, `zerver/actions/reactions.py`):
+ * Emoji reactions (https://zulip.com/api/get-message; Zulip's `zerver/views/reactions.py`,
+ * `zerver/actions/reactions.py`):
  * `POST` / `DELETE /messages/{message_id}/reactions`. Every error string with "reactions unchanged
  * afterwards", the add/remove round trip, duplicates, votes (same code, earlier name), each
  * reaction type, `reaction` events via verifyAction and who receives them (UserMessage rows,

@@ -1,5 +1,5 @@
 /**
- * Linkifiers (zulip-behavior.md §6, §12 item 17; seed §2.5, §4.16, §4.18): handler rules with
+ * Linkifiers (https://zulip.com/api/get-linkifiers, https://zulip.com/api/add-linkifier): handler rules with
  * "state unchanged after error", every error string with its `errors` dict, ordering and reorder,
  * snapshots, events via verifyAction, and `/register` with and without `linkifier_url_template`.
  */

@@ -1,5 +1,7 @@
 /**
- * The dispatcher (zulip-behavior.md §0.1–§0.4): routing, method dispatch, authentication,
+ * The dispatcher (Zulip's zproject/urls.py, Zulip's zerver/lib/typed_endpoint.py `typed_endpoint`,
+ * https://zulip.com/api/rest-error-handling, https://zulip.com/api/http-headers): routing, method
+ * dispatch, authentication,
  * client names, parameter decoding and the success/error envelope, with fake services.
  */
 import t from 'tap';

@@ -1,4 +1,7 @@
-/** GET /streams and GET /users/me/subscriptions (zulip-behavior.md §3.5, §3.7). */
+/**
+ * GET /streams and GET /users/me/subscriptions (https://zulip.com/api/get-subscriptions,
+ * https://zulip.com/api/get-streams).
+ */
 import t from 'tap';
 import { startTestServer } from '../support/test-server.js';
 

@@ -1,5 +1,8 @@
 /**
- * Subscription endpoints (zulip-behavior.md §3.2–3.6, §3.13): replies, error strings, and the
+ * Subscription endpoints (https://zulip.com/api/subscribe, https://zulip.com/api/unsubscribe,
+ * https://zulip.com/api/update-subscriptions, https://zulip.com/api/get-subscriptions,
+ * https://zulip.com/api/update-subscription-settings,
+ * https://zulip.com/api/get-subscription-status): replies, error strings, and the
  * `subscription` / `stream` events checked with `verifyAction` (register state + events = fresh).
  */
 import t from 'tap';

@@ -1,5 +1,6 @@
 /**
- * User administration over HTTP (seed §4.12, zulip-behavior.md §11.5, §11.7): every rule and error
+ * User administration over HTTP (https://zulip.com/api/update-user,
+ * https://zulip.com/api/get-users): every rule and error
  * string of `PATCH /users/{user_id}`, `DELETE /users/{user_id}` and
  * `POST /users/{user_id}/reactivate` with "state unchanged after error", events through
  * verifyAction, and register state.

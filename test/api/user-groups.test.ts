@@ -1,5 +1,6 @@
 /**
- * User groups (seed §2.11): create, members, subgroups (no cycles), rename; permissions; errors
+ * User groups (https://zulip.com/api/group-setting-values): create, members, subgroups (no cycles),
+ * rename; permissions; errors
  * with the state unchanged; `user_group` events folded into `realm_user_groups` (verify_action);
  * membership feeding `hasGroupPermission`.
  */

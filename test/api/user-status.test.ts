@@ -1,5 +1,6 @@
 /**
- * User status over HTTP (zulip-behavior.md §7, seed §4.8, §4.9): `POST /users/me/status`,
+ * User status over HTTP (https://zulip.com/api/update-status,
+ * https://zulip.com/api/update-status-for-user): `POST /users/me/status`,
  * `POST /users/{user_id}/status` (administrators), `GET /users/{user_id}/status`, every error
  * with "state unchanged after error", `user_status` events via verifyAction, register state.
  */

@@ -1,5 +1,6 @@
 /**
- * Topic visibility (zulip-behavior.md §3.15, seed §4.4, §3 last row, §6.3): `POST /user_topics`,
+ * Topic visibility (https://zulip.com/api/update-user-topic, https://zulip.com/api/mute-topic,
+ * Zulip's `visibility_policy_for_send_message`): `POST /user_topics`,
  * the deprecated `PATCH /users/me/subscriptions/muted_topics`, their events and register state,
  * and the automatic follow on send. Handler-level rules with "state unchanged after error".
  */

@@ -1,4 +1,8 @@
-/** GET /users/me, GET /users, GET /users/{id}, GET /users/{email} (seed §4.17, §4.21, §4.22). */
+/**
+ * GET /users/me, GET /users, GET /users/{id}, GET /users/{email}
+ * (https://zulip.com/api/get-own-user, https://zulip.com/api/get-users,
+ * https://zulip.com/api/get-user).
+ */
 import t from 'tap';
 import { startTestServer } from '../support/test-server.js';
 

@@ -1,5 +1,5 @@
 /**
- * Authorization header parsing (zulip-behavior.md §0.4): exact error bodies and statuses.
+ * Authorization header parsing (https://zulip.com/api/http-headers): exact error bodies and statuses.
  */
 import t from 'tap';
 import { parseBasicAuth } from '../../src/auth/basic-auth.js';

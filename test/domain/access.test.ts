@@ -1,4 +1,4 @@
-/** Message access rules (zulip-behavior.md §2.3) on a small realm. */
+/** Message access rules (https://zulip.com/api/get-message) on a small realm. */
 import t from 'tap';
 import { run, smallRealm } from '../support/realm-fixture.js';
 import { canAccessMessage } from '../../src/domain/access.js';

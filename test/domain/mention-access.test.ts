@@ -20,7 +20,7 @@ function restrict(r: SmallRealm): void {
 }
 
 function render(r: SmallRealm, senderId: number, content: string) {
-  return renderMessageContent(r.state, content, { senderId, directUserIds: [senderId] });
+  return renderMessageContent(r.state, content, { senderId, nowSeconds: r.ctx.now(), directUserIds: [senderId] });
 }
 
 t.test('default role:everyone: guests mention anyone', async (t) => {

@@ -1,5 +1,5 @@
 /**
- * Presence rules at handler/store level with a pinned clock (zulip-behavior.md §8): the update
+ * Presence rules at handler/store level with a pinned clock (https://zulip.com/api/get-presence): the update
  * rules (55 s minimum frequency, connected ≥ active), when a `presence` event is sent (creation,
  * coming back online — not every ping), legacy/slim formats, FL 263 `last_update_id`, offline in
  * `GET /users/{id}/presence`, and the snapshot round trip (old snapshots without presence load).

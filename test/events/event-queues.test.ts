@@ -1,4 +1,7 @@
-/** EventQueueManager: routing, long-poll, heartbeats, acknowledgement, GC, limits (zulip-behavior.md §10). */
+/**
+ * EventQueueManager: routing, long-poll, heartbeats, acknowledgement, GC, limits
+ * (https://zulip.com/api/real-time-events).
+ */
 import t from 'tap';
 import { EventQueueManager } from '../../src/events/event-queues.js';
 import { collectingLogger, replaceLogger } from '../../src/ops/logger.js';

@@ -1,5 +1,5 @@
 /**
- * Request bodies (zulip-clients.md §1.3, §5): urlencoded, multipart as zulip-js and
+ * Request bodies (as Zulip's request parsing reads them): urlencoded, multipart as zulip-js and
  * python-zulip-api send it (incl. the empty body), malformed multipart, oversized bodies, query
  * parsing, and the query+body merge through a real server and the real dispatcher.
  */

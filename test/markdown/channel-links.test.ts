@@ -27,6 +27,7 @@ function render(content: string, latest: Record<string, number> = {}): string {
     linkifiers: [],
     realmEmoji: () => undefined,
     translateEmoticons: false,
+    nowSeconds: 1_700_000_000,
     out: emptyFindings(),
   };
   return zulipRenderer.render(content, { zulip });

@@ -48,7 +48,8 @@ t.test('the fixture realm is the development cast', async (t) => {
 });
 
 /**
- * Zulip's own cases (when the shared fixture is present): every linkify case passes, and every
+ * Zulip's own cases (zerver/tests/fixtures/markdown_test_cases.json, when a copy is present): every
+ * linkify case passes, and every
  * regular case passes except the known gaps, which are listed by reason:
  * - Pygments syntax highlighting (no npm library emits Pygments' token classes);
  * - inline image/video previews (need a /thumbnail image proxy parley does not have);

@@ -32,6 +32,7 @@ function context(): ZulipRenderContext {
     linkifiers: [],
     realmEmoji: () => undefined,
     translateEmoticons: false,
+    nowSeconds: 1_700_000_000,
     out: emptyFindings(),
   };
 }

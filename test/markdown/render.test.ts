@@ -1,6 +1,6 @@
 /**
  * Markdown rendering against Zulip's own conformance cases
- * (/work/shared/reference/markdown_test_cases.json, from zerver/tests/fixtures), plus safety.
+ * (Zulip's zerver/tests/fixtures/markdown_test_cases.json), plus safety.
  *
  * Which conformance cases run — the rule: every `regular_tests` case whose input uses only plain
  * Markdown, i.e. every case EXCEPT those exercising a Zulip-specific feature that is a later
@@ -27,8 +27,9 @@ interface CaseFile {
 }
 
 /**
- * The fixture lives in the shared reference folder next to the repository (`../shared/`, as in
- * DESIGN.md); `ZULIP_MARKDOWN_CASES` overrides the path. Without it the conformance subtests are
+ * The fixture is Zulip's zerver/tests/fixtures/markdown_test_cases.json, read from
+ * `ZULIP_MARKDOWN_CASES` or, when present, a reference folder next to the repository. Without it
+ * the conformance subtests are
  * reported as skipped (visibly), the other tests still run.
  */
 const CASES_PATH =

@@ -1,5 +1,6 @@
 import t from 'tap';
 import { render } from './zulip-support.js';
+import { zulipRenderer } from '../../src/markdown/zulip-renderer.js';
 import { parseTimestamp } from '../../src/markdown/plugins/timestamp.js';
 
 const NOW = new Date(Date.UTC(2026, 10, 21, 6, 0, 0));
@@ -44,4 +45,16 @@ t.test('parseTimestamp: dateutil-style inputs', async (t) => {
     ['1e300', null],
   ];
   for (const [input, expected] of cases) t.equal(parseTimestamp(input, NOW), expected, input);
+});
+
+t.test('fields a <time:…> leaves out come from the render context\'s clock, not the wall clock', async (t) => {
+  const at = (nowSeconds: number) => render('<time:10:30>', { nowSeconds });
+  t.equal(at(Date.UTC(2001, 1, 3, 4, 5, 6) / 1000), '<p><time datetime="2001-02-03T10:30:00Z">10:30</time></p>');
+  t.equal(at(Date.UTC(2030, 6, 9) / 1000), '<p><time datetime="2030-07-09T10:30:00Z">10:30</time></p>');
+  t.equal(render('<time:Dec 24>', { nowSeconds: Date.UTC(1999, 0, 1) / 1000 }),
+    '<p><time datetime="1999-12-24T00:00:00Z">Dec 24</time></p>', 'the year too');
+});
+
+t.test('without a realm context (a plain render) <time:…> stays literal text', async (t) => {
+  t.equal(zulipRenderer.render('<time:2024-01-02>'), '<p>&lt;time:2024-01-02&gt;</p>');
 });

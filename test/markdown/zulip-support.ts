@@ -10,7 +10,12 @@ export interface ContextOptions {
   linkifiers?: Linkifier[];
   realmEmoji?: Record<string, RealmEmojiInfo>;
   translateEmoticons?: boolean;
+  /** UNIX seconds; default {@link SUPPORT_NOW_SECONDS}. */
+  nowSeconds?: number;
 }
+
+/** "Now" of the test contexts: 2026-11-21T06:00:00Z. */
+export const SUPPORT_NOW_SECONDS = Date.UTC(2026, 10, 21, 6, 0, 0) / 1000;
 
 export function context(o: ContextOptions = {}): ZulipRenderContext {
   return {
@@ -22,6 +27,7 @@ export function context(o: ContextOptions = {}): ZulipRenderContext {
     linkifiers: o.linkifiers ?? [],
     realmEmoji: (name) => o.realmEmoji?.[name],
     translateEmoticons: o.translateEmoticons ?? false,
+    nowSeconds: o.nowSeconds ?? SUPPORT_NOW_SECONDS,
     out: emptyFindings(),
   };
 }

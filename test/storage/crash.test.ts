@@ -1,5 +1,5 @@
 /**
- * Durability of acknowledged writes across a crash (DESIGN.md §3): a `POST /messages` reply is
+ * Durability of acknowledged writes across a crash (src/README.md: persistence): a `POST /messages` reply is
  * sent only once the message is on disk, so `kill -9` in the middle of a burst of concurrent sends
  * must not lose any message whose reply reached the client, and recovery must not invent, garble
  * or duplicate messages, nor reuse ids. Also: SIGTERM during a burst finishes in-flight work and

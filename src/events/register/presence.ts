@@ -1,5 +1,5 @@
 /**
- * `presences` in `POST /register` (zulip-behavior.md §8, seed §2.8). Two formats:
+ * `presences` in `POST /register` (https://zulip.com/api/get-presence). Two formats:
  *
  * - legacy (default), keyed by the user's API email:
  *   `{aggregated: {client: "website", status, timestamp}, website: {client: "website", status,

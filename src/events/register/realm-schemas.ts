@@ -8,7 +8,7 @@ import Type, { type TSchema } from 'typebox';
 import { Bool, Int, IntList, Nullable, Str, strict } from './schema-helpers.js';
 const NameId = Type.Object({ name: Str(), id: Int() }, strict);
 
-/** A group-setting value: a group id or an anonymous group (seed §2.11). */
+/** A group-setting value: a group id or an anonymous group (https://zulip.com/api/group-setting-values). */
 export const GroupSettingValueSchema = Type.Union([
   Type.Integer(),
   Type.Object({ direct_members: IntList(), direct_subgroups: IntList() }, strict),

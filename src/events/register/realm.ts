@@ -17,15 +17,11 @@ import {
   DEFAULT_MAX_FILE_UPLOAD_SIZE_MIB,
   GIPHY_RATING_OPTIONS,
   SERVER_GENERATION,
-  SERVER_LIMITS,
   VIDEO_CHAT_PROVIDERS,
 } from './constants.js';
-import {
-  REALM_PERMISSION_GROUP_SETTINGS,
-  legacyPolicy,
-  realmGroupSetting,
-  serverSupportedPermissionSettings,
-} from './user-groups.js';
+import { SERVER_LIMITS } from '../../domain/server-limits.js';
+import { REALM_PERMISSION_GROUP_SETTINGS, realmGroupSetting } from '../../domain/group-permissions.js';
+import { legacyPolicy, serverSupportedPermissionSettings } from './user-groups.js';
 
 /** What the `realm` section needs besides the state. */
 export interface RealmSectionOptions {

@@ -1,13 +1,14 @@
 /**
  * typebox schemas of the top-level keys of the `POST /register` response, one per key, as the
- * OpenAPI description types them (`/shared/reference/zulip-openapi-fl247.yaml`, operation
- * `register-queue`, updated to feature level 417: group-setting values, `realm_topics_policy`,
+ * OpenAPI description types them (Zulip's zerver/openapi/zulip.yaml, operation `register-queue`,
+ * https://zulip.com/api/register-queue, updated to feature level 417: group-setting values,
+ * `realm_topics_policy`,
  * `presence_last_update_id`, channel folders, navigation views…). Objects are strict
  * (`additionalProperties: false`), like Zulip's own event-schema checker, so an extra or
  * misspelled key is an error. Used through `checkRegisterState` in `events/schemas.ts`.
  */
 import Type, { type TSchema } from 'typebox';
-import { DISPLAY_SETTINGS_LEGACY, NOTIFICATION_SETTINGS_LEGACY, USER_SETTING_DEFAULTS } from './constants.js';
+import { DISPLAY_SETTINGS_LEGACY, NOTIFICATION_SETTINGS_LEGACY, USER_SETTING_DEFAULTS } from '../../domain/user-setting-defaults.js';
 import { GroupSettingValueSchema, REALM_KEY_SCHEMAS } from './realm-schemas.js';
 import { STREAM_GROUP_SETTINGS } from '../../domain/realm-state.js';
 

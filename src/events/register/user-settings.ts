@@ -9,13 +9,8 @@
  */
 import type { User } from '../../domain/realm-state.js';
 import { personalSetting } from '../../domain/user-settings.js';
-import {
-  AVAILABLE_NOTIFICATION_SOUNDS,
-  DISPLAY_SETTINGS_LEGACY,
-  EMOJISET_CHOICES,
-  NOTIFICATION_SETTINGS_LEGACY,
-  USER_SETTING_DEFAULTS,
-} from './constants.js';
+import { DISPLAY_SETTINGS_LEGACY, NOTIFICATION_SETTINGS_LEGACY, USER_SETTING_DEFAULTS } from '../../domain/user-setting-defaults.js';
+import { AVAILABLE_NOTIFICATION_SOUNDS, EMOJISET_CHOICES } from './constants.js';
 
 /** The user's value of every personal setting (`UserBaseSettings.property_types`). */
 export function userSettingValues(user: User): Record<string, unknown> {

@@ -11,7 +11,7 @@ import { isSystemBot } from '../../domain/system-bots.js';
 import { Role, type RealmState, type User } from '../../domain/realm-state.js';
 import { apiEmail, gravatarUrl, userToWire } from '../../domain/users.js';
 import { hasGroupPermission } from '../../domain/groups.js';
-import { realmGroupSetting } from './user-groups.js';
+import { realmGroupSetting } from '../../domain/group-permissions.js';
 
 /** `realm_users`, `realm_non_active_users`, `cross_realm_bots` and the own-user keys. */
 export function realmUserSection(state: RealmState, me: User, clientGravatar: boolean): Record<string, unknown> {

@@ -18,7 +18,7 @@ import {
   type InlineMatch,
   type InlinePattern,
 } from './inline-engine.js';
-import { AUTOLINK_TLDS } from './tlds.js';
+import { buildWebLinkRegex } from '../../domain/web-link-regex.js';
 import { rewriteLocalLink, sanitizeUrl } from './url.js';
 
 /** `code` spans. Unlike upstream, Zulip keeps leading/trailing spaces inside the backticks. */
@@ -204,28 +204,6 @@ const link: InlinePattern = {
     };
   },
 };
-
-/** Zulip's `get_web_link_regex()`, with Python's Unicode `\w`. */
-export function buildWebLinkRegex(): RegExp {
-  const w = String.raw`\p{L}\p{N}_`;
-  const inner = String.raw`[^\s()"]*`;
-  const parenGroup = String.raw`[^\s()"]*?(?:\(%s\)[^\s()"]*?)*`;
-  let nested = parenGroup;
-  for (let i = 0; i < 6; i++) nested = nested.replace('%s', parenGroup);
-  nested = nested.replace('%s', inner);
-  const tlds = [...AUTOLINK_TLDS]
-    .sort((a, b) => b.length - a.length)
-    .join('|');
-  const source =
-    String.raw`(?<![^\s'"(,:<])` +
-    '(?<url>' +
-    String.raw`(?:(?:https?://[${w}.:@\-]+?|(?:(?:[${w}\-]+\.)+(?:${tlds})))(?:/${nested})?)` +
-    String.raw`|(?:[${w}.\-]+@[${w}.\-]+\.[${w}]+)` +
-    String.raw`|(?:bitcoin:[13][a-km-zA-HJ-NP-Z1-9]{25,34})` +
-    ')' +
-    String.raw`(?=[!:;?),.'">]*(?:$|\s))`;
-  return new RegExp(source, 'gu');
-}
 
 /** Bare URLs and email addresses (`AutoLink` + `url_to_a`). */
 const autolink: InlinePattern = {

@@ -11,7 +11,9 @@
  * (and the web app's composer inserts: ISO 8601 with an offset): ISO dates and times, month and
  * weekday names, `5th`-style ordinals, `10:30PM`, `5:30 am`, `+05:30` offsets, timezone
  * abbreviations after a time, and dateutil's M/D/Y reading of ambiguous numeric dates. Fields
- * the text leaves out come from today's date (UTC), as dateutil's default does.
+ * the text leaves out come from today's date (UTC), as dateutil's default does; "today" is the
+ * render context's `nowSeconds` (the command's clock), so rendering stays a pure function.
+ * Without a realm context (plain renders) `<time:…>` stays literal text, like other Zulip syntax.
  */
 import type { MarkdownPlugin } from '../render.js';
 import type { InlinePattern } from './inline-engine.js';
@@ -215,7 +217,7 @@ const PY_FLOAT_RE = /^\s*[+-]?(?:\d(?:_?\d)*(?:\.(?:\d(?:_?\d)*)?)?|\.\d(?:_?\d)
  * `<time datetime>` for the text of a `<time:…>`, or null when Zulip shows a `timestamp-error`.
  * `now` supplies the fields the text leaves out.
  */
-export function parseTimestamp(input: string, now: Date = new Date()): string | null {
+export function parseTimestamp(input: string, now: Date): string | null {
   const parsed = parseDateutil(input, now);
   if (parsed !== null) return isoformat(parsed.ms, parsed.micro);
   if (!PY_FLOAT_RE.test(input)) return null;
@@ -231,11 +233,13 @@ const timestamp: InlinePattern = {
   priority: 75,
   legacy: true,
   regex: /<time:([^>]*?)>/g,
-  handle(m) {
+  handle(m, _data, ctx) {
+    const zulip = ctx.env.zulip;
+    if (zulip === undefined) return null;
     const input = m[1]!;
     const start = m.index;
     const end = start + m[0].length;
-    const iso = parseTimestamp(input);
+    const iso = parseTimestamp(input, new Date(zulip.nowSeconds * 1000));
     if (iso === null) {
       return {
         node: { kind: 'element', open: '<span class="timestamp-error">', close: '</span>', content: `Invalid time format: ${input}`, atomic: true },

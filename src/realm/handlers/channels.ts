@@ -1,8 +1,10 @@
 /**
- * Channel creation, update and archiving (seed §2.10–2.11, §3, §4.2–4.3; zulip-behavior.md
- * §3.2, §3.10–3.11). Pure `decide` functions: errors as values, records + events on success.
+ * Channel creation, update and archiving (https://zulip.com/api/update-stream,
+ * https://zulip.com/api/group-setting-values, https://zulip.com/api/create-channel;
+ * https://zulip.com/api/subscribe, https://zulip.com/api/archive-stream). Pure `decide` functions:
+ * errors as values, records + events on success.
  *
- * Events (zulip-behavior.md §10.4):
+ * Events (https://zulip.com/api/get-events):
  * - create: `stream` op `create` `{streams: [stream]}` to everyone who can see the new channel,
  *   `subscription` op `add` (full objects incl. `subscribers`) to the new subscribers, and
  *   `subscription` op `peer_add` `{stream_ids, user_ids}` to the other users who can see it;
@@ -50,7 +52,7 @@ import { channelChangeNotices, channelCreatedNotice, newChannelsAnnouncement } f
 
 const isError = (v: unknown): v is ZulipError => v instanceof ZulipError;
 
-/** Newlines become spaces; the length limit is in code points (zulip-behavior.md §3.10). */
+/** Newlines become spaces; the length limit is in code points (https://zulip.com/api/update-stream). */
 function checkDescription(raw: string): string | ZulipError {
   const description = raw.replace(/\r?\n/g, ' ');
   if (codePointLength(description) > MAX_STREAM_DESCRIPTION_LENGTH) {
@@ -79,7 +81,7 @@ function mayCreate(state: RealmState, user: User, setting: string): boolean {
   return value !== undefined && hasGroupPermission(state, user.id, value);
 }
 
-/** `POST /channels/create` (seed §4.3). Reply: the new channel's id. */
+/** `POST /channels/create` (https://zulip.com/api/create-channel). Reply: the new channel's id. */
 export const createChannel: Handler<CreateChannel, CommandReplies['create_channel']> = (state, cmd, ctx) => {
   const actor = state.users.get(cmd.actorId);
   if (actor === undefined || !actor.isActive) return fail(Errors.noSuchUser());
@@ -90,7 +92,7 @@ export const createChannel: Handler<CreateChannel, CommandReplies['create_channe
   const description = checkDescription(cmd.description);
   if (isError(description)) return fail(description);
 
-  // Who may create what (seed §4.3, zulip-behavior.md §3.2 step 4).
+  // Who may create what (https://zulip.com/api/create-channel, https://zulip.com/api/subscribe step 4).
   if (cmd.inviteOnly ? !mayCreate(state, actor, 'can_create_private_channel_group') : !mayCreate(state, actor, 'can_create_public_channel_group')) {
     return fail(Errors.insufficientPermission());
   }
@@ -130,7 +132,8 @@ export const createChannel: Handler<CreateChannel, CommandReplies['create_channe
 
   const subscriberIds = [...new Set(cmd.subscriberIds)];
   for (const id of subscriberIds) if (!state.users.get(id)?.isActive) return fail(Errors.noSuchUser());
-  // Subscribing others needs the realm's `can_add_subscribers_group` (zulip-behavior.md §3.2 step 2).
+  // Subscribing others needs the realm's `can_add_subscribers_group`
+  // (https://zulip.com/api/subscribe step 2).
   if (subscriberIds.some((id) => id !== actor.id) && !mayCreate(state, actor, 'can_add_subscribers_group')) {
     return fail(Errors.insufficientPermission());
   }
@@ -200,7 +203,7 @@ export const createChannel: Handler<CreateChannel, CommandReplies['create_channe
   return ok({ records, events, reply: { streamId: id }, followUps });
 };
 
-/** Parses a `{new, old?}` group-setting update (seed §4.2). */
+/** Parses a `{new, old?}` group-setting update (https://zulip.com/api/update-stream). */
 function parseUpdate(state: RealmState, stream: Stream, key: StreamGroupSetting, raw: unknown): GroupSettingValue | ZulipError {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw) || !('new' in raw)) {
     return Errors.badRequest(`${key} is not a valid group-setting update`);
@@ -228,7 +231,10 @@ function onlyEmptyTopic(state: RealmState, stream: Stream): boolean {
   return true;
 }
 
-/** Common access check of PATCH and DELETE (zulip-behavior.md §3.10): the stream, or the error. */
+/**
+ * Common access check of PATCH and DELETE (https://zulip.com/api/update-stream): the stream, or the
+ * error.
+ */
 function administeredStream(state: RealmState, actorId: number, streamId: number): Result<{ actor: User; stream: Stream }> {
   const actor = state.users.get(actorId);
   const stream = state.streams.get(streamId);
@@ -237,12 +243,15 @@ function administeredStream(state: RealmState, actorId: number, streamId: number
   return ok({ actor, stream });
 }
 
-/** Settings that need only metadata access to change (seed §2.11); the others need content access. */
+/**
+ * Settings that need only metadata access to change (https://zulip.com/api/group-setting-values);
+ * the others need content access.
+ */
 const METADATA_SETTINGS: ReadonlySet<string> = new Set([
   'can_add_subscribers_group', 'can_remove_subscribers_group', 'can_administer_channel_group', 'can_subscribe_group',
 ]);
 
-/** `PATCH /streams/{stream_id}` (seed §4.2, zulip-behavior.md §3.10). */
+/** `PATCH /streams/{stream_id}` (https://zulip.com/api/update-stream). */
 export const updateChannel: Handler<UpdateChannel, CommandReplies['update_channel']> = (state, cmd) => {
   const access = administeredStream(state, cmd.actorId, cmd.streamId);
   if (!access.ok) return access;
@@ -261,7 +270,7 @@ export const updateChannel: Handler<UpdateChannel, CommandReplies['update_channe
     changes.isArchived = false;
   }
 
-  // Proposed privacy (zulip-behavior.md §3.10).
+  // Proposed privacy (https://zulip.com/api/update-stream).
   const inviteOnly = cmd.isPrivate ?? stream.inviteOnly;
   const webPublic = cmd.isWebPublic ?? stream.isWebPublic;
   const history = cmd.historyPublicToSubscribers ?? (cmd.isPrivate !== undefined ? !cmd.isPrivate : stream.historyPublicToSubscribers);
@@ -326,7 +335,8 @@ export const updateChannel: Handler<UpdateChannel, CommandReplies['update_channe
   for (const [key, raw] of Object.entries(cmd.groups)) {
     if (!(STREAM_GROUP_SETTINGS as readonly string[]).includes(key)) return fail(Errors.badRequest(`Invalid setting ${key}`));
     const setting = key as StreamGroupSetting;
-    // Content-related settings need content access; the others metadata access (seed §2.11).
+    // Content-related settings need content access; the others metadata access
+    // (https://zulip.com/api/group-setting-values).
     if (!METADATA_SETTINGS.has(setting) && !hasContentAccess(state, actor, stream)) return fail(Errors.invalidStreamId());
     const next = parseUpdate(state, stream, setting, raw);
     if (isError(next)) return fail(next);
@@ -402,7 +412,10 @@ function changeEvents(state: RealmState, stream: Stream, changes: StreamChanges,
   return events;
 }
 
-/** `DELETE /streams/{stream_id}` (zulip-behavior.md §3.11; FL 388+: the channel stays, archived). */
+/**
+ * `DELETE /streams/{stream_id}` (https://zulip.com/api/archive-stream; FL 388+: the channel stays,
+ * archived).
+ */
 export const archiveChannel: Handler<ArchiveChannel, CommandReplies['archive_channel']> = (state, cmd) => {
   const access = administeredStream(state, cmd.actorId, cmd.streamId);
   if (!access.ok) return access;

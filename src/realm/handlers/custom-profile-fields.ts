@@ -1,5 +1,6 @@
 /**
- * Custom profile field commands and handlers (seed §2.6, §4.7; zulip-behavior.md §5, §12.16):
+ * Custom profile field commands and handlers (https://zulip.com/api/create-custom-profile-field;
+ * https://zulip.com/api/get-custom-profile-fields):
  * create / update / delete / reorder field definitions (administrators only), and a user's own
  * values (`PATCH` / `DELETE /users/me/profile_data`, where the field is `editable_by_user` or the
  * user is an administrator).
@@ -17,16 +18,14 @@ import {
   DEFAULT_EXTERNAL_ACCOUNTS,
   FieldType,
   MAX_SUMMARY_FIELDS,
-  checkFieldDefinition,
-  checkFieldValue,
   evolveProfileFields,
   fieldsEvent,
-  isDefaultExternal,
   isRenderable,
   type CustomProfileField,
   type CustomProfileFieldRecord,
   type CustomProfileValuesChanged,
 } from '../../domain/custom-profile-fields.js';
+import { checkFieldDefinition, checkFieldValue, isDefaultExternal } from '../../domain/custom-profile-field-checks.js';
 import { renderMarkdown } from '../../markdown/render.js';
 import type { RealmEvent } from '../../events/realm-event.js';
 import type { Decision, Handler } from '../decision.js';

@@ -1,5 +1,6 @@
 /**
- * Draft commands (seed §4.10, §4.11; zulip-behavior.md §4; Zulip's `zerver/lib/drafts.py`).
+ * Draft commands (https://zulip.com/api/edit-draft, https://zulip.com/api/create-drafts;
+ * https://zulip.com/api/get-drafts; Zulip's `zerver/lib/drafts.py`).
  * Every command acts on the actor's own drafts; each success sends one `drafts` event to the
  * actor alone (all their clients).
  *

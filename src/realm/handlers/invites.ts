@@ -1,5 +1,7 @@
 /**
- * Reusable invitation handlers (seed §4.13, §5.5, §7; zulip-behavior.md §9; Zulip's
+ * Reusable invitation handlers (https://zulip.com/api/create-invite-link,
+ * https://zulip.com/api/http-headers, https://zulip.com/api/rest-error-handling;
+ * https://zulip.com/api/get-invites; Zulip's
  * `generate_multiuse_invite_backend` / `do_create_multiuse_invite_link` and
  * `revoke_multiuse_invite`).
  *
@@ -32,7 +34,7 @@ import {
   type MultiuseInviteCreated,
   type MultiuseInviteRevoked,
 } from '../../domain/invites.js';
-import { groupPermissionValues, realmGroupSetting } from '../../events/register/user-groups.js';
+import { groupPermissionValues, realmGroupSetting } from '../../domain/group-permissions.js';
 import type { RealmEvent } from '../../events/realm-event.js';
 import type { Decision, Handler } from '../decision.js';
 import type { RealmRecord } from '../../domain/records.js';

@@ -1,6 +1,7 @@
 /**
- * `DELETE /messages/{message_id}` (zulip-behavior.md §2.6; Zulip's `delete_message_backend`,
- * `validate_can_delete_message` and `do_delete_messages` at feature level 417; seed §2.11 for the
+ * `DELETE /messages/{message_id}` (https://zulip.com/api/delete-message; Zulip's `delete_message_backend`,
+ * `validate_can_delete_message` and `do_delete_messages` at feature level 417;
+ * https://zulip.com/api/group-setting-values for the
  * channel permission settings).
  *
  * Checks, in Zulip's order (every error 400 BAD_REQUEST):

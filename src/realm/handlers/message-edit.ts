@@ -1,5 +1,5 @@
 /**
- * `edit_message`: `PATCH /messages/{message_id}` (zulip-behavior.md §2.5 with the feature-level
+ * `edit_message`: `PATCH /messages/{message_id}` (https://zulip.com/api/update-message with the feature-level
  * 417 group permissions; Zulip's `check_update_message` + `do_update_message`). Content edits,
  * topic edits (incl. resolving), channel moves, `propagate_mode`, `update_message` /
  * `delete_message` events and Notification Bot breadcrumbs (see `message-move.ts`).
@@ -186,7 +186,8 @@ export const editMessage: Handler<EditMessage, EditMessageReply> = (state, cmd, 
   }
   const streamEdited = cmd.streamId !== undefined;
   const topicEdited = topic !== undefined;
-  // Administrators and moderators are exempt from the move time limits (zulip-behavior.md §2.5).
+  // Administrators and moderators are exempt from the move time limits
+  // (https://zulip.com/api/update-message).
   const exemptFromMoveLimits = actor.role <= Role.moderator;
 
   if (topicEdited) {
@@ -210,6 +211,7 @@ export const editMessage: Handler<EditMessage, EditMessageReply> = (state, cmd, 
       ...(recipient.type === 'stream'
         ? { senderId, streamId: orig!.id, topic: targetTopic }
         : { senderId, directUserIds: recipient.userIds }),
+      nowSeconds: now,
       ...(cmd.realmUrl !== undefined && { realmUrl: cmd.realmUrl }),
     });
     // As Zulip: wildcard mention permission is checked on edits too, for the original sender.
@@ -298,7 +300,7 @@ export const editMessage: Handler<EditMessage, EditMessageReply> = (state, cmd, 
 
 /**
  * `update_message` (one event per distinct flag list: flags are per user) and, on channel moves,
- * `delete_message` for users losing access (zulip-behavior.md §10.4; Zulip's `do_update_message`).
+ * `delete_message` for users losing access (https://zulip.com/api/get-events; Zulip's `do_update_message`).
  */
 function updateEvents(
   state: RealmState,

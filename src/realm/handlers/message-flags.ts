@@ -1,5 +1,6 @@
 /**
- * Personal message flag commands (zulip-behavior.md §2.2; Zulip's `zerver/actions/message_flags.py`
+ * Personal message flag commands (https://zulip.com/api/get-message; Zulip's
+ * `zerver/actions/message_flags.py`
  * `do_update_message_flags`, `do_mark_all_as_read`, `do_mark_stream_messages_as_read`, and
  * `zerver/views/message_flags.py`).
  *

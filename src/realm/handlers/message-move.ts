@@ -1,5 +1,5 @@
 /**
- * The move half of `edit_message` (zulip-behavior.md §2.5; Zulip's `do_update_message`): which
+ * The move half of `edit_message` (https://zulip.com/api/update-message; Zulip's `do_update_message`): which
  * messages a topic/channel change takes along (`propagate_mode`), who gains or loses UserMessage
  * rows, who gets `update_message` / `delete_message`, and the Notification Bot breadcrumbs.
  * Pure functions of the state before the edit.

@@ -1,5 +1,5 @@
 /**
- * `send_message` (seed §4.1; zulip-behavior.md §2.1 with the feature-level-417 changes: `channel`
+ * `send_message` (https://zulip.com/api/send-message with the feature-level-417 changes: `channel`
  * and `direct` types, the empty topic and `topics_policy`, `can_send_message_group`).
  * Check order follows Zulip: `to` parsing, topic, content, channel lookup, permission, access.
  */
@@ -31,7 +31,7 @@ import { automaticVisibilityOnSend } from './user-topics.js';
 
 type StreamTarget = { kind: 'name'; name: string } | { kind: 'id'; id: number };
 
-/** Parses `to` for a channel message (zulip-behavior.md §2.1 `to`). */
+/** Parses `to` for a channel message (https://zulip.com/api/send-message `to`). */
 function parseStreamTo(to: unknown): Result<StreamTarget | null> {
   let value = to;
   if (Array.isArray(value)) {
@@ -95,7 +95,7 @@ function maySendToStream(state: RealmState, sender: User, stream: Stream): boole
   return sender.isBot && sender.botOwnerId !== null && hasGroupPermission(state, sender.botOwnerId, group);
 }
 
-/** Whether the sender can access the channel to post (zulip-behavior.md §2.1 step 8). */
+/** Whether the sender can access the channel to post (https://zulip.com/api/send-message step 8). */
 function canPostToStream(state: RealmState, sender: User, stream: Stream): boolean {
   if (stream.isWebPublic) return true;
   if (!stream.inviteOnly && sender.role !== Role.guest) return true;
@@ -196,6 +196,7 @@ export const sendMessage: Handler<SendMessage, CommandReplies['send_message']> =
     ...(targetStream
       ? { senderId: sender.id, streamId: targetStream.id, topic }
       : { senderId: sender.id, directUserIds: receivers }),
+    nowSeconds: ctx.now(),
     ...(cmd.realmUrl !== undefined && { realmUrl: cmd.realmUrl }),
   });
   if (!cmd.internal) {
@@ -222,7 +223,8 @@ export const sendMessage: Handler<SendMessage, CommandReplies['send_message']> =
   const automatic = targetStream && automaticVisibilityOnSend(state, sender, targetStream, topic, record.timestamp);
   const message = messageEvent(state, record, receivers, cmd);
   if (automatic) {
-    // Zulip sets the sender's visibility before delivering the message (seed §3 last row, §6.3).
+    // Zulip sets the sender's visibility before delivering the message (Zulip's
+    // `visibility_policy_for_send_message`).
     return ok({
       records: [automatic.record, record],
       events: [...automatic.events, message],
@@ -233,7 +235,7 @@ export const sendMessage: Handler<SendMessage, CommandReplies['send_message']> =
 };
 
 /**
- * The `message` event (zulip-behavior.md §10.4): the message object with rendered content, plus
+ * The `message` event (https://zulip.com/api/get-events): the message object with rendered content, plus
  * what each queue needs to finalize it (raw content, per-user flags, the sender's local id).
  */
 function messageEvent(state: RealmState, r: MessageSent, receivers: readonly number[], cmd?: SendMessage): RealmEvent {

@@ -1,5 +1,6 @@
 /**
- * Navigation view commands (seed §2.7, §4.15; Zulip FL 390, `zerver/views/navigation_views.py` and
+ * Navigation view commands (https://zulip.com/api/add-navigation-view; Zulip FL 390,
+ * `zerver/views/navigation_views.py` and
  * `zerver/actions/navigation_views.py`). Per user: every command acts on the actor's own views
  * only, and each success sends one `navigation_view` event to the actor alone.
  *

@@ -1,5 +1,6 @@
 /**
- * `update_presence` (zulip-behavior.md §8.1, §8.4): a user's presence report. No records and no
+ * `update_presence` (https://zulip.com/api/update-presence, https://zulip.com/api/get-events): a
+ * user's presence report. No records and no
  * durable commit: the handler updates the realm's in-memory presence store directly — the single,
  * documented exception to "handlers are pure" (see `domain/presence.ts` for why and for what a
  * crash loses). Running it in the actor keeps updates serialized and the `presence` event ordered
@@ -13,7 +14,7 @@
 import { ok, fail, Errors } from '../../errors.js';
 import { apiEmail } from '../../domain/users.js';
 import { presenceRows } from '../../domain/presence.js';
-import { SERVER_LIMITS } from '../../events/register/constants.js';
+import { SERVER_LIMITS } from '../../domain/server-limits.js';
 import { formatPresences } from '../../events/register/presence.js';
 import type { RealmState } from '../../domain/realm-state.js';
 import type { UpdatePresence, CommandReplies } from '../commands.js';

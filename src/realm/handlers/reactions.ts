@@ -1,5 +1,6 @@
 /**
- * Emoji reaction commands: `POST` and `DELETE /messages/{message_id}/reactions` (seed §2.2;
+ * Emoji reaction commands: `POST` and `DELETE /messages/{message_id}/reactions`
+ * (https://zulip.com/api/get-message;
  * Zulip's `zerver/views/reactions.py` and `zerver/actions/reactions.py`).
  *
  * Add, checks in Zulip's order (`check_add_reaction`):

@@ -1,5 +1,6 @@
 /**
- * Linkifier handlers (zulip-behavior.md §6; Zulip's `do_add_linkifier`, `do_update_linkifier`,
+ * Linkifier handlers (https://zulip.com/api/get-linkifiers; Zulip's `do_add_linkifier`,
+ * `do_update_linkifier`,
  * `do_remove_linkifier`, `check_reorder_linkifiers`). Administrators only. Every change writes one
  * `linkifiers_changed` record with the whole list and sends
  * `{type: "realm_linkifiers", realm_linkifiers: [...]}` to all active users of the realm.

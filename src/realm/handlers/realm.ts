@@ -1,6 +1,6 @@
 /**
  * `create_realm`: the first command of every realm; creates its system groups
- * (seed §2.11) and realm-level permission defaults.
+ * (https://zulip.com/api/group-setting-values) and realm-level permission defaults.
  */
 import { ok, fail, Errors } from '../../errors.js';
 import { defaultRealmGroups, systemGroupData } from '../../domain/groups.js';

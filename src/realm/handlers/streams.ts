@@ -1,5 +1,5 @@
 /**
- * `create_stream` and `subscribe` (zulip-behavior.md §3.2). The full channel API (permissions,
+ * `create_stream` and `subscribe` (https://zulip.com/api/subscribe). The full channel API (permissions,
  * `POST /channels/create`, events) builds on these.
  */
 import { ok, fail, Errors } from '../../errors.js';

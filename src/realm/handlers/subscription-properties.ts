@@ -1,5 +1,6 @@
 /**
- * `set_subscription_properties` (zulip-behavior.md §3.6): a user's own settings for channels they
+ * `set_subscription_properties` (https://zulip.com/api/update-subscription-settings): a user's own
+ * settings for channels they
  * are subscribed to — color, muting (`is_muted`, legacy `in_home_view`), pinning, notifications.
  */
 import { ok, fail, Errors } from '../../errors.js';
@@ -12,7 +13,8 @@ import type { Handler, RealmEvent } from '../decision.js';
 const HEX_COLOR = /^#([a-fA-F0-9]{3,6})$/;
 
 /**
- * `set_subscription_properties` (zulip-behavior.md §3.6): validates every change before any is
+ * `set_subscription_properties` (https://zulip.com/api/update-subscription-settings): validates
+ * every change before any is
  * applied; `in_home_view` is stored as `is_muted` (negated) and both events are sent.
  */
 export const setSubscriptionProperties: Handler<SetSubscriptionProperties, CommandReplies['set_subscription_properties']> = (state, cmd) => {

@@ -1,8 +1,10 @@
 /**
  * `update_subscriptions` (subscribe, creating missing channels, and unsubscribe:
- * zulip-behavior.md §3.2–3.4); the per-user settings are in `subscription-properties.ts`.
+ * https://zulip.com/api/subscribe, https://zulip.com/api/unsubscribe,
+ * https://zulip.com/api/update-subscriptions); the per-user settings are in
+ * `subscription-properties.ts`.
  *
- * Events (zulip-behavior.md §10.4), in Zulip's order:
+ * Events (https://zulip.com/api/get-events), in Zulip's order:
  * - `stream` op `create` `{streams: [stream]}` for a new channel, to every active user who can see
  *   it (with `subscriber_count: 0`: the subscriptions follow as `peer_add`), and for an existing
  *   private channel to a new subscriber who could not see it before;
@@ -352,7 +354,7 @@ export const updateSubscriptions: Handler<UpdateSubscriptions, CommandReplies['u
 
 /**
  * Subscriptions of a new human user to the realm's default channels (`stream.isDefault`, not
- * archived; zulip-behavior.md §11.6, Zulip's `process_new_human_user`): one `subscriptions_added`
+ * archived; https://zulip.com/api/create-user, Zulip's `process_new_human_user`): one `subscriptions_added`
  * record per channel, colors in palette order by recipient id, and `peer_add` events to the users
  * who can see each channel. The user's `user_created` record must come first.
  */

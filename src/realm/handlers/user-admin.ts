@@ -1,5 +1,6 @@
 /**
- * User administration (seed §4.12, zulip-behavior.md §11.5–11.7): `update_user`
+ * User administration (https://zulip.com/api/update-user, https://zulip.com/api/create-user,
+ * https://zulip.com/api/get-users): `update_user`
  * (`PATCH /users/{user_id}`), `deactivate_user` (`DELETE /users/{user_id}`), `reactivate_user`
  * (`POST /users/{user_id}/reactivate`), `admin_create_user` (`POST /users`) and `update_settings`
  * (`PATCH /settings`, the caller's own account) and `add_bot` (`POST /bots`).
@@ -29,18 +30,19 @@
  * target when a role change alters which channels they can see.
  */
 import { checkPersonalSetting, personalSetting, withSettings } from '../../domain/user-settings.js';
-import { DISPLAY_SETTINGS_LEGACY, NOTIFICATION_SETTINGS_LEGACY } from '../../events/register/constants.js';
+import { DISPLAY_SETTINGS_LEGACY, NOTIFICATION_SETTINGS_LEGACY } from '../../domain/user-setting-defaults.js';
 import { ok, fail, Errors, type Result } from '../../errors.js';
 import { Role, type RealmState, type RoleCode, type User } from '../../domain/realm-state.js';
 import { apiEmail, checkFullName, canSeeDeliveryEmail, gravatarUrl, isValidEmail } from '../../domain/users.js';
-import { checkFieldValue, isRenderable, type CustomProfileValuesChanged } from '../../domain/custom-profile-fields.js';
+import { isRenderable, type CustomProfileValuesChanged } from '../../domain/custom-profile-fields.js';
+import { checkFieldValue } from '../../domain/custom-profile-field-checks.js';
 import type { UserUpdated } from '../../domain/user-admin.js';
 import { draftsClearedBySettings } from '../../domain/drafts.js';
 import type { UserCreated } from '../../domain/records.js';
 import { userToWire } from '../../domain/users.js';
 import { createUser } from './users.js';
 import { hasGroupPermission } from '../../domain/groups.js';
-import { realmGroupSetting } from '../../events/register/user-groups.js';
+import { realmGroupSetting } from '../../domain/group-permissions.js';
 import { renderMarkdown } from '../../markdown/render.js';
 import type { RealmEvent } from '../../events/realm-event.js';
 import type { RealmRecord } from '../../domain/records.js';
@@ -326,8 +328,9 @@ export const reactivateUser: Handler<ReactivateUser, Record<string, never>> = (s
 };
 
 /**
- * Permission for `POST /users` (zulip-behavior.md §11.6): administrators only (the seed's
- * "Insufficient permission", §5.3), and Zulip's server-granted `can_create_users`, which parley treats
+ * Permission for `POST /users` (https://zulip.com/api/create-user): administrators only (the seed's
+ * "Insufficient permission", https://zulip.com/api/rest-error-handling), and Zulip's server-granted
+ * `can_create_users`, which parley treats
  * as held by organization owners ("User not authorized to create users" for other administrators).
  */
 export function checkCanCreateUsers(actor: User | undefined): Result<User> {
@@ -339,7 +342,8 @@ export function checkCanCreateUsers(actor: User | undefined): Result<User> {
 
 /**
  * The account validations of `POST /users` that precede the password check, in Zulip's order:
- * name (§11.1), "Bad name or username", "Email '<email>' already in use". Parley has no domain,
+ * name (Zulip's zerver/lib/users.py `check_full_name`), "Bad name or username", "Email '<email>'
+ * already in use". Parley has no domain,
  * disposable-address or `+` restrictions, so their errors never occur.
  */
 export function checkNewAccount(state: RealmState, email: string, fullName: string): Result<void> {
@@ -543,7 +547,8 @@ function botToWire(state: RealmState, bot: User): Record<string, unknown> {
 
 /**
  * `POST /bots` (Zulip's `add_bot_backend`), checks in Zulip's order: guests ("Not allowed for guest
- * users"), the name (§11.1), the email `<short_name>-bot@<realm host>` ("Bad name or username",
+ * users"), the name (Zulip's zerver/lib/users.py `check_full_name`), the email
+ * `<short_name>-bot@<realm host>` ("Bad name or username",
  * "Username already in use"), an active user with the same name ("Name is already in use!"), the
  * realm's `can_create_bots_group` ("Insufficient permission"), the bot type ("Invalid bot type").
  * Events: `realm_user` `add` and system-group `add_members` (as for any new user), then

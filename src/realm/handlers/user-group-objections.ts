@@ -10,7 +10,7 @@
  * `settings` lists setting names in Zulip's declaration order.
  */
 import { STREAM_GROUP_SETTINGS, type GroupSettingValue, type RealmState } from '../../domain/realm-state.js';
-import { GROUP_PERMISSION_SETTINGS, REALM_PERMISSION_GROUP_SETTINGS } from '../../events/register/user-groups.js';
+import { GROUP_PERMISSION_SETTINGS, REALM_PERMISSION_GROUP_SETTINGS } from '../../domain/group-permissions.js';
 
 /** Whether a group-setting value names `groupId` directly or as a direct subgroup of its anonymous group. */
 function usesGroup(value: GroupSettingValue | undefined, groupId: number): boolean {

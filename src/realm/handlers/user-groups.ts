@@ -1,5 +1,6 @@
 /**
- * User-defined groups (seed §2.11; Zulip's `zerver/views/user_groups.py` at FL 417):
+ * User-defined groups (https://zulip.com/api/group-setting-values; Zulip's
+ * `zerver/views/user_groups.py` at FL 417):
  * `create_user_group`, `update_user_group_membership` (direct members and subgroups; no cycles),
  * `update_user_group` (name, description, reactivation), `deactivate_user_group`.
  *
@@ -27,7 +28,8 @@ import type { GroupSettingValue, RealmState, User, UserGroup } from '../../domai
 import type { UserGroupCreated, UserGroupMembershipChanged, UserGroupUpdated } from '../../domain/records.js';
 import { hasGroupPermission, isUserInGroup } from '../../domain/groups.js';
 import { findGroupByName, recursiveSubgroups, userGroupNameError } from '../../domain/user-groups.js';
-import { GROUP_PERMISSION_SETTINGS, groupPermissionValues, realmGroupSetting, userGroupWire } from '../../events/register/user-groups.js';
+import { GROUP_PERMISSION_SETTINGS, groupPermissionValues, realmGroupSetting } from '../../domain/group-permissions.js';
+import { userGroupWire } from '../../events/register/user-groups.js';
 import type { RealmEvent } from '../../events/realm-event.js';
 import type { CommandReplies, CreateUserGroup, DeactivateUserGroup, UpdateUserGroup, UpdateUserGroupMembership } from '../commands.js';
 import { groupDeactivationObjections } from './user-group-objections.js';
@@ -273,5 +275,8 @@ export const deactivateUserGroup: Handler<DeactivateUserGroup, CommandReplies['d
   return ok({ records: [record], events, reply: {} });
 };
 
-/** Re-exported for tests: whether a user is in a group, recursively (seed §2.11). */
+/**
+ * Re-exported for tests: whether a user is in a group, recursively
+ * (https://zulip.com/api/group-setting-values).
+ */
 export { isUserInGroup };

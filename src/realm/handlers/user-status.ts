@@ -1,5 +1,6 @@
 /**
- * `update_user_status` (zulip-behavior.md §7.1, seed §4.8, §4.9; Zulip's
+ * `update_user_status` (https://zulip.com/api/update-status,
+ * https://zulip.com/api/update-status-for-user, https://zulip.com/api/update-status; Zulip's
  * `update_user_status_backend` / `update_user_status_admin` and `do_update_user_status`):
  * `POST /users/me/status` and, for administrators, `POST /users/{user_id}/status` (FL 407, no
  * `away`).

@@ -1,8 +1,10 @@
 /**
- * `set_user_topic`: a user's visibility policy for one (channel, topic) (zulip-behavior.md §3.15;
+ * `set_user_topic`: a user's visibility policy for one (channel, topic)
+ * (https://zulip.com/api/update-user-topic;
  * Zulip's `do_set_user_topic_visibility_policy`), for `POST /user_topics` and the deprecated
- * `PATCH /users/me/subscriptions/muted_topics` (seed §4.4), plus the automatic follow/unmute on
- * send (seed §3 last row, §6.3; Zulip's `visibility_policy_for_send_message`).
+ * `PATCH /users/me/subscriptions/muted_topics` (https://zulip.com/api/mute-topic), plus the
+ * automatic follow/unmute on
+ * send (Zulip's zerver/actions/message_send.py `visibility_policy_for_send_message`).
  *
  * Events, to the user only and only when the row changed: the legacy
  * `{type: "muted_topics", muted_topics: [[stream_name, topic, last_updated], ...]}` (the whole
@@ -24,7 +26,7 @@ import {
   mutedTopicsOfRows,
   type UserTopic,
 } from '../../domain/user-topics.js';
-import { MODERN_NOTIFICATION_SETTINGS } from '../../events/register/constants.js';
+import { MODERN_NOTIFICATION_SETTINGS } from '../../domain/user-setting-defaults.js';
 import type { RealmEvent } from '../../events/realm-event.js';
 import type { SetUserTopic, CommandReplies } from '../commands.js';
 import type { Handler } from '../decision.js';
@@ -165,7 +167,8 @@ function topicIsNew(state: RealmState, sender: User, stream: Stream, topic: stri
 
 /**
  * The automatic visibility change of a channel message send, decided before the message's own
- * record (seed §3 last row, §6.3): the `user_topic_set` record, its events (to the sender, ahead
+ * record (Zulip's `visibility_policy_for_send_message`): the `user_topic_set` record, its events
+ * (to the sender, ahead
  * of the message event as in Zulip), and the new policy for `automatic_new_visibility_policy`.
  * Null for bots and when nothing changes.
  */

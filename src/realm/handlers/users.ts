@@ -1,5 +1,5 @@
 /**
- * `create_user`: a new account or bot (zulip-behavior.md §11.6). Validation of the email and
+ * `create_user`: a new account or bot (https://zulip.com/api/create-user). Validation of the email and
  * name happens here so that the CLI, the demo and `POST /users` share it.
  */
 import { ok, fail, Errors } from '../../errors.js';
@@ -8,7 +8,7 @@ import type { CreateUser, CommandReplies } from '../commands.js';
 import type { Handler } from '../decision.js';
 import { defaultStreamSubscriptions } from './subscriptions.js';
 
-/** Length of API keys (zulip-behavior.md §0.4). */
+/** Length of API keys (https://zulip.com/api/http-headers). */
 export const API_KEY_LENGTH = 32;
 
 export const createUser: Handler<CreateUser, CommandReplies['create_user']> = (state, cmd, ctx) => {
@@ -21,7 +21,7 @@ export const createUser: Handler<CreateUser, CommandReplies['create_user']> = (s
   const id = state.nextIds.user;
   let apiKey = ctx.randomToken(API_KEY_LENGTH);
   while (state.usersByApiKey.has(apiKey)) apiKey = ctx.randomToken(API_KEY_LENGTH);
-  // New humans join the realm's default channels (zulip-behavior.md §11.6).
+  // New humans join the realm's default channels (https://zulip.com/api/create-user).
   const defaults = defaultStreamSubscriptions(state, { id, isBot: cmd.isBot });
   return ok({
     records: [

@@ -1,6 +1,7 @@
 /**
- * `GET /messages` as a synchronous query on the realm state (DESIGN.md §1.5; zulip-behavior.md
- * §2.8, Zulip's `fetch_messages` / `limit_query_to_range` / `post_process_limited_query`).
+ * `GET /messages` as a synchronous query on the realm state (src/README.md: request path;
+ * https://zulip.com/api/get-messages, Zulip's `fetch_messages` / `limit_query_to_range` /
+ * `post_process_limited_query`).
  *
  * Which messages a viewer may see (Zulip's `get_base_query_for_search`): messages they have a
  * UserMessage row for, if the row's channel is public (viewer not a guest) or currently
@@ -9,7 +10,7 @@
  * non-guest, and no `is` term other than `is:resolved`), also messages of such channels without
  * a row, which get the flags `["read","historical"]`.
  *
- * Planning (DESIGN.md §3b): the result is a walk from the anchor over one ascending candidate
+ * Planning (src/README.md: persistence): the result is a walk from the anchor over one ascending candidate
  * list — the viewer's UserMessage rows, every message id (history mode), or the smallest list a
  * positive term implies (per channel / direct conversation, per topic, per sender, one id) —
  * testing each candidate until `num_before` / `num_after` matches are found. So
@@ -238,7 +239,7 @@ export class Selection {
 }
 
 /**
- * Selects the messages of one `GET /messages` request (zulip-behavior.md §2.8).
+ * Selects the messages of one `GET /messages` request (https://zulip.com/api/get-messages).
  *
  * Range semantics (Zulip's `limit_query_to_range` + `post_process_limited_query`, no
  * first-visible-message limit): anchor 0 is "oldest", ≥ 10^16 "newest" (then `num_after` is

@@ -1,4 +1,7 @@
-/** create_channel / update_channel / archive_channel handlers (seed §4.2–4.3): records, events, errors leave state unchanged. */
+/**
+ * create_channel / update_channel / archive_channel handlers (https://zulip.com/api/update-stream,
+ * https://zulip.com/api/create-channel): records, events, errors leave state unchanged.
+ */
 import t from 'tap';
 import { smallRealm, decide, run, fingerprint } from '../../support/realm-fixture.js';
 import { systemGroupId } from '../../../src/domain/groups.js';

@@ -1,5 +1,6 @@
 /**
- * Custom profile field handlers (zulip-behavior.md §5, §12.16): every rule and error string of
+ * Custom profile field handlers (https://zulip.com/api/get-custom-profile-fields): every rule and
+ * error string of
  * create / update / delete / reorder and of users' values, each error with "state unchanged",
  * records surviving a snapshot round trip.
  */
@@ -49,7 +50,7 @@ t.test('create: every validation error, in Zulip order, state unchanged', async 
   rejects(t, state, create(ids.guest), ctx, 'Insufficient permission');
   run(state, create(ids.admin, { name: 'A', displayInProfileSummary: true }), ctx);
   run(state, create(ids.admin, { name: 'B', displayInProfileSummary: true }), ctx);
-  // The summary limit comes before every other check (§12.16).
+  // The summary limit comes before every other check (as in Zulip's zerver/views/custom_profile_fields.py).
   rejects(t, state, create(ids.admin, { name: '', fieldType: 99, displayInProfileSummary: true }), ctx,
     'Only 2 custom profile fields can be displayed in the profile summary.');
   const cases: Array<[Partial<CreateCustomProfileField>, string]> = [

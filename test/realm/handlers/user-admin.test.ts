@@ -1,5 +1,6 @@
 /**
- * User administration handlers (zulip-behavior.md §11.5, §11.7, seed §4.12): every rule and error
+ * User administration handlers (https://zulip.com/api/update-user,
+ * https://zulip.com/api/get-users): every rule and error
  * string of `update_user`, `deactivate_user` and `reactivate_user`, each error with "state
  * unchanged", the check order, events and their recipients, and records surviving a snapshot
  * round trip and replay.

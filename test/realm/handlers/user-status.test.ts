@@ -1,5 +1,6 @@
 /**
- * `update_user_status` handler (zulip-behavior.md §7.1, seed §4.8, §4.9): records, events, every
+ * `update_user_status` handler (https://zulip.com/api/update-status,
+ * https://zulip.com/api/update-status-for-user): records, events, every
  * rule and error message, "state unchanged after error", evolve and snapshot round trip.
  */
 import t from 'tap';

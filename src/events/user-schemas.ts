@@ -1,0 +1,157 @@
+/**
+ * typebox schemas of the events about users and groups: `realm_user` (profile, role, activation,
+ * custom profile field, email and avatar updates; `add`), `realm_bot`, `user_settings` and the
+ * legacy `update_display_settings` / `update_global_notifications`, `user_status`, `presence`,
+ * `user_group`. Strict objects, as every event schema (see `schemas.ts`, which gathers them).
+ */
+import Type, { type TSchema } from 'typebox';
+import { Bool, Int, Nullable, Str, strict } from './register/schema-helpers.js';
+import { REGISTER_KEY_SCHEMAS, RegisterUserSchema } from './register/schemas.js';
+
+/** The item schema of a list-valued register key (events carry the same objects). */
+function registerListItem(key: string): TSchema {
+  return (REGISTER_KEY_SCHEMAS[key] as unknown as { items: TSchema }).items;
+}
+
+/**
+ * `user_group` events (OpenAPI `user_group`
+ * add/update/remove/add_members/remove_members/add_subgroups/remove_subgroups).
+ */
+export const UserGroupEventSchema = Type.Union([
+  Type.Object({ id: Int(), type: Type.Literal('user_group'), op: Type.Literal('add'), group: registerListItem('realm_user_groups') }, strict),
+  Type.Object(
+    {
+      id: Int(),
+      type: Type.Literal('user_group'),
+      op: Type.Literal('update'),
+      group_id: Int(),
+      data: Type.Object({ name: Type.Optional(Str()), description: Type.Optional(Str()), deactivated: Type.Optional(Bool()) }, strict),
+    },
+    strict,
+  ),
+  // Deactivation, for clients without the `include_deactivated_groups` capability.
+  Type.Object({ id: Int(), type: Type.Literal('user_group'), op: Type.Literal('remove'), group_id: Int() }, strict),
+  Type.Object(
+    { id: Int(), type: Type.Literal('user_group'), op: Type.Union([Type.Literal('add_members'), Type.Literal('remove_members')]), group_id: Int(), user_ids: Type.Array(Int()) },
+    strict,
+  ),
+  Type.Object(
+    {
+      id: Int(),
+      type: Type.Literal('user_group'),
+      op: Type.Union([Type.Literal('add_subgroups'), Type.Literal('remove_subgroups')]),
+      group_id: Int(),
+      direct_subgroup_ids: Type.Array(Int()),
+    },
+    strict,
+  ),
+]);
+
+/** `user_status` (https://zulip.com/api/update-status): `user_id` plus only the keys the client supplied. */
+export const UserStatusEventSchema = Type.Object(
+  {
+    id: Int(),
+    type: Type.Literal('user_status'),
+    user_id: Int(),
+    away: Type.Optional(Type.Boolean()),
+    status_text: Type.Optional(Str()),
+    emoji_name: Type.Optional(Str()),
+    emoji_code: Type.Optional(Str()),
+    reaction_type: Type.Optional(Str()),
+  },
+  strict,
+);
+
+/**
+ * `presence` (https://zulip.com/api/get-events): `email` is absent for queues registered with
+ * `slim_presence=true`; `server_timestamp` is a float.
+ */
+export const PresenceEventSchema = Type.Object(
+  {
+    id: Int(),
+    type: Type.Literal('presence'),
+    user_id: Int(),
+    email: Type.Optional(Str()),
+    server_timestamp: Type.Number(),
+    presence: Type.Object(
+      {
+        website: Type.Object(
+          { client: Type.Literal('website'), status: Type.Union([Type.Literal('active'), Type.Literal('idle')]), timestamp: Int(), pushable: Type.Literal(false) },
+          strict,
+        ),
+      },
+      strict,
+    ),
+  },
+  strict,
+);
+
+/** `realm_user` update (OpenAPI `realm_user` op `update`); parley sends the `custom_profile_field` form. */
+export const RealmUserEventSchema = Type.Object(
+  {
+    id: Int(),
+    type: Type.Literal('realm_user'),
+    op: Type.Literal('update'),
+    person: Type.Object(
+      {
+        user_id: Int(),
+        custom_profile_field: Type.Object(
+          { id: Int(), value: Type.Union([Str(), Type.Null()]), rendered_value: Type.Optional(Str()) },
+          strict,
+        ),
+      },
+      strict,
+    ),
+  },
+  strict,
+);
+
+/** `realm_user` update forms sent by user administration (src/realm/handlers/user-admin.ts). */
+const RealmUserAdminPersons = [
+  Type.Object({ user_id: Int(), full_name: Str() }, strict),
+  Type.Object({ user_id: Int(), role: Int() }, strict),
+  Type.Object({ user_id: Int(), is_active: Bool() }, strict),
+  Type.Object({ user_id: Int(), email: Str(), timezone: Str() }, strict),
+  Type.Object({ user_id: Int(), delivery_email: Nullable(Str()) }, strict),
+  Type.Object({ user_id: Int(), new_email: Str() }, strict),
+  Type.Object({ user_id: Int(), avatar_source: Str(), avatar_url: Str(), avatar_url_medium: Str(), avatar_version: Int() }, strict),
+];
+export const RealmUserAdminEventSchema = Type.Union([
+  Type.Object({ id: Int(), type: Type.Literal('realm_user'), op: Type.Literal('update'), person: Type.Union(RealmUserAdminPersons) }, strict),
+  Type.Object(
+    { id: Int(), type: Type.Literal('realm_user'), op: Type.Literal('add'), person: Type.Object({ ...RegisterUserSchema.properties, is_active: Bool() }, strict) },
+    strict,
+  ),
+]);
+
+/** `user_settings` update (FL 89) sent by `PATCH /settings` (src/realm/handlers/user-admin.ts). */
+export const UserSettingsEventSchema = Type.Object(
+  { id: Int(), type: Type.Literal('user_settings'), op: Type.Literal('update'), property: Str(), value: Type.Union([Str(), Int(), Bool()]), language_name: Type.Optional(Str()) },
+  strict,
+);
+
+/** Legacy `update_display_settings` (only to queues without the `user_settings_object` capability). */
+export const UpdateDisplaySettingsEventSchema = Type.Object(
+  { id: Int(), type: Type.Literal('update_display_settings'), user: Str(), setting_name: Str(), setting: Type.Union([Str(), Int(), Bool()]), language_name: Type.Optional(Str()) },
+  strict,
+);
+
+/** Legacy `update_global_notifications` (only to queues without the `user_settings_object` capability). */
+export const UpdateGlobalNotificationsEventSchema = Type.Object(
+  { id: Int(), type: Type.Literal('update_global_notifications'), user: Str(), notification_name: Str(), setting: Type.Union([Str(), Int(), Bool()]) },
+  strict,
+);
+
+/** `realm_bot` add (POST /bots: the bot as `realm_bots` shows it) and update (`full_name`, `is_active`). */
+export const RealmBotEventSchema = Type.Union([
+  Type.Object({ id: Int(), type: Type.Literal('realm_bot'), op: Type.Literal('add'), bot: registerListItem('realm_bots') }, strict),
+  Type.Object(
+    {
+      id: Int(),
+      type: Type.Literal('realm_bot'),
+      op: Type.Literal('update'),
+      bot: Type.Union([Type.Object({ user_id: Int(), full_name: Str() }, strict), Type.Object({ user_id: Int(), is_active: Bool() }, strict)]),
+    },
+    strict,
+  ),
+]);
