@@ -8,8 +8,8 @@
  *
  * Bounded: 5 rounds × 200,000 calls per variant, yielding to the event loop every 500 calls.
  */
-import { configureLogger, flushLogger } from '../src/ops/logger.js';
-import { observeRequest } from '../src/ops/metrics.js';
+import { configureLogger, flushLogger } from '../src/log.js';
+import { observeRequest } from '../src/metrics.js';
 import { recordAnsweredRequest } from '../src/ops/request-log.js';
 
 const CALLS = 200_000;

@@ -41,7 +41,7 @@ const ROLES: Record<string, RoleCode> = {
 };
 
 async function serve(config: Config): Promise<void> {
-  const { configureLogger, flushLogger } = await import('./ops/logger.js');
+  const { configureLogger, flushLogger } = await import('./log.js');
   const log = configureLogger({ level: config.logLevel, format: config.logFormat });
   const { startServer } = await import('./main.js');
   const server = await startServer(config, { log: (line) => console.log(line) });

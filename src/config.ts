@@ -1,7 +1,5 @@
 import type { LevelWithSilent } from 'pino';
-
-/** `--log-format`: `json` (one object per line) or `pretty` (human-readable, pino-pretty). */
-export type LogFormat = 'json' | 'pretty';
+import type { LogFormat } from './log.js';
 
 /** Levels `--log-level` accepts (pino's, plus `silent`). */
 export const LOG_LEVELS: readonly LevelWithSilent[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];

@@ -21,10 +21,10 @@ import { startMetricsServer, type MetricsServer } from './http/metrics-endpoint.
 import { handleJoin, isJoinPath } from './api/join.js';
 import { errorResponse, type ApiResponse } from './api/registry.js';
 import { checkHealth } from './ops/health.js';
-import { addScrapeSource, enableDefaultMetrics, scrapeMetrics } from './ops/metrics.js';
+import { addScrapeSource, enableDefaultMetrics, scrapeMetrics } from './metrics.js';
 import { recordAnsweredRequest } from './ops/request-log.js';
 import { bindFailureCause, lockDataDir, writeDemoPasswordFile } from './ops/startup.js';
-import { log as logger } from './ops/logger.js';
+import { log as logger } from './log.js';
 
 /** A running server. */
 export interface RunningServer {

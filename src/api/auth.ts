@@ -11,8 +11,8 @@ import { isValidEmail } from '../domain/users.js';
 import { hashPassword, verifyPassword } from '../auth/passwords.js';
 import { randomToken } from '../auth/api-keys.js';
 import { FailureLimiter } from './rate-limit.js';
-import { log } from '../ops/logger.js';
-import { rateLimitHits } from '../ops/metrics.js';
+import { log } from '../log.js';
+import { rateLimitHits } from '../metrics.js';
 
 /** Zulip's `authenticate_by_username` rule: 5 failures per 1800 s. */
 export const loginLimiter = new FailureLimiter(5, 1800);

@@ -17,7 +17,7 @@ import type { User } from '../domain/realm-state.js';
 import type { Endpoint, EndpointOutcome, RequestContext } from './define-endpoint.js';
 import { decodeParams, lastValue, type ParamPairs } from './params.js';
 import { parseBasicAuth } from '../auth/basic-auth.js';
-import { log } from '../ops/logger.js';
+import { log } from '../log.js';
 
 /**
  * One request as `http/` hands it over: everything copied out of uWS, body already parsed.

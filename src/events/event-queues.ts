@@ -12,7 +12,7 @@ import { randomBytes } from 'node:crypto';
 import { EventQueue, type QueueConsumer, type QueueSettings, type QueuedEvent } from './event-queue.js';
 import { finalizeMessageEvent, type MessageVariants } from './message-event.js';
 import type { RealmEvent } from './realm-event.js';
-import { log } from '../ops/logger.js';
+import { log } from '../log.js';
 
 /** Timing knobs (seconds); tests shorten them. */
 export interface EventQueueTiming {

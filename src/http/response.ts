@@ -8,7 +8,7 @@ import type { HttpResponse } from 'uWebSockets.js';
 import { Errors } from '../errors.js';
 import type { ApiResponse } from '../api/registry.js';
 import type { ResponseState } from './request.js';
-import { log } from '../ops/logger.js';
+import { log } from '../log.js';
 
 /** Zulip's never-cache header value (Django `add_never_cache_headers`, shortened). */
 export const NEVER_CACHE = 'no-store, no-cache, must-revalidate, max-age=0';

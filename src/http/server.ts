@@ -26,7 +26,7 @@ import {
 import { NEVER_CACHE, statusLine, writeResponse } from './response.js';
 import { attachEventSocket, type EventSocketOptions } from './websocket.js';
 import { serveMetrics, type MetricsEndpoint } from './metrics-endpoint.js';
-import { log } from '../ops/logger.js';
+import { log } from '../log.js';
 
 /** Options for `startHttpServer`. */
 export interface HttpServerOptions {

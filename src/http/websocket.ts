@@ -27,7 +27,7 @@ import type { EventQueueManager } from '../events/event-queues.js';
 import { Errors, ZulipError } from '../errors.js';
 import { parseQuery, type ResponseState } from './request.js';
 import { writeResponse } from './response.js';
-import { log } from '../ops/logger.js';
+import { log } from '../log.js';
 
 /** What the socket route needs (`startHttpServer`'s `socket` option). */
 export interface EventSocketOptions {

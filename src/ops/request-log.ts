@@ -5,8 +5,8 @@
  * the URL; `ms` is rounded to 0.01 ms.
  */
 import type { AnsweredRequest } from '../http/server.js';
-import { log } from './logger.js';
-import { observeRequest } from './metrics.js';
+import { log } from '../log.js';
+import { observeRequest } from '../metrics.js';
 
 /** The `onAnswered` hook of `startHttpServer`: metrics always, the log line at level info. */
 export function recordAnsweredRequest(answer: AnsweredRequest): void {

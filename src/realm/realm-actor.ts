@@ -27,8 +27,8 @@ import type { SnapshotStore } from '../storage/snapshot-store.js';
 import type { Command, CommandReply } from './commands.js';
 import type { CommandContext, RealmEvent } from './decision.js';
 import type { RealmHandle } from './realm-handle.js';
-import { log } from '../ops/logger.js';
-import { snapshotSeconds } from '../ops/metrics.js';
+import { log } from '../log.js';
+import { snapshotSeconds } from '../metrics.js';
 import { bodiesOf, execute, EvolveError } from './apply-command.js';
 
 /** When to write a snapshot: after this many records, or this many seconds with any record. */

@@ -18,7 +18,7 @@ import { EventDispatcher } from '../events/dispatch.js';
 import { RealmActor, type SnapshotPolicy } from './realm-actor.js';
 import { bodiesOf, setupRunner, type SetupRunner } from './apply-command.js';
 import type { CommandContext } from './decision.js';
-import { flushLogger, log } from '../ops/logger.js';
+import { flushLogger, log } from '../log.js';
 
 /** Options of `RealmRegistry.open`. */
 export interface RegistryOptions {

@@ -18,7 +18,7 @@
  * are not in the log: the realm must be reloaded with `recoverRealm` before accepting more commands.
  */
 import { decodeRecord, encodeRecord, StorageCorruptionError } from './codec.js';
-import { commitBatchAppends, commitDurableSeconds } from '../ops/metrics.js';
+import { commitBatchAppends, commitDurableSeconds } from '../metrics.js';
 import type { Store } from './lmdb.js';
 
 /** One realm registry entry (meta table, key `['realm', id]`). */

@@ -12,7 +12,7 @@ import { P } from '../../src/api/params.js';
 import { Errors, ZulipError } from '../../src/errors.js';
 import type { RealmHandle } from '../../src/realm/realm-handle.js';
 import type { User } from '../../src/domain/realm-state.js';
-import { collectingLogger, replaceLogger } from '../../src/ops/logger.js';
+import { collectingLogger, replaceLogger } from '../../src/log.js';
 
 const realm = { id: 1, subdomain: '' } as unknown as RealmHandle;
 const iago = { id: 7, email: 'iago@zulip.com', apiKey: 'k'.repeat(32) } as unknown as User;

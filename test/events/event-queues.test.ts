@@ -4,7 +4,7 @@
  */
 import t from 'tap';
 import { EventQueueManager } from '../../src/events/event-queues.js';
-import { collectingLogger, replaceLogger } from '../../src/ops/logger.js';
+import { collectingLogger, replaceLogger } from '../../src/log.js';
 import { MAX_QUEUE_EVENTS, type QueueSettings } from '../../src/events/event-queue.js';
 import type { RealmEvent } from '../../src/events/realm-event.js';
 

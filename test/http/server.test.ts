@@ -7,7 +7,7 @@ import net from 'node:net';
 import { startHttpServer, type HttpServerOptions } from '../../src/http/server.js';
 import type { ApiRequest, ApiResponse } from '../../src/api/registry.js';
 import { Errors } from '../../src/errors.js';
-import { collectingLogger, replaceLogger } from '../../src/ops/logger.js';
+import { collectingLogger, replaceLogger } from '../../src/log.js';
 
 const ok = (extra: Record<string, unknown> = {}): ApiResponse => ({ status: 200, body: { result: 'success', msg: '', ...extra } });
 

@@ -14,7 +14,9 @@
  */
 import { pino, type Logger, type LevelWithSilent } from 'pino';
 import { createRequire } from 'node:module';
-import type { LogFormat } from '../config.js';
+
+/** `--log-format`: `json` (one object per line) or `pretty` (human-readable, pino-pretty). */
+export type LogFormat = 'json' | 'pretty';
 
 /**
  * The process-wide logger. Until `configureLogger` (i.e. in in-process tests) only errors are
