@@ -38,7 +38,7 @@ function sequential(port: number, requests: string[], gapMs = 100): Promise<stri
   });
 }
 
-/** Captures the server's error log lines (pino, `ops/logger.ts`) for the test's duration. */
+/** Captures the server's error log lines (pino, `src/log.ts`) for the test's duration. */
 const silenceErrors = (t: Test) => {
   const logged: Array<Record<string, unknown>> = [];
   const original = replaceLogger(collectingLogger(logged, 'error'));
