@@ -1,3 +1,9 @@
+import type { LevelWithSilent } from 'pino';
+import type { LogFormat } from './log.js';
+
+/** Levels `--log-level` accepts (pino's, plus `silent`). */
+export const LOG_LEVELS: readonly LevelWithSilent[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
 /**
  * The one typed configuration object. Every option is a command-line flag `--name` and an
  * environment variable `PARLEY_<NAME>` (dashes → underscores); the flag wins.
@@ -38,6 +44,16 @@ export interface Config {
   rateLimits: boolean;
   /** Free bytes kept on the data disk: below it writes answer 507 DISK_FULL (storage/disk-space.ts). */
   minFreeBytes: number;
+  /** Least severe log level written (pino's levels, or `silent`). */
+  logLevel: LevelWithSilent;
+  /** Log line format; undefined = `pretty` when stderr is a terminal, `json` otherwise. */
+  logFormat: LogFormat | undefined;
+  /** Port of the dedicated `/metrics` listener (0 = any free port); undefined = none. */
+  metricsPort: number | undefined;
+  /** Interface of the dedicated metrics listener (default 127.0.0.1). */
+  metricsHost: string;
+  /** Bearer token that opens `GET /metrics` on the main port; undefined = not served there. */
+  metricsToken: string | undefined;
 }
 
 export const DEFAULT_CONFIG: Config = {
@@ -55,15 +71,20 @@ export const DEFAULT_CONFIG: Config = {
   bench: false,
   rateLimits: true,
   minFreeBytes: 8 * 1024 * 1024,
+  logLevel: 'info',
+  logFormat: undefined,
+  metricsPort: undefined,
+  metricsHost: '127.0.0.1',
+  metricsToken: undefined,
 };
 
 /** Thrown for a bad flag or value; the CLI prints the message and exits 2. */
 export class ConfigError extends Error {}
 
-type Kind = 'string' | 'int' | 'bool';
+type Kind = 'string' | 'int' | 'bool' | 'port' | 'log-level' | 'log-format';
 const OPTIONS: Record<string, [keyof Config, Kind]> = {
   host: ['host', 'string'],
-  port: ['port', 'int'],
+  port: ['port', 'port'],
   'data-dir': ['dataDir', 'string'],
   'external-url': ['externalUrl', 'string'],
   'external-host': ['externalHost', 'string'],
@@ -76,12 +97,35 @@ const OPTIONS: Record<string, [keyof Config, Kind]> = {
   bench: ['bench', 'bool'],
   'rate-limits': ['rateLimits', 'bool'],
   'min-free-bytes': ['minFreeBytes', 'int'],
+  'log-level': ['logLevel', 'log-level'],
+  'log-format': ['logFormat', 'log-format'],
+  'metrics-port': ['metricsPort', 'port'],
+  'metrics-host': ['metricsHost', 'string'],
+  'metrics-token': ['metricsToken', 'string'],
 };
 
 const BOOL_WORD = /^(1|true|yes|on|0|false|no|off)$/i;
 
+/** Largest TCP port number. */
+const MAX_PORT = 65535;
+
 function convert(name: string, kind: Kind, raw: string): string | number | boolean {
   if (kind === 'string') return raw;
+  if (kind === 'port') {
+    // Checked here: a port above 65535 is taken modulo 65536 by the socket layer (99999 → 34463).
+    if (!/^\d+$/.test(raw) || Number(raw) > MAX_PORT) {
+      throw new ConfigError(`--${name} must be a TCP port number from 0 to ${MAX_PORT}, got '${raw}'`);
+    }
+    return Number(raw);
+  }
+  if (kind === 'log-level') {
+    if (!(LOG_LEVELS as readonly string[]).includes(raw)) throw new ConfigError(`--${name} must be one of ${LOG_LEVELS.join(', ')}, got '${raw}'`);
+    return raw;
+  }
+  if (kind === 'log-format') {
+    if (raw !== 'json' && raw !== 'pretty') throw new ConfigError(`--${name} must be json or pretty, got '${raw}'`);
+    return raw;
+  }
   if (kind === 'int') {
     if (!/^\d+$/.test(raw)) throw new ConfigError(`--${name} must be a non-negative integer, got '${raw}'`);
     return Number(raw);

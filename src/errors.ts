@@ -119,6 +119,11 @@ export const Errors = {
     new ZulipError('PAYLOAD_TOO_LARGE', `Request body too large (limit: ${limitBytes} bytes)`, 413),
   internal: () => new ZulipError('INTERNAL_SERVER_ERROR', 'Internal server error', 500),
   serverNotReady: () => new ZulipError('SERVER_NOT_READY', 'Server is shutting down', 503),
+  /** `GET /health` failed a check (Zulip's zerver/views/health.py raises ServerNotReadyError). */
+  unhealthy: (msg: string) => new ZulipError('SERVER_NOT_READY', msg, 503),
+  /** `GET /metrics` on the main port without the configured bearer token. */
+  metricsTokenRequired: () =>
+    new ZulipError('UNAUTHORIZED', 'A valid metrics token is required: Authorization: Bearer <token>', 401, {}, { 'WWW-Authenticate': 'Bearer realm="parley-metrics"' }),
 
   // Storage (parley-specific codes, Zulip has none)
   /** The data disk has no room for the write: HTTP 507 Insufficient Storage (RFC 4918 §11.5); reads still work. */

@@ -29,7 +29,10 @@ t.test('--rate-limits on|off and PARLEY_RATE_LIMITS (default on)', async (t) => 
 
 t.test('errors', async (t) => {
   t.throws(() => parseConfig(['--bogus'], {}), new ConfigError('unknown option --bogus'));
-  t.throws(() => parseConfig(['--port', 'abc'], {}), new ConfigError("--port must be a non-negative integer, got 'abc'"));
+  t.throws(() => parseConfig(['--port', 'abc'], {}), new ConfigError("--port must be a TCP port number from 0 to 65535, got 'abc'"));
+  t.throws(() => parseConfig(['--port', '65536'], {}), new ConfigError("--port must be a TCP port number from 0 to 65535, got '65536'"));
+  t.equal(parseConfig(['--port', '65535'], {}).config.port, 65535, 'the highest port is fine');
+  t.throws(() => parseConfig(['--log-level', 'loud'], {}), /--log-level must be one of/);
   t.throws(() => parseConfig(['--port'], {}), new ConfigError('--port needs a value'));
   t.throws(() => parseConfig([], { PARLEY_DEMO: 'maybe' }), new ConfigError("--demo must be true or false, got 'maybe'"));
 });

@@ -18,6 +18,7 @@ import type { Endpoint, EndpointOutcome, RequestContext } from './define-endpoin
 import { decodeParams, lastValue, type ParamPairs } from './params.js';
 import { parseBasicAuth } from '../auth/basic-auth.js';
 import { rateLimitedError, type ApiRateLimits } from './api-rate-limits.js';
+import { log } from '../log.js';
 
 /**
  * One request as `http/` hands it over: everything copied out of uWS, body already parsed.
@@ -46,6 +47,21 @@ export interface ApiRequest {
    * go of the queue). Called at once if it already left. Absent in tests that build requests by hand.
    */
   readonly onAbort?: (callback: () => void) => void;
+  /**
+   * Filled in by the dispatcher for the request log and metrics (`http/server.ts`): the matched
+   * route template and who asked. Absent in tests that build requests by hand.
+   */
+  readonly trace?: RequestTrace;
+}
+
+/** What the dispatcher learned about a request, for logs and metrics (issue 13 §2). */
+export interface RequestTrace {
+  /** Route template, e.g. `/api/v1/messages/{message_id}`; `unmatched` until a route matches. */
+  route: string;
+  /** Subdomain of the realm the Host selected ('' = root), or null when none. */
+  realm: string | null;
+  /** The authenticated user's id, or null. */
+  userId: number | null;
 }
 
 /**
@@ -106,6 +122,8 @@ const clientNames = new Map<string, string>();
 
 interface Route {
   readonly endpoint: Endpoint;
+  /** Full path template (`/api/v1/messages/{message_id}`), the `route` of logs and metrics. */
+  readonly template: string;
   /** The `{...}` placeholders, in path order. */
   readonly placeholders: readonly { readonly name: string; readonly kind: 'int' | 'string' }[];
 }
@@ -176,7 +194,7 @@ function buildTrie(endpoints: readonly Endpoint[]): RouteNode {
       }
     }
     if (node.routes.has(endpoint.method)) throw new Error(`duplicate route: ${endpoint.method} ${endpoint.path}`);
-    node.routes.set(endpoint.method, { endpoint, placeholders });
+    node.routes.set(endpoint.method, { endpoint, template: API_PREFIX + template, placeholders });
     node.allowed = [...node.routes.keys()].sort();
     node.allowHeader = node.allowed.join(', ');
   }
@@ -298,6 +316,8 @@ export function createDispatcher(
       return { status: error.status, headers: { Allow: node.allowHeader }, body: error.toBody() };
     }
     const endpoint = route.endpoint;
+    const trace = req.trace;
+    if (trace !== undefined) trace.route = route.template;
 
     const host = (req.headers.host ?? '').toLowerCase();
     const realm = services.realmForHost(host);
@@ -309,6 +329,7 @@ export function createDispatcher(
       note.headers = verdict.headers;
       return verdict.limited ? rateLimitedError(verdict) : null;
     };
+    if (trace !== undefined && realm !== null) trace.realm = realm.subdomain;
     let user: User | null = null;
     if (endpoint.auth === 'user') {
       const credentials = parseBasicAuth(req.headers.authorization);
@@ -317,6 +338,7 @@ export function createDispatcher(
       const authenticated = services.authenticate(realm, credentials.email, credentials.apiKey);
       if (authenticated instanceof ZulipError) return limitByIp() ?? errorResponse(authenticated);
       user = authenticated;
+      if (trace !== undefined) trace.userId = authenticated.id;
       if (limits !== null) {
         const realmId = realm?.id ?? 0;
         const verdict = endpoint.rateLimit === false ? limits.peekUser(realmId, user.id) : limits.takeUser(realmId, user.id);
@@ -369,7 +391,7 @@ export function createDispatcher(
     } catch (error) {
       if (error instanceof ZulipError) response = errorResponse(error);
       else {
-        console.error(`parley: unhandled error in ${req.method} ${req.path}:`, error);
+        log.error({ err: error, method: req.method, path: req.path }, 'unhandled error');
         response = errorResponse(Errors.internal());
       }
     }

@@ -12,6 +12,7 @@ import { randomBytes } from 'node:crypto';
 import { EventQueue, type QueueConsumer, type QueueSettings, type QueuedEvent } from './event-queue.js';
 import { finalizeMessageEvent, type MessageVariants } from './message-event.js';
 import type { RealmEvent } from './realm-event.js';
+import { log } from '../log.js';
 
 /** Timing knobs (seconds); tests shorten them. */
 export interface EventQueueTiming {
@@ -84,6 +85,13 @@ export class EventQueueManager {
   /** Number of live queues. */
   get size(): number {
     return this.queues.size;
+  }
+
+  /** Live queues and how many have a client attached (a waiting long-poll or a socket); O(queues), for metrics. */
+  stats(): { queues: number; consumers: number } {
+    let consumers = 0;
+    for (const queue of this.queues.values()) if (queue.attached) consumers++;
+    return { queues: this.queues.size, consumers };
   }
 
   /**
@@ -187,7 +195,7 @@ export class EventQueueManager {
         const { message_ids: ids, ...rest } = payload;
         for (const messageId of ids as number[]) {
           if (!queue.push({ ...rest, message_id: messageId })) {
-            console.error(`event queue ${queue.id} dropped: more than its backlog limit of unacknowledged events`);
+            log.warn({ event: 'queue_dropped', queue_id: queue.id }, 'event queue dropped: more than its backlog limit of unacknowledged events');
             this.delete(queue);
             return;
           }
@@ -196,7 +204,7 @@ export class EventQueueManager {
       }
     }
     if (!queue.push(payload)) {
-      console.error(`event queue ${queue.id} dropped: more than its backlog limit of unacknowledged events`);
+      log.warn({ event: 'queue_dropped', queue_id: queue.id }, 'event queue dropped: more than its backlog limit of unacknowledged events');
       this.delete(queue);
     }
   }

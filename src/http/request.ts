@@ -14,7 +14,7 @@
 import busboy from 'busboy';
 import type { HttpRequest, HttpResponse } from 'uWebSockets.js';
 import { Errors } from '../errors.js';
-import type { ApiRequest } from '../api/registry.js';
+import type { ApiRequest, RequestTrace } from '../api/registry.js';
 import { clientIp, requestScheme, TrustedProxies } from './client-ip.js';
 
 /** Default body limit: 5 MiB. */
@@ -203,6 +203,7 @@ export async function toApiRequest(
   head: RequestHead,
   body: Buffer,
   onAbort?: (callback: () => void) => void,
+  trace?: RequestTrace,
 ): Promise<ApiRequest> {
   const fields = BODY_METHODS.has(head.method) ? await parseForm(head.headers['content-type'], body) : [];
   return {
@@ -215,5 +216,6 @@ export async function toApiRequest(
     peerAddress: head.peerAddress,
     scheme: head.scheme,
     ...(onAbort !== undefined && { onAbort }),
+    ...(trace !== undefined && { trace }),
   };
 }

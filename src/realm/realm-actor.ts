@@ -39,6 +39,8 @@ import type { SnapshotStore } from '../storage/snapshot-store.js';
 import type { Command, CommandReply } from './commands.js';
 import type { CommandContext, RealmEvent } from './decision.js';
 import type { RealmHandle } from './realm-handle.js';
+import { log } from '../log.js';
+import { snapshotSeconds } from '../metrics.js';
 import { bodiesOf, execute, EvolveError } from './apply-command.js';
 
 /** When to write a snapshot: after this many records, or this many seconds with any record. */
@@ -114,7 +116,7 @@ function process(self: { send(input: ActorInput): void }, c: ActorContext, input
       reject(error);
       return;
     }
-    console.error(`realm ${c.state.id}: handler ${command.type} threw`, error);
+    log.error({ err: error, realm_id: c.state.id, command: command.type }, 'command handler threw');
     c.durable.then(() => resolve({ ok: false, error: Errors.internal() }), reject);
     return;
   }
@@ -135,9 +137,9 @@ function process(self: { send(input: ActorInput): void }, c: ActorContext, input
     c.pendingBodies.set(id, body);
     c.bodyCache.forget(id);
   }
-  const log = c.deps.log.append(c.state.id, records, bodies);
+  const append = c.deps.log.append(c.state.id, records, bodies);
   const hook = c.deps.afterAppend;
-  const appended = hook === undefined ? log : log.then(hook);
+  const appended = hook === undefined ? append : append.then(hook);
   // Every message id allocated so far, this command's included, is durable with this append.
   const messagesUpTo = c.state.nextIds.message - 1;
   c.durable = appended.then(
@@ -208,6 +210,7 @@ function maybeSnapshot(c: ActorContext, force: boolean): Promise<unknown> {
     c.recordsSinceSnapshot >= c.deps.snapshotPolicy.everyRecords ||
     now - c.lastSnapshotAt >= c.deps.snapshotPolicy.everySeconds * 1000;
   if (!due) return Promise.resolve();
+  const started = performance.now();
   const seq = c.deps.log.lastSeq(c.state.id);
   const { core, columns } = toSnapshot(c.state);
   c.recordsSinceSnapshot = 0;
@@ -215,7 +218,12 @@ function maybeSnapshot(c: ActorContext, force: boolean): Promise<unknown> {
   c.lastSnapshotAt = now;
   const writing = c.deps.snapshots
     .writeSnapshot(c.state.id, seq, core, columns)
-    .catch((error: unknown) => console.error(`realm ${c.state.id}: snapshot failed (the log still has everything)`, error))
+    .then(() => {
+      const seconds = (performance.now() - started) / 1000;
+      snapshotSeconds.observe(seconds);
+      log.info({ event: 'snapshot', realm_id: c.state.id, seq, ms: Math.round(seconds * 1e5) / 100 }, 'snapshot written');
+    })
+    .catch((error: unknown) => log.error({ event: 'snapshot_failed', realm_id: c.state.id, err: error }, 'snapshot failed (the log still has everything)'))
     .finally(() => {
       c.snapshotting = null;
     });
@@ -245,6 +253,9 @@ const realmMachine = setup({
     reload: ({ context, self }) => reload(self, context),
     fail: ({ context, event }) => {
       if (event.type === 'FAILED') context.deps.onFatal(context.state.id, event.error);
+    },
+    alreadyStopped: ({ event }) => {
+      if (event.type === 'STOP') event.done();
     },
     drain: ({ context, event }) => {
       if (event.type !== 'STOP') return;
@@ -279,7 +290,8 @@ const realmMachine = setup({
       on: { COMMAND: { actions: 'refuse' }, STOP: { actions: 'drain' } },
     },
     stopped: {
-      on: { COMMAND: { actions: 'refuse' } },
+      // A second stop (e.g. server close after an operator stopped the realm) has nothing to do.
+      on: { COMMAND: { actions: 'refuse' }, STOP: { actions: 'alreadyStopped' } },
     },
   },
 });
@@ -335,6 +347,11 @@ export class RealmActor implements RealmHandle {
 
   get state(): RealmState {
     return this.context.state;
+  }
+
+  /** False once the realm stopped (shutdown) or failed (it can no longer guarantee durability). */
+  get running(): boolean {
+    return this.actor.getSnapshot().value === 'running';
   }
 
   get commandSeq(): number {

@@ -19,6 +19,7 @@ import { RealmActor, type SnapshotPolicy } from './realm-actor.js';
 import { bodiesOf, setupRunner, type SetupRunner } from './apply-command.js';
 import type { CommandContext } from './decision.js';
 import type { RealmUrls } from './realm-urls.js';
+import { flushLogger, log } from '../log.js';
 
 /** Options of `RealmRegistry.open`. */
 export interface RegistryOptions {
@@ -128,7 +129,8 @@ export class RealmRegistry {
       onFatal:
         this.options.onFatal ??
         ((realmId, error) => {
-          console.error(`realm ${realmId}: cannot guarantee durability any more; exiting`, error);
+          log.fatal({ err: error, realm_id: realmId }, 'cannot guarantee durability any more; exiting');
+          flushLogger();
           process.exit(1);
         }),
       ...(this.options.afterAppend && { afterAppend: this.options.afterAppend }),
@@ -136,6 +138,16 @@ export class RealmRegistry {
     this.realms.set(state.id, actor);
     this.bySubdomain.set(state.subdomain, actor);
     return actor;
+  }
+
+  /** Number of realms registered in the store (each must be loaded; `GET /health` compares). */
+  registeredRealmCount(): number {
+    return this.log.listRealms().length;
+  }
+
+  /** Absolute path of the data directory. */
+  get dataDir(): string {
+    return this.store.dataDir;
   }
 
   /** Every realm. */

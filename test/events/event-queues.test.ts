@@ -4,6 +4,7 @@
  */
 import t from 'tap';
 import { EventQueueManager, MAX_QUEUE_LIFESPAN_SECONDS, MAX_QUEUES_PER_USER } from '../../src/events/event-queues.js';
+import { collectingLogger, replaceLogger } from '../../src/log.js';
 import { MAX_QUEUE_EVENTS, type QueueSettings } from '../../src/events/event-queue.js';
 import type { RealmEvent } from '../../src/events/realm-event.js';
 
@@ -139,16 +140,16 @@ t.test('a queue nobody drains is dropped past its backlog limit', async (t) => {
   const m = new EventQueueManager(fast);
   t.teardown(() => m.shutdown());
   const q = m.register(1, 1, settings(), 0);
-  const errors: unknown[] = [];
-  const original = console.error;
-  console.error = (...args: unknown[]) => errors.push(args);
+  const logged: Array<Record<string, unknown>> = [];
+  const original = replaceLogger(collectingLogger(logged, 'warn'));
   try {
     for (let i = 0; i <= MAX_QUEUE_EVENTS; i++) m.publish(1, 1, [typingEvent([1])]);
   } finally {
-    console.error = original;
+    replaceLogger(original);
   }
   t.equal(m.get(q.id, 1, 1), undefined);
-  t.equal(errors.length, 1);
+  t.equal(logged.length, 1);
+  t.match(logged[0], { level: 40, event: 'queue_dropped', queue_id: q.id }, 'logged as a warning naming the queue');
 });
 
 t.test('queues with the same settings share one message object; others get their own variant', async (t) => {

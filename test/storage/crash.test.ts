@@ -212,7 +212,7 @@ t.test('SIGKILL during a burst of sends loses no acknowledged message', async (t
 
 t.test('SIGTERM during a burst: in-flight sends finish, exit 0, data kept', async (t) => {
   const dataDir = makeTempDir(t);
-  const server = await startServer({ t, dataDir, demoPassword: PW });
+  const server = await startServer({ t, dataDir, demoPassword: PW, env: { PARLEY_LOG_LEVEL: 'info' } });
   const { api_key: key } = await fetchApiKey(server.url, EMAIL, PW);
   // 503 SERVER_NOT_READY is the documented answer to requests arriving during shutdown.
   const burst = startBurst(server.url, key, 'term', [503]);
