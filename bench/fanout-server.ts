@@ -26,7 +26,7 @@ const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.lengt
 /** Runs `messages` measured sends (after `warmup` unmeasured ones) against `queues` polls. */
 export async function runServerFanout(queues: number, messages: number, warmup = 5): Promise<ServerFanoutReport> {
   const dataDir = mkdtempSync(join(tmpdir(), 'parley-fanout-'));
-  const server = await startServer({ ...DEFAULT_CONFIG, port: 0, dataDir, demoPassword: 'bench' });
+  const server = await startServer({ ...DEFAULT_CONFIG, port: 0, dataDir, demoPassword: 'bench', rateLimits: false });
   try {
     const registry = server.registry;
     const realm = registry.bySubdomainName('')!;

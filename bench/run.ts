@@ -23,6 +23,8 @@ import { formatTable, type Row } from './report.js';
 import { runFanout, type FanoutReport } from './fanout.js';
 import { runServerFanout, type ServerFanoutReport } from './fanout-server.js';
 import { formatRenderBench, runRenderBench, type RenderBenchReport } from './render.js';
+import { formatRateLimitBench, runRateLimitBench, type RateLimitBenchReport } from './rate-limit.js';
+import { formatAdversarialBench, runAdversarialBench, type AdversarialRow } from './render-adversarial.js';
 
 const USAGE = `usage: npm run bench -- [--duration S] [--connections N] [--warmup S]
                        [--preload N] [--preload-time-limit S] [--preload-connections N]
@@ -34,7 +36,8 @@ const USAGE = `usage: npm run bench -- [--duration S] [--connections N] [--warmu
   --preload-connections N  connections used for preloading (default 200)
   --fanout N               fan-out scenario: N long-polling queues in Verona, one sender (default 1000; 0 = skip)
   --fanout-messages K      messages sent in the fan-out scenario (default 50)
-  --only a,b               run only these scenarios of ceiling,send,fetch,list,fanout,render (the ceiling is always run)`;
+  --only a,b               run only these scenarios of ceiling,send,fetch,list,fanout,render,render-adversarial,
+                           rate-limit (the ceiling is always run)`;
 
 /** Targets printed next to the results. */
 const TARGETS = {
@@ -78,8 +81,10 @@ function parseOptions(argv: string[]) {
     console.log(USAGE);
     process.exit(0);
   }
-  const only = new Set((values.only ?? 'ceiling,send,fetch,list,fanout,render').split(',').map((s) => s.trim()));
-  for (const name of only) if (!['ceiling', 'send', 'fetch', 'list', 'fanout', 'render'].includes(name)) throw new Error(`unknown scenario '${name}'`);
+  const only = new Set((values.only ?? 'ceiling,send,fetch,list,fanout,render,render-adversarial,rate-limit').split(',').map((s) => s.trim()));
+  for (const name of only) {
+    if (!['ceiling', 'send', 'fetch', 'list', 'fanout', 'render', 'render-adversarial', 'rate-limit'].includes(name)) throw new Error(`unknown scenario '${name}'`);
+  }
   only.add('ceiling');
   return {
     duration: intOption(values.duration, 'duration', 10, 1),
@@ -301,6 +306,8 @@ async function main(): Promise<number> {
       t: { teardown: (fn) => cleanups.push(fn) },
       demoPassword: PASSWORD,
       bench: true,
+      // One user fires thousands of requests per second: Zulip's 200/min would refuse them.
+      args: ['--rate-limits', 'off'],
       timeoutMs: 30_000,
     });
     process.stderr.write(`server pid ${server.pid} at ${server.url} (data dir ${server.dataDir})\n`);
@@ -407,6 +414,18 @@ async function main(): Promise<number> {
       render = runRenderBench();
       console.log(`Markdown rendering (in-process, full message renderer):\n${formatRenderBench(render)}`);
     }
+    // In-process cost of the API rate limit per request (bench/rate-limit.ts).
+    let rateLimit: RateLimitBenchReport | undefined;
+    if (!interrupted && opts.only.has('rate-limit')) {
+      rateLimit = runRateLimitBench();
+      console.log(formatRateLimitBench(rateLimit));
+    }
+    // Hostile inputs at 10 KB and 100 KB (bench/render-adversarial.ts): ms/KB must not grow with size.
+    let renderAdversarial: AdversarialRow[] | undefined;
+    if (!interrupted && opts.only.has('render-adversarial')) {
+      renderAdversarial = runAdversarialBench();
+      console.log(`Markdown rendering of hostile inputs (in-process, CPU time of one render):\n${formatAdversarialBench(renderAdversarial)}`);
+    }
     const flagged = reports.filter((r) => r.flagged);
     for (const r of flagged) console.log(`FLAGGED ${r.name} (${r.phase}): ${r.flagged}; sample reply: ${r.sampleErrorReply}`);
     const missed = [...reports.flatMap((r) => r.targets.filter((x) => !x.met).map((x) => `${r.name} (${r.phase}) ${x.description}`)), ...missedExtra];
@@ -431,6 +450,8 @@ async function main(): Promise<number> {
           fanout: fanout ?? null,
           serverFanout: serverFanout ?? null,
           render: render ?? null,
+          rateLimit: rateLimit ?? null,
+          renderAdversarial: renderAdversarial ?? null,
           interrupted,
         },
         null,

@@ -1,3 +1,9 @@
+import type { LevelWithSilent } from 'pino';
+import type { LogFormat } from './log.js';
+
+/** Levels `--log-level` accepts (pino's, plus `silent`). */
+export const LOG_LEVELS: readonly LevelWithSilent[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
 /**
  * The one typed configuration object. Every option is a command-line flag `--name` and an
  * environment variable `PARLEY_<NAME>` (dashes → underscores); the flag wins.
@@ -10,8 +16,18 @@ export interface Config {
   port: number;
   /** Directory of the LMDB store (default ./snapshots). */
   dataDir: string;
-  /** Host name realms are subdomains of, without port (default localhost). */
-  externalHost: string;
+  /**
+   * The organization's public URL (`https://chat.example.com`): every URL parley hands out derives
+   * from it (see realm/realm-urls.ts). Undefined = `http://127.0.0.1:<bound port>`.
+   */
+  externalUrl: string | undefined;
+  /** Deprecated alias: `--external-host H` = `--external-url http://H:<port>`. */
+  externalHost: string | undefined;
+  /**
+   * Comma-separated CIDRs (or addresses) of reverse proxies whose `X-Forwarded-For` /
+   * `X-Forwarded-Proto` are believed (see http/client-ip.ts). Default: loopback.
+   */
+  trustedProxies: string;
   /** Create the demo organization when the store holds no realm. */
   demo: boolean;
   /** Password of every demo account; random when unset. */
@@ -24,44 +40,92 @@ export interface Config {
   snapshotEverySeconds: number;
   /** Serve the benchmark ceiling route `GET /api/v1/bench/ceiling`. */
   bench: boolean;
+  /** Zulip's API rate limits (`api/api-rate-limits.ts`); off only for load tests and the bench. */
+  rateLimits: boolean;
   /** Free bytes kept on the data disk: below it writes answer 507 DISK_FULL (storage/disk-space.ts). */
   minFreeBytes: number;
+  /** Least severe log level written (pino's levels, or `silent`). */
+  logLevel: LevelWithSilent;
+  /** Log line format; undefined = `pretty` when stderr is a terminal, `json` otherwise. */
+  logFormat: LogFormat | undefined;
+  /** Port of the dedicated `/metrics` listener (0 = any free port); undefined = none. */
+  metricsPort: number | undefined;
+  /** Interface of the dedicated metrics listener (default 127.0.0.1). */
+  metricsHost: string;
+  /** Bearer token that opens `GET /metrics` on the main port; undefined = not served there. */
+  metricsToken: string | undefined;
 }
 
 export const DEFAULT_CONFIG: Config = {
   host: '127.0.0.1',
   port: 9991,
   dataDir: './snapshots',
-  externalHost: 'localhost',
+  externalUrl: undefined,
+  externalHost: undefined,
+  trustedProxies: '127.0.0.0/8,::1',
   demo: true,
   demoPassword: undefined,
   maxBodyBytes: 5 * 1024 * 1024,
   snapshotEveryRecords: 20_000,
   snapshotEverySeconds: 60,
   bench: false,
+  rateLimits: true,
   minFreeBytes: 8 * 1024 * 1024,
+  logLevel: 'info',
+  logFormat: undefined,
+  metricsPort: undefined,
+  metricsHost: '127.0.0.1',
+  metricsToken: undefined,
 };
 
 /** Thrown for a bad flag or value; the CLI prints the message and exits 2. */
 export class ConfigError extends Error {}
 
-type Kind = 'string' | 'int' | 'bool';
+type Kind = 'string' | 'int' | 'bool' | 'port' | 'log-level' | 'log-format';
 const OPTIONS: Record<string, [keyof Config, Kind]> = {
   host: ['host', 'string'],
-  port: ['port', 'int'],
+  port: ['port', 'port'],
   'data-dir': ['dataDir', 'string'],
+  'external-url': ['externalUrl', 'string'],
   'external-host': ['externalHost', 'string'],
+  'trusted-proxies': ['trustedProxies', 'string'],
   demo: ['demo', 'bool'],
   'demo-password': ['demoPassword', 'string'],
   'max-body-bytes': ['maxBodyBytes', 'int'],
   'snapshot-every-records': ['snapshotEveryRecords', 'int'],
   'snapshot-every-seconds': ['snapshotEverySeconds', 'int'],
   bench: ['bench', 'bool'],
+  'rate-limits': ['rateLimits', 'bool'],
   'min-free-bytes': ['minFreeBytes', 'int'],
+  'log-level': ['logLevel', 'log-level'],
+  'log-format': ['logFormat', 'log-format'],
+  'metrics-port': ['metricsPort', 'port'],
+  'metrics-host': ['metricsHost', 'string'],
+  'metrics-token': ['metricsToken', 'string'],
 };
+
+const BOOL_WORD = /^(1|true|yes|on|0|false|no|off)$/i;
+
+/** Largest TCP port number. */
+const MAX_PORT = 65535;
 
 function convert(name: string, kind: Kind, raw: string): string | number | boolean {
   if (kind === 'string') return raw;
+  if (kind === 'port') {
+    // Checked here: a port above 65535 is taken modulo 65536 by the socket layer (99999 → 34463).
+    if (!/^\d+$/.test(raw) || Number(raw) > MAX_PORT) {
+      throw new ConfigError(`--${name} must be a TCP port number from 0 to ${MAX_PORT}, got '${raw}'`);
+    }
+    return Number(raw);
+  }
+  if (kind === 'log-level') {
+    if (!(LOG_LEVELS as readonly string[]).includes(raw)) throw new ConfigError(`--${name} must be one of ${LOG_LEVELS.join(', ')}, got '${raw}'`);
+    return raw;
+  }
+  if (kind === 'log-format') {
+    if (raw !== 'json' && raw !== 'pretty') throw new ConfigError(`--${name} must be json or pretty, got '${raw}'`);
+    return raw;
+  }
   if (kind === 'int') {
     if (!/^\d+$/.test(raw)) throw new ConfigError(`--${name} must be a non-negative integer, got '${raw}'`);
     return Number(raw);
@@ -106,7 +170,13 @@ export function parseConfig(
     }
     const kind = OPTIONS[name]?.[1] ?? extra[name];
     if (kind === undefined) throw new ConfigError(`unknown option --${name}`);
-    if (kind === 'bool' && value === undefined) value = negated ? 'false' : 'true';
+    // A boolean flag takes an explicit value only from `=` or a following on/off word
+    // (`--rate-limits off`); bare, it means true (`--no-x`: false).
+    if (kind === 'bool' && value === undefined) {
+      const next = argv[i + 1];
+      if (!negated && next !== undefined && BOOL_WORD.test(next)) value = argv[++i]!;
+      else value = negated ? 'false' : 'true';
+    }
     if (value === undefined) {
       value = argv[++i];
       if (value === undefined) throw new ConfigError(`--${name} needs a value`);

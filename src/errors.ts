@@ -119,6 +119,11 @@ export const Errors = {
     new ZulipError('PAYLOAD_TOO_LARGE', `Request body too large (limit: ${limitBytes} bytes)`, 413),
   internal: () => new ZulipError('INTERNAL_SERVER_ERROR', 'Internal server error', 500),
   serverNotReady: () => new ZulipError('SERVER_NOT_READY', 'Server is shutting down', 503),
+  /** `GET /health` failed a check (Zulip's zerver/views/health.py raises ServerNotReadyError). */
+  unhealthy: (msg: string) => new ZulipError('SERVER_NOT_READY', msg, 503),
+  /** `GET /metrics` on the main port without the configured bearer token. */
+  metricsTokenRequired: () =>
+    new ZulipError('UNAUTHORIZED', 'A valid metrics token is required: Authorization: Bearer <token>', 401, {}, { 'WWW-Authenticate': 'Bearer realm="parley-metrics"' }),
 
   // Storage (parley-specific codes, Zulip has none)
   /** The data disk has no room for the write: HTTP 507 Insufficient Storage (RFC 4918 §11.5); reads still work. */
@@ -189,6 +194,13 @@ export const Errors = {
   invalidUserId: (id: number) => bad(`Invalid user ID ${id}`),
   messageEmpty: () => bad('Message must not be empty'),
   messageNullBytes: () => bad('Message must not contain null bytes'),
+  /**
+   * Zulip's `render_incoming_message`: a `MarkdownRenderingError` (its 5 s timeout, or rendered
+   * HTML over `MAX_MESSAGE_LENGTH * 100` characters) answers "Unable to render message".
+   */
+  unableToRenderMessage: () => bad('Unable to render message'),
+  /** A string parameter over its limit, in code points (`@typed_endpoint`'s `StringConstraints` wording). */
+  parameterTooLong: (name: string, limit: number) => bad(`${name} is too long (limit: ${limit} characters)`),
   streamNameEmpty: () => bad("Channel name can't be empty!"),
   streamNameTooLong: (limit: number) => bad(`Channel name too long (limit: ${limit} characters).`),
   streamNameInvalidChar: (position: number) => bad(`Invalid character in channel name, at position ${position}!`),
@@ -200,6 +212,8 @@ export const Errors = {
     new ZulipError('STREAM_DOES_NOT_EXIST', `Channel with ID '${id}' does not exist`, 400, { stream_id: id }),
   notAuthorizedToSend: (streamName: string) => bad(`Not authorized to send to channel '${streamName}'`),
   cannotSendToChannel: () => bad('You do not have permission to post in this channel.'),
+  /** zerver/lib/exceptions.py `CannotAdministerChannelError`. */
+  cannotAdministerChannel: () => bad('You do not have permission to administer this channel.'),
   /** Zulip's `StreamWildcardMentionNotAllowedError` (FL 229 code; FL 417 wording). */
   streamWildcardMentionNotAllowed: () =>
     new ZulipError('STREAM_WILDCARD_MENTION_NOT_ALLOWED', 'You do not have permission to use channel wildcard mentions in this channel.', 400),

@@ -1,12 +1,17 @@
 /**
- * Assembles a server: data-directory lock → realm registry (recovery) → demo organization on an
- * empty store → HTTP front end. Used by the CLI and by in-process tests.
+ * Assembles a server: data-directory lock → realm registry (recovery) → HTTP front end (bound,
+ * answering 503 while starting) → demo organization on an empty store → ready. The demo is
+ * created only once the port is bound, so a busy port never loses a generated password (issue 13
+ * §4). Used by the CLI and by in-process tests.
  */
 import { randomToken } from './auth/api-keys.js';
 import { hashPassword } from './auth/passwords.js';
 import type { Config } from './config.js';
-import { acquireDataDirLock } from './storage/data-dir-lock.js';
+import { Errors } from './errors.js';
+import type { RealmState } from './domain/realm-state.js';
 import { RealmRegistry } from './realm/realm-registry.js';
+import { RealmUrls } from './realm/realm-urls.js';
+import { TrustedProxies } from './http/client-ip.js';
 import type { CommandContext } from './realm/decision.js';
 import { createDemoRealm } from './realm/demo-realm.js';
 import { DEMO_BOT_EMAIL, DEMO_USERS } from './domain/demo-cast.js';
@@ -14,7 +19,15 @@ import { createDispatcher, type ApiServices } from './api/registry.js';
 import { buildRoutes } from './api/endpoints.js';
 import { EventQueueManager, DEFAULT_TIMING, type EventQueueTiming } from './events/event-queues.js';
 import { startHttpServer } from './http/server.js';
+import { ApiRateLimits } from './api/api-rate-limits.js';
+import { startMetricsServer, type MetricsServer } from './http/metrics-endpoint.js';
 import { handleJoin, isJoinPath } from './api/join.js';
+import { errorResponse, type ApiResponse } from './api/registry.js';
+import { checkHealth } from './ops/health.js';
+import { addScrapeSource, enableDefaultMetrics, scrapeMetrics } from './metrics.js';
+import { recordAnsweredRequest } from './ops/request-log.js';
+import { bindFailureCause, lockDataDir, writeDemoPasswordFile } from './ops/startup.js';
+import { log as logger } from './log.js';
 
 /** A running server. */
 export interface RunningServer {
@@ -27,6 +40,8 @@ export interface RunningServer {
   queues: EventQueueManager;
   /** The demo password when this start created the demo organization. */
   demoPassword?: string;
+  /** Port of the dedicated metrics listener, when `config.metricsPort` is set. */
+  metricsPort?: number;
   /** Stops accepting, finishes in-flight requests and commands, snapshots, closes the store. */
   close(): Promise<void>;
 }
@@ -34,71 +49,150 @@ export interface RunningServer {
 /** Starts a server on `config`. `log` receives human-readable startup lines. */
 export async function startServer(
   config: Config,
-  options: { log?: (line: string) => void; ctx?: CommandContext; eventTiming?: EventQueueTiming } = {},
+  options: {
+    log?: (line: string) => void;
+    ctx?: CommandContext;
+    eventTiming?: EventQueueTiming;
+    /** Test hook: see `RealmActorDeps.afterAppend`. */
+    afterAppend?: () => Promise<void>;
+  } = {},
 ): Promise<RunningServer> {
   const log = options.log ?? (() => {});
-  const lock = acquireDataDirLock(config.dataDir);
+  // Validated before anything is opened; with `--port 0` the default URL's port is provisional
+  // until the port is bound (no request can arrive before, see `setUrls` below).
+  const provisionalUrls = RealmUrls.forServer(config, config.port);
+  const trustedProxies = TrustedProxies.parse(config.trustedProxies);
+  if (config.externalHost !== undefined && config.externalUrl === undefined) {
+    log(`warning: --external-host is deprecated; use --external-url ${provisionalUrls.rootUrl.replace(/:0$/, ':<port>')}`);
+  }
+  const lock = lockDataDir(config.dataDir);
   let registry: RealmRegistry;
   try {
     registry = await RealmRegistry.open({
       dataDir: config.dataDir,
-      externalHost: config.externalHost,
+      urls: provisionalUrls,
       snapshotPolicy: { everyRecords: config.snapshotEveryRecords, everySeconds: config.snapshotEverySeconds },
       minFreeBytes: config.minFreeBytes,
       ...(options.ctx && { ctx: options.ctx }),
+      ...(options.afterAppend && { afterAppend: options.afterAppend }),
     });
   } catch (error) {
     lock.release();
     throw error;
   }
-  let demoPassword: string | undefined;
-  let demoName = '';
-  if (config.demo && registry.all().length === 0) {
-    demoPassword = config.demoPassword ?? randomToken(16);
-    demoName = (await createDemoRealm(registry, await hashPassword(demoPassword))).state.settings.name;
-  }
+  const createDemo = config.demo && registry.all().length === 0;
   const queues = new EventQueueManager(options.eventTiming ?? DEFAULT_TIMING);
   registry.events.subscribe((realmId, seq, events) => queues.publish(realmId, seq, events));
   const services: ApiServices = {
     realmForHost: (host) => registry.realmForHost(host),
     authenticate: (realm, email, apiKey) => registry.authenticate(realm, email, apiKey),
+    rateLimits: config.rateLimits ? new ApiRateLimits() : null,
   };
-  const dispatch = createDispatcher(buildRoutes({ queues }), services);
+  const apiDispatch = createDispatcher(buildRoutes({ queues }), services);
+  // Bound before the demo exists: until then every request gets 503 (clients retry).
+  let starting = true;
+  const startingError = errorResponse(Errors.unhealthy('Server is starting'));
+  const dispatch: typeof apiDispatch = (req) => (starting ? Promise.resolve(startingError) : apiDispatch(req));
+  const health = (): ApiResponse => {
+    if (starting) return startingError;
+    const problem = checkHealth({
+      dataDir: registry.dataDir,
+      realms: () => registry.all(),
+      registeredRealms: () => registry.registeredRealmCount(),
+    });
+    return problem === null ? { status: 200, body: { result: 'success', msg: '' } } : errorResponse(problem);
+  };
+  const metricsOn = config.metricsPort !== undefined || (config.metricsToken ?? '') !== '';
+  if (metricsOn) enableDefaultMetrics();
+  const removeScrapeSource = addScrapeSource({
+    eventQueues: () => queues.stats(),
+    realms: () => registry.all().map((realm) => realmCounts(realm.subdomain, realm.state)),
+  });
+  const release = async () => {
+    removeScrapeSource();
+    queues.shutdown();
+    await registry.close();
+    lock.release();
+  };
   let http;
+  let metricsServer: MetricsServer | undefined;
   try {
     http = await startHttpServer({
       host: config.host,
       port: config.port,
       dispatch,
       maxBodyBytes: config.maxBodyBytes,
+      trustedProxies,
       benchCeiling: config.bench,
       socket: { services, queues },
       join: { matches: isJoinPath, handle: (req) => handleJoin(req, services) },
+      health,
+      ...((config.metricsToken ?? '') !== '' && { metrics: { token: config.metricsToken!, scrape: scrapeMetrics } }),
+      onAnswered: recordAnsweredRequest,
     });
   } catch (error) {
-    queues.shutdown();
-    await registry.close();
-    lock.release();
-    throw new Error(`cannot listen on ${config.host}:${config.port} (is another server using that port?)`, { cause: error });
+    await release();
+    const cause = await bindFailureCause(config.host, config.port);
+    throw new Error(`cannot listen on ${config.host}:${config.port}: ${cause}`, { cause: error });
+  }
+  if (config.metricsPort !== undefined) {
+    try {
+      metricsServer = await startMetricsServer(config.metricsHost, config.metricsPort, scrapeMetrics, health);
+    } catch (error) {
+      await http.close();
+      await release();
+      const cause = await bindFailureCause(config.metricsHost, config.metricsPort);
+      throw new Error(`cannot listen on ${config.metricsHost}:${config.metricsPort} (--metrics-port): ${cause}`, { cause: error });
+    }
   }
   const url = `http://${config.host}:${http.port}`;
-  if (demoPassword !== undefined) {
-    log(`created the demo organization "${demoName}" at ${url} — accounts (password: ${demoPassword}):`);
-    for (const [email, name] of DEMO_USERS) log(`  ${email}  ${name}`);
-    log(`  ${DEMO_BOT_EMAIL}  (bot, API key only)`);
+  registry.setUrls(RealmUrls.forServer(config, http.port));
+  let demoPassword: string | undefined;
+  if (createDemo) {
+    try {
+      demoPassword = config.demoPassword ?? randomToken(16);
+      // A generated password is written down before the demo exists, so it can never be lost.
+      const passwordFile = config.demoPassword === undefined ? writeDemoPasswordFile(config.dataDir, demoPassword) : undefined;
+      const demoName = (await createDemoRealm(registry, await hashPassword(demoPassword))).state.settings.name;
+      log(`created the demo organization "${demoName}" at ${registry.urlFor('')} — accounts (password: ${demoPassword}):`);
+      for (const [email, name] of DEMO_USERS) log(`  ${email}  ${name}`);
+      log(`  ${DEMO_BOT_EMAIL}  (bot, API key only)`);
+      if (passwordFile !== undefined) log(`the generated password is also in ${passwordFile} (readable by its owner only)`);
+    } catch (error) {
+      metricsServer?.close();
+      await http.close();
+      await release();
+      throw error;
+    }
   }
+  starting = false;
+  log(`organization URL: ${registry.urlFor('')}`);
+  if (metricsServer !== undefined) log(`parley metrics on http://${config.metricsHost}:${metricsServer.port}/metrics`);
   log(`parley listening on ${url}`);
+  logger.info({ event: 'start', url, realms: registry.all().length, data_dir: registry.dataDir }, 'parley started');
   return {
     port: http.port,
     url,
     registry,
     ...(demoPassword !== undefined && { demoPassword }),
+    ...(metricsServer !== undefined && { metricsPort: metricsServer.port }),
     queues,
     async close() {
+      metricsServer?.close();
       queues.shutdown(); // answer waiting long-polls so the HTTP server can drain
       await http.close();
-      await registry.close();
-      lock.release();
+      await release();
+      logger.info({ event: 'stop' }, 'parley stopped');
     },
   };
+}
+
+/** Messages stored and active users of a realm, for the per-realm gauges. O(messages). */
+function realmCounts(subdomain: string, state: RealmState): { subdomain: string; messages: number; users: number } {
+  let users = 0;
+  for (const user of state.users.values()) if (user.isActive) users++;
+  const index = state.messages;
+  let messages = 0;
+  for (let id = 0; id < index.bits.length; id++) if (index.exists(id)) messages++;
+  return { subdomain, messages, users };
 }

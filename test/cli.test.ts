@@ -25,7 +25,7 @@ t.test('usage errors exit 2 with a message', async (t) => {
   const cases: Array<[string[], RegExp]> = [
     [['serve', '--bogus'], /unknown option --bogus/],
     [['frobnicate'], /unknown command 'frobnicate'/],
-    [['serve', '--port', 'abc'], /--port must be a non-negative integer/],
+    [['serve', '--port', 'abc'], /--port must be a TCP port number from 0 to 65535, got 'abc'/],
     [['serve', '--port'], /--port needs a value/],
     [['serve', 'extra'], /unexpected argument 'extra'/],
     [['create-realm', '--data-dir', '/nonexistent-parley-dir'], /--name is required/],
@@ -42,7 +42,7 @@ t.test('usage errors exit 2 with a message', async (t) => {
   }
   const env = await runCli(['serve'], { PARLEY_PORT: 'x' });
   t.equal(env.code, 2, 'a bad PARLEY_PORT is a usage error too');
-  t.match(env.stderr, /--port must be a non-negative integer, got 'x'/);
+  t.match(env.stderr, /--port must be a TCP port number from 0 to 65535, got 'x'/);
 });
 
 t.test('create-realm + create-user offline, then serve --no-demo', async (t) => {
@@ -194,7 +194,7 @@ t.test('a second server on a busy port is refused, not silently sharing it', asy
   const other = makeTempDir(t);
   const second = await runCli(['serve', '--port', String(first.port), '--data-dir', other, '--no-demo']);
   t.equal(second.code, 1);
-  t.match(second.stderr, `cannot listen on 127.0.0.1:${first.port} (is another server using that port?)`);
+  t.match(second.stderr, `cannot listen on 127.0.0.1:${first.port}: EADDRINUSE (address already in use`);
   t.notMatch(second.stdout, /parley listening/);
   const offline = await runCli(['create-realm', '--name', 'After', '--data-dir', other]);
   t.equal(offline.code, 0, 'the refused server released its data directory');

@@ -11,6 +11,8 @@ import { isValidEmail } from '../domain/users.js';
 import { hashPassword, verifyPassword } from '../auth/passwords.js';
 import { randomToken } from '../auth/api-keys.js';
 import { FailureLimiter } from './rate-limit.js';
+import { log } from '../log.js';
+import { rateLimitHits } from '../metrics.js';
 
 /** Zulip's `authenticate_by_username` rule: 5 failures per 1800 s. */
 export const loginLimiter = new FailureLimiter(5, 1800);
@@ -26,12 +28,15 @@ const getDummyHash = () => (dummyHash ??= hashPassword(randomToken(32)));
 export const fetchApiKey = defineEndpoint({
   auth: 'none',
   params: { username: P.string({ required: true }), password: P.string({ required: true }) },
-  handler: async ({ realm, params }) => {
+  handler: async ({ realm, params, remoteAddress }) => {
     if (realm === null) return Errors.invalidSubdomain();
     const username = params.username.trim().toLowerCase();
     if (!isValidEmail(username)) return Errors.invalidEmailAddress();
     const retryAfter = loginLimiter.blockedFor(username);
-    if (retryAfter > 0) return Errors.rateLimited(retryAfter);
+    if (retryAfter > 0) {
+      rateLimitHits.inc({ domain: 'authenticate_by_username' });
+      return Errors.rateLimited(retryAfter);
+    }
     const userId = realm.state.usersByEmail.get(username);
     const user = userId === undefined ? undefined : realm.state.users.get(userId);
     if (user !== undefined && !user.isActive) return Errors.userDeactivated();
@@ -39,6 +44,7 @@ export const fetchApiKey = defineEndpoint({
     const valid = await verifyPassword(user?.passwordHash ?? (await getDummyHash()), params.password);
     if (user === undefined || user.passwordHash === null || !valid) {
       loginLimiter.fail(username);
+      log.warn({ event: 'login_failed', realm: realm.subdomain, username, ip: remoteAddress }, 'failed login');
       return Errors.authenticationFailed();
     }
     loginLimiter.clear(username);

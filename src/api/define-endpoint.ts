@@ -52,10 +52,14 @@ interface BaseContext<P, PS extends PathParamSpecs> {
    * "Unspecified".
    */
   readonly clientName: string;
-  /** The request's Host header (lower-cased), for building absolute URLs. */
-  readonly host: string;
-  /** Remote address as text, for rate limiting. */
+  /**
+   * The client's IP: `X-Forwarded-For` believed only from `--trusted-proxies`
+   * (http/client-ip.ts `clientIp`), else the TCP peer. For rate limits and logs.
+   * (No Host here: URLs come from the realm's configured `url`, never from the request.)
+   */
   readonly remoteAddress: string;
+  /** `https` when a trusted proxy says so in `X-Forwarded-Proto` (http/client-ip.ts `requestScheme`). */
+  readonly scheme: 'http' | 'https';
   /** Registers a callback for a client that disconnects before the answer (long-polls). */
   readonly onAbort: (callback: () => void) => void;
 }
@@ -91,6 +95,12 @@ export interface Endpoint<A extends AuthMode = AuthMode, S extends ParamSpecs = 
   /** Which of Zulip's two JSON-parameter error dialects this endpoint speaks (`req` when absent). */
   readonly dialect?: Dialect;
   readonly params: S;
+  /**
+   * Whether a call counts toward the per-user API rate limit (`api/api-rate-limits.ts`); default
+   * true. False only for the long-poll `GET /events`: a client re-polls as soon as it is answered
+   * (with events or a heartbeat), so counting polls would throttle a busy client for receiving.
+   */
+  readonly rateLimit?: boolean;
   /**
    * `auth` alone decides the context type (`NoInfer`): a handler typed for a user context needs
    * `auth: 'user'`.

@@ -12,13 +12,9 @@ import { Errors } from '../errors.js';
 import { defineEndpoint } from './define-endpoint.js';
 import { P } from './params.js';
 import { Role } from '../domain/realm-state.js';
-import type { EventQueueManager } from '../events/event-queues.js';
+import { MAX_QUEUE_LIFESPAN_SECONDS, type EventQueueManager } from '../events/event-queues.js';
 import { compileEventNarrow } from '../events/narrow-filter.js';
 import { buildRegisterState } from '../events/register-state.js';
-import { realmUrl } from './server-settings.js';
-
-/** Longest idle lifetime a client may ask for with `queue_lifespan_secs` (7 days). */
-const MAX_QUEUE_LIFESPAN_SECONDS = 7 * 24 * 3600;
 
 const eventTypeList = Type.Union([Type.Array(Type.String()), Type.Null()]);
 
@@ -43,7 +39,7 @@ export function eventEndpoints(queues: EventQueueManager) {
         slim_presence: P.bool({ default: false }),
         queue_lifespan_secs: P.int({ default: 0 }),
       },
-      handler: async ({ realm, user, params, host }) => {
+      handler: async ({ realm, user, params }) => {
         const me = user;
         if (params.all_public_streams && me.role === Role.guest) return Errors.userNotAuthorized();
         const narrow = compileEventNarrow(params.narrow);
@@ -63,7 +59,7 @@ export function eventEndpoints(queues: EventQueueManager) {
           allPublicStreams: params.all_public_streams,
           narrow: params.narrow as never,
           clientCapabilities: capabilities,
-          realmUrl: realmUrl(host),
+          realmUrl: realm.url,
         });
         const queue = queues.register(
           realm.id,
@@ -88,6 +84,7 @@ export function eventEndpoints(queues: EventQueueManager) {
     /** `GET /events`: long-polls an event queue (Zulip's zerver/tornado/views.py `get_events`). */
     getEvents: defineEndpoint({
       auth: 'user',
+      rateLimit: false,
       params: {
         queue_id: P.string(),
         last_event_id: P.int(),

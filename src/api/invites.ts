@@ -14,11 +14,10 @@
 import Type from 'typebox';
 import { Errors } from '../errors.js';
 import { Role } from '../domain/realm-state.js';
-import { DEFAULT_INVITE_EXPIRES_IN_MINUTES, invitesOf, isInviteUsable, inviteWire } from '../domain/invites.js';
+import { DEFAULT_INVITE_EXPIRES_IN_MINUTES, inviteLink, invitesOf, isInviteUsable, inviteWire } from '../domain/invites.js';
 import { runCommand } from './run-command.js';
 import { defineEndpoint } from './define-endpoint.js';
 import { P } from './params.js';
-import { realmUrl } from './server-settings.js';
 
 /** `POST /invites/multiuse` (Zulip's zerver/views/invite.py `generate_multiuse_invite_backend`). */
 export const createMultiuseInvite = defineEndpoint({
@@ -31,7 +30,7 @@ export const createMultiuseInvite = defineEndpoint({
     include_realm_default_subscriptions: P.bool({ default: false }),
     welcome_message_custom_text: P.string(),
   },
-  handler: async ({ realm, user, params, host }) => {
+  handler: async ({ realm, user, params }) => {
     const expires = params.invite_expires_in_minutes as number | null | undefined;
     return runCommand(
       realm,
@@ -45,7 +44,7 @@ export const createMultiuseInvite = defineEndpoint({
         includeRealmDefaultSubscriptions: params.include_realm_default_subscriptions,
         welcomeMessageCustomText: params.welcome_message_custom_text ?? null,
       },
-      (reply) => ({ invite_link: `${realmUrl(host)}/join/${reply.key}/` }),
+      (reply) => ({ invite_link: inviteLink(realm.url, reply.key) }),
     );
   },
 });
@@ -54,7 +53,7 @@ export const createMultiuseInvite = defineEndpoint({
 export const getInvites = defineEndpoint({
   auth: 'user',
   params: {},
-  handler: ({ realm, user, host }) => {
+  handler: ({ realm, user }) => {
     if (user.isBot) return Errors.noBots();
     if (user.role === Role.guest) return Errors.notAllowedForGuests();
     const state = realm.state;
@@ -62,7 +61,7 @@ export const getInvites = defineEndpoint({
     const isAdmin = user.role <= Role.admin;
     const invites = invitesOf(state)
       .items.filter((i) => isInviteUsable(i, now) && (isAdmin || i.invitedById === user.id))
-      .map((i) => inviteWire(realmUrl(host), i));
+      .map((i) => inviteWire(realm.url, i));
     return { invites };
   },
 });

@@ -12,10 +12,11 @@
  */
 import { hashPassword } from '../auth/passwords.js';
 import { isPasswordStrongEnough } from '../auth/password-strength.js';
-import { inviteByKey, isInviteUsable } from '../domain/invites.js';
+import { inviteByKey, inviteLink, isInviteUsable } from '../domain/invites.js';
 import { LINK_EXPIRED } from '../realm/handlers/invites.js';
 import type { RealmHandle } from '../realm/realm-handle.js';
 import type { ApiRequest } from './registry.js';
+import type { ApiRateLimits } from './api-rate-limits.js';
 
 /** An HTML answer. */
 export interface HtmlResponse {
@@ -27,6 +28,8 @@ export interface HtmlResponse {
 /** What the join page needs from the server. */
 export interface JoinServices {
   realmForHost(host: string): RealmHandle | null;
+  /** The per-IP limit of unauthenticated requests (`api_by_ip`); absent or null = off. */
+  rateLimits?: ApiRateLimits | null;
 }
 
 const JOIN_PATH = /^\/join\/([^/]+)\/?$/;
@@ -46,9 +49,10 @@ function page(status: number, title: string, inner: string): HtmlResponse {
 
 const notFound = (msg: string) => page(404, 'Invalid link', `<p>${escapeHtml(msg)}</p>`);
 
-function form(realmName: string, key: string, error: string | null, values: { full_name?: string; email?: string } = {}): HtmlResponse {
+/** The sign-up form; it posts to the invite link itself (`realmUrl` = the configured organization URL). */
+function form(realmUrl: string, realmName: string, key: string, error: string | null, values: { full_name?: string; email?: string } = {}): HtmlResponse {
   const err = error === null ? '' : `<p class="error" role="alert">${escapeHtml(error)}</p>\n`;
-  return page(error === null ? 200 : 400, `Join ${realmName}`, `${err}<form method="post" action="/join/${escapeHtml(key)}/">
+  return page(error === null ? 200 : 400, `Join ${realmName}`, `${err}<form method="post" action="${escapeHtml(inviteLink(realmUrl, key))}">
 <label>Full name <input name="full_name" required value="${escapeHtml(values.full_name ?? '')}"></label><br>
 <label>Email <input name="email" type="email" required value="${escapeHtml(values.email ?? '')}"></label><br>
 <label>Password <input name="password" type="password" required></label><br>
@@ -56,11 +60,21 @@ function form(realmName: string, key: string, error: string | null, values: { fu
 </form>`);
 }
 
-/** Answers `GET` / `POST /join/{key}/`. */
+/** Answers `GET` / `POST /join/{key}/`; counted per client IP like other unauthenticated requests (429 page past it). */
 export async function handleJoin(req: ApiRequest, services: JoinServices): Promise<HtmlResponse> {
+  const limit = services.rateLimits?.takeIp(req.remoteAddress);
+  if (limit?.limited) {
+    const limited = page(429, 'Too many requests', '<p>API usage exceeded rate limit. Try again in a moment.</p>');
+    return { ...limited, headers: { ...limited.headers, ...limit.headers } };
+  }
   const match = JOIN_PATH.exec(req.path);
   if (match === null) return notFound('Not Found');
-  const key = decodeURIComponent(match[1]!);
+  let key: string;
+  try {
+    key = decodeURIComponent(match[1]!);
+  } catch {
+    key = ''; // a malformed %-escape: a malformed link
+  }
   if (key.length !== 24) return notFound('Whoops. The confirmation link is malformed.');
   const realm = services.realmForHost(req.headers.host ?? '');
   if (realm === null) return notFound('Whoops. We couldn\u2019t find that link. The link does not exist.');
@@ -68,17 +82,17 @@ export async function handleJoin(req: ApiRequest, services: JoinServices): Promi
   if (invite === undefined) return notFound('Whoops. We couldn\u2019t find that link. The link does not exist.');
   if (!isInviteUsable(invite, Date.now() / 1000)) return notFound(LINK_EXPIRED);
   const realmName = realm.state.settings.name;
-  if (req.method === 'GET' || req.method === 'HEAD') return form(realmName, key, null);
+  if (req.method === 'GET' || req.method === 'HEAD') return form(realm.url, realmName, key, null);
   if (req.method !== 'POST') return { status: 405, headers: { Allow: 'GET, HEAD, POST', 'Content-Type': 'text/plain' }, body: 'Method Not Allowed\n' };
 
   const field = (name: string) => req.body.find(([k]) => k === name)?.[1];
   const values = { full_name: field('full_name') ?? '', email: field('email') ?? '' };
   const password = field('password') ?? '';
-  if (values.full_name.trim() === '') return form(realmName, key, 'This field is required: full name.', values);
-  if (values.email.trim() === '') return form(realmName, key, 'This field is required: email.', values);
-  if (password === '') return form(realmName, key, 'This field is required: password.', values);
+  if (values.full_name.trim() === '') return form(realm.url, realmName, key, 'This field is required: full name.', values);
+  if (values.email.trim() === '') return form(realm.url, realmName, key, 'This field is required: email.', values);
+  if (password === '') return form(realm.url, realmName, key, 'This field is required: password.', values);
   // Zulip's registration form message for a password failing check_password_strength.
-  if (!isPasswordStrongEnough(password)) return form(realmName, key, 'The password is too weak.', values);
+  if (!isPasswordStrongEnough(password)) return form(realm.url, realmName, key, 'The password is too weak.', values);
   const result = await realm.execute({
     type: 'accept_multiuse_invite',
     key,
@@ -89,7 +103,7 @@ export async function handleJoin(req: ApiRequest, services: JoinServices): Promi
   });
   if (!result.ok) {
     if (result.error.message === LINK_EXPIRED) return notFound(LINK_EXPIRED);
-    return form(realmName, key, result.error.message, values);
+    return form(realm.url, realmName, key, result.error.message, values);
   }
-  return page(200, `Welcome to ${realmName}`, `<p>Your account ${escapeHtml(values.email.trim().toLowerCase())} has been created. Log in with your email and password (API: <code>POST /api/v1/fetch_api_key</code>).</p>`);
+  return page(200, `Welcome to ${realmName}`, `<p>Your account ${escapeHtml(values.email.trim().toLowerCase())} has been created. Log in at <a href="${escapeHtml(realm.url)}/">${escapeHtml(realm.url)}</a> with your email and password (API: <code>POST /api/v1/fetch_api_key</code>).</p>`);
 }

@@ -11,9 +11,8 @@ import { runCommand } from './run-command.js';
 import { defineEndpoint } from './define-endpoint.js';
 import { P } from './params.js';
 import { canAccessMessage } from '../domain/access.js';
-import { messageToWire } from '../domain/messages.js';
-import { renderMessageContent } from '../domain/message-render.js';
-import { realmUrl } from './server-settings.js';
+import { codePointLength, MAX_MESSAGE_LENGTH, messageToWire } from '../domain/messages.js';
+import { renderMessageContent } from '../realm/message-render.js';
 import { cleanNarrow, parseNarrow, type NarrowTerm, compileNarrow } from '../domain/narrow.js';
 import { fetchMessageList, Selection } from '../realm/queries/message-list.js';
 import { MAX_MESSAGES_PER_FETCH, jsonBool, nonNegativeInt, parseAnchor, unwrap } from './message-fetch-params.js';
@@ -47,7 +46,7 @@ export const sendMessage = defineEndpoint({
     local_id: P.string(),
     read_by_sender: P.bool(),
   },
-  handler: async ({ realm, user, params, clientName, host }) => {
+  handler: async ({ realm, user, params, clientName }) => {
     const messageType = MESSAGE_TYPES[params.type];
     if (messageType === undefined) return Errors.invalidType();
     if (params.queue_id !== undefined && params.local_id === undefined) return Errors.localIdRequired();
@@ -59,7 +58,6 @@ export const sendMessage = defineEndpoint({
       topic: params.topic,
       content: params.content,
       client: clientName,
-      realmUrl: realmUrl(host),
       ...(params.read_by_sender !== undefined && { readBySender: params.read_by_sender }),
       ...(params.queue_id !== undefined && { queueId: params.queue_id }),
       ...(params.local_id !== undefined && { localId: params.local_id }),
@@ -82,7 +80,8 @@ export const getMessage = defineEndpoint({
   handler: ({ realm, user, params, path }) => {
     const id = path.message_id;
     const state = realm.state;
-    if (!canAccessMessage(state, user, id)) return Errors.invalidMessage();
+    // A message whose record is not durable yet does not exist for readers (RealmHandle.durableMessageId).
+    if (id > realm.durableMessageId || !canAccessMessage(state, user, id)) return Errors.invalidMessage();
     const body = realm.messageBody(id);
     if (body === undefined) return Errors.invalidMessage();
     if (isDamagedBody(body)) return Errors.messageDamaged(id);
@@ -102,9 +101,13 @@ export const getMessage = defineEndpoint({
 export const renderMessage = defineEndpoint({
   auth: 'user',
   params: { content: P.string({ required: true }) },
-  handler: ({ realm, user, params, host }) => ({
-    rendered: renderMessageContent(realm.state, params.content, { senderId: user.id, nowSeconds: Date.now() / 1000, realmUrl: realmUrl(host) }).rendered,
-  }),
+  // The seed bounds `content` by max_message_length (Zulip renders whatever it gets, under a
+  // 5 s timeout): longer content is refused before rendering, so a preview costs at most what a send does.
+  handler: ({ realm, user, params }) => {
+    if (codePointLength(params.content) > MAX_MESSAGE_LENGTH) return Errors.parameterTooLong('content', MAX_MESSAGE_LENGTH);
+    const rendering = renderMessageContent(realm.state, params.content, { senderId: user.id, nowSeconds: Date.now() / 1000 });
+    return rendering instanceof ZulipError ? rendering : { rendered: rendering.rendered };
+  },
 });
 
 /**
@@ -154,7 +157,7 @@ export const getMessages = defineEndpoint({
     return fetchMessageList(
       state,
       user,
-      { anchor, includeAnchor, numBefore, numAfter, narrow: cleaned, applyMarkdown, clientGravatar, allowEmptyTopicName },
+      { anchor, includeAnchor, numBefore, numAfter, narrow: cleaned, applyMarkdown, clientGravatar, allowEmptyTopicName, visibleUpTo: realm.durableMessageId },
       (id) => realm.messageBody(id),
     );
   },
@@ -186,7 +189,7 @@ export const updateMessage = defineEndpoint({
     send_notification_to_new_thread: P.bool({ default: true }),
     content: P.string(),
   },
-  handler: async ({ realm, user, params, path, host }) => {
+  handler: async ({ realm, user, params, path }) => {
     if (!PROPAGATE_MODES.has(params.propagate_mode)) return Errors.badRequest('Invalid propagate_mode');
     const command: EditMessage = {
       type: 'edit_message',
@@ -195,7 +198,7 @@ export const updateMessage = defineEndpoint({
       propagateMode: params.propagate_mode as EditMessage['propagateMode'],
       sendNotificationToOldThread: params.send_notification_to_old_thread,
       sendNotificationToNewThread: params.send_notification_to_new_thread,
-      ...(params.content !== undefined && { content: params.content, realmUrl: realmUrl(host) }),
+      ...(params.content !== undefined && { content: params.content }),
       ...(params.topic !== undefined && { topic: params.topic.trim() }),
       ...(params.stream_id !== undefined && { streamId: params.stream_id }),
     };
@@ -264,7 +267,7 @@ export const getMessageHistory = defineEndpoint({
  * Only messages the viewer received count (Zulip's `need_user_message=True`): a UserMessage row,
  * in a channel that is public to them or that they are subscribed to, or a direct message — the
  * `GET /messages` row rule, without history mode. Unknown, deleted and inaccessible ids are left
- * out silently, as are ids that do not match.
+ * out silently, as are ids that do not match and messages not yet durable.
  *
  * Response: `{messages: {"<id>": {match_content, match_subject}}}`: for a `search` narrow, the
  * rendered content and the HTML-escaped topic with the query words in
@@ -291,7 +294,7 @@ export const checkMessagesMatchNarrow = defineEndpoint({
     const compiled = compileNarrow(state, user, messageLookupIndex(state), terms);
     if (compiled instanceof ZulipError) return compiled;
     const readBody = (id: number) => realm.messageBody(id);
-    const selection = new Selection(state, user, compiled, false, readBody);
+    const selection = new Selection(state, user, compiled, false, readBody, realm.durableMessageId);
     const search = compiled.search;
     const messages: Record<string, { match_content: string; match_subject: string }> = {};
     const ids = [...new Set(params.msg_ids as number[])].sort((a, b) => a - b);

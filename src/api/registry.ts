@@ -16,6 +16,8 @@ import type { AnyEndpoint, EndpointOutcome, PathParamKind, Route } from './defin
 import { decodeParams, lastValue, type ParamPairs } from './params.js';
 import { parseBasicAuth } from '../auth/basic-auth.js';
 import { LRUCache } from 'lru-cache';
+import { rateLimitedError, type ApiRateLimits } from './api-rate-limits.js';
+import { log } from '../log.js';
 
 /**
  * One request as `http/` hands it over: everything copied out of uWS, body already parsed.
@@ -30,12 +32,35 @@ export interface ApiRequest {
   /** Form fields (urlencoded or multipart) for POST/PATCH/PUT/DELETE; empty otherwise. */
   readonly body: ParamPairs;
   readonly headers: Readonly<Record<string, string>>;
+  /**
+   * The client's IP: the TCP peer, or `X-Forwarded-For`'s client when the peer is one of
+   * `--trusted-proxies` (http/client-ip.ts `clientIp`). For rate limits and logs.
+   */
   readonly remoteAddress: string;
+  /** The TCP peer's IP (a proxy's, behind one); absent in hand-built requests = `remoteAddress`. */
+  readonly peerAddress?: string;
+  /** The client's scheme per `--trusted-proxies` (http/client-ip.ts); absent = `http`. */
+  readonly scheme?: 'http' | 'https';
   /**
    * Registers a callback for a client that goes away before the answer (long-polls use it to let
    * go of the queue). Called at once if it already left. Absent in tests that build requests by hand.
    */
   readonly onAbort?: (callback: () => void) => void;
+  /**
+   * Filled in by the dispatcher for the request log and metrics (`http/server.ts`): the matched
+   * route template and who asked. Absent in tests that build requests by hand.
+   */
+  readonly trace?: RequestTrace;
+}
+
+/** What the dispatcher learned about a request, for logs and metrics (issue 13 §2). */
+export interface RequestTrace {
+  /** Route template, e.g. `/api/v1/messages/{message_id}`; `unmatched` until a route matches. */
+  route: string;
+  /** Subdomain of the realm the Host selected ('' = root), or null when none. */
+  realm: string | null;
+  /** The authenticated user's id, or null. */
+  userId: number | null;
 }
 
 /**
@@ -58,6 +83,8 @@ export interface ApiServices {
    * UNAUTHORIZED with `WWW-Authenticate`).
    */
   authenticate(realm: RealmHandle | null, email: string, apiKey: string): Authenticated | ZulipError;
+  /** API rate limits (`api/api-rate-limits.ts`); absent or null = no limits (`--rate-limits off`). */
+  rateLimits?: ApiRateLimits | null;
 }
 
 /** A successfully authenticated request's principal: the user and the realm they belong to. */
@@ -98,6 +125,8 @@ const clientNames = new LRUCache<string, string>({ max: 1000 });
 
 interface RouteLeaf {
   readonly endpoint: AnyEndpoint;
+  /** Full path template (`/api/v1/messages/{message_id}`), the `route` of logs and metrics. */
+  readonly template: string;
   /** The `{...}` placeholders, in path order. */
   readonly placeholders: readonly { readonly name: string; readonly kind: PathParamKind }[];
 }
@@ -187,7 +216,7 @@ function buildTrie(routes: readonly Route[]): RouteNode {
     }
     checkPathParams(route, placeholders);
     if (node.routes.has(method)) throw new Error(`duplicate route: ${method} ${route.path}`);
-    node.routes.set(method, { endpoint, placeholders });
+    node.routes.set(method, { endpoint, template: API_PREFIX + template, placeholders });
     node.allowed = [...node.routes.keys()].sort();
     node.allowHeader = node.allowed.join(', ');
   }
@@ -224,6 +253,17 @@ function match(node: RouteNode, segs: readonly string[], i: number, values: (num
 
 const NO_PATH_PARAMS: Readonly<Record<string, number | string>> = Object.freeze({});
 
+/** `response` with `extra` headers added (the `X-RateLimit-*` ones). */
+function withHeaders(response: ApiResponse, extra: Record<string, string>): ApiResponse {
+  // An explicit literal, not a spread: this runs on every authenticated answer.
+  return { status: response.status, headers: response.headers === undefined ? extra : { ...response.headers, ...extra }, body: response.body };
+}
+
+/** Where `dispatch` leaves the rate-limit headers for the answer, whatever the answer is. */
+interface RateLimitNote {
+  headers: Record<string, string> | null;
+}
+
 /** Unconsumed parameter names from body and query, deduplicated and sorted; null when none. */
 function ignoredParameters(req: ApiRequest, consumed: Set<string>): string[] | null {
   let out: string[] | null = null;
@@ -249,7 +289,10 @@ function ignoredParameters(req: ApiRequest, consumed: Set<string>): string[] | n
  * `Allow`; other unsupported methods → 405 (`allowed_methods`, no `code`, `Allow` header). Then
  * `auth: 'user'` → Basic credentials (`Errors.notLoggedIn` when absent) checked by
  * `services.authenticate`, whose user and realm the handler receives; `auth: 'none'` ignores the
- * header and gets the Host's realm, if any. Parameters are decoded, the handler
+ * header and gets the Host's realm, if any. With `services.rateLimits`, an authenticated call is
+ * counted per user (`api_by_user`, except endpoints with `rateLimit: false`), an unauthenticated or
+ * refused one per IP (`api_by_ip`): past the limit → 429 RATE_LIMIT_HIT, and every answer after
+ * the check carries `X-RateLimit-*` headers. Parameters are decoded, the handler
  * runs, and a success becomes `{"result":"success","msg":"",...data}` (+
  * `ignored_parameters_unsupported` when non-empty). A ZulipError returned or thrown anywhere
  * becomes its own response; any other throw is logged to stderr and answered 500.
@@ -274,7 +317,7 @@ export function createDispatcher(
   }
 
   /** Everything up to the handler call; returns a promise only when the handler does. */
-  function dispatch(req: ApiRequest): ApiResponse | Promise<ApiResponse> {
+  function dispatch(req: ApiRequest, note: RateLimitNote): ApiResponse | Promise<ApiResponse> {
     const path = req.path;
     if (!path.startsWith(API_PREFIX)) return errorResponse(Errors.notFound());
     const segs = path.slice(API_PREFIX.length).split('/');
@@ -296,17 +339,39 @@ export function createDispatcher(
       return { status: error.status, headers: { Allow: node.allowHeader }, body: error.toBody() };
     }
     const endpoint = route.endpoint;
+    const trace = req.trace;
+    if (trace !== undefined) trace.route = route.template;
 
     const host = (req.headers.host ?? '').toLowerCase();
     const realm = services.realmForHost(host);
+    const limits = services.rateLimits ?? null;
+    /** An unauthenticated call: counted per IP (`api_by_ip`); null when allowed. */
+    const limitByIp = (): ApiResponse | null => {
+      if (limits === null) return null;
+      const verdict = limits.takeIp(req.remoteAddress);
+      note.headers = verdict.headers;
+      return verdict.limited ? rateLimitedError(verdict) : null;
+    };
+    if (trace !== undefined && realm !== null) trace.realm = realm.subdomain;
     let principal: Authenticated | null = null;
     if (endpoint.auth === 'user') {
       const credentials = parseBasicAuth(req.headers.authorization);
-      if (credentials === null) return errorResponse(Errors.notLoggedIn());
-      if (credentials instanceof ZulipError) return errorResponse(credentials);
+      if (credentials === null) return limitByIp() ?? errorResponse(Errors.notLoggedIn());
+      if (credentials instanceof ZulipError) return limitByIp() ?? errorResponse(credentials);
       const authenticated = services.authenticate(realm, credentials.email, credentials.apiKey);
-      if (authenticated instanceof ZulipError) return errorResponse(authenticated);
+      if (authenticated instanceof ZulipError) return limitByIp() ?? errorResponse(authenticated);
       principal = authenticated;
+      const userId = authenticated.user.id;
+      if (trace !== undefined) trace.userId = userId;
+      if (limits !== null) {
+        const realmId = authenticated.realm.id;
+        const verdict = endpoint.rateLimit === false ? limits.peekUser(realmId, userId) : limits.takeUser(realmId, userId);
+        note.headers = verdict.headers;
+        if (verdict.limited) return rateLimitedError(verdict);
+      }
+    } else {
+      const limited = limitByIp();
+      if (limited !== null) return limited;
     }
 
     const consumed = new Set<string>();
@@ -322,24 +387,30 @@ export function createDispatcher(
     const client = lastValue(req.body, 'client') || lastValue(req.query, 'client');
     const clientName = client || clientNameFromUserAgent(req.headers['user-agent']);
     const onAbort = req.onAbort ?? NEVER_ABORTS;
+    const scheme = req.scheme ?? 'http';
     // `auth: 'user'` endpoints were authenticated above: they get the principal's realm and user.
     // Two literals of one shape (not a spread): the hot path keeps a single object layout.
     const ctx: Parameters<AnyEndpoint['handler']>[0] =
       principal === null
-        ? { params, path: pathParams, realm, user: null, clientName, host, remoteAddress: req.remoteAddress, onAbort }
-        : { params, path: pathParams, realm: principal.realm, user: principal.user, clientName, host, remoteAddress: req.remoteAddress, onAbort };
+        ? { params, path: pathParams, realm, user: null, clientName, remoteAddress: req.remoteAddress, scheme, onAbort }
+        : { params, path: pathParams, realm: principal.realm, user: principal.user, clientName, remoteAddress: req.remoteAddress, scheme, onAbort };
     const result = endpoint.handler(ctx);
     if (result instanceof Promise) return result.then((outcome) => envelope(req, outcome, consumed));
     return envelope(req, result, consumed);
   }
 
   return async (req) => {
+    const note: RateLimitNote = { headers: null };
+    let response: ApiResponse;
     try {
-      return await dispatch(req);
+      response = await dispatch(req, note);
     } catch (error) {
-      if (error instanceof ZulipError) return errorResponse(error);
-      console.error(`parley: unhandled error in ${req.method} ${req.path}:`, error);
-      return errorResponse(Errors.internal());
+      if (error instanceof ZulipError) response = errorResponse(error);
+      else {
+        log.error({ err: error, method: req.method, path: req.path }, 'unhandled error');
+        response = errorResponse(Errors.internal());
+      }
     }
+    return note.headers === null ? response : withHeaders(response, note.headers);
   };
 }

@@ -30,10 +30,10 @@ export const AUTHENTICATION_METHODS = {
 export const getServerSettings = defineEndpoint({
   auth: 'none',
   params: {},
-  handler: ({ realm, host }) => {
-    // As Zulip's `api_get_server_settings`: a Host that selects no organization is a 400.
+  handler: ({ realm }) => {
+    // https://zulip.com/api/get-server-settings: a Host that selects no organization is a 400.
     if (realm === null) return Errors.badRequest('Invalid subdomain');
-    const url = realmUrl(host);
+    const url = realm.url;
     return {
       authentication_methods: AUTHENTICATION_METHODS,
       zulip_version: ZULIP_VERSION,
@@ -54,11 +54,3 @@ export const getServerSettings = defineEndpoint({
   },
 });
 
-/**
- * The realm's URL as the client reached it: `http://` + the request's Host (port included), so a
- * client that connected to 127.0.0.1:9991 is told exactly that. parley speaks plain HTTP; put a
- * TLS-terminating proxy in front for https.
- */
-export function realmUrl(hostHeader: string): string {
-  return `http://${hostHeader}`;
-}

@@ -13,8 +13,8 @@ import { defineEndpoint } from './define-endpoint.js';
 import { P } from './params.js';
 import { Role, type RealmState, type Stream, STREAM_GROUP_SETTINGS, type User } from '../domain/realm-state.js';
 import { messageLookupIndex } from '../domain/recipient-index.js';
-import { findStreamByName, streamToWire } from '../domain/streams.js';
-import { canSeeStream, isSubscribed, visibleStream } from '../domain/access.js';
+import { streamToWire } from '../domain/streams.js';
+import { accessStreamById, accessStreamByName, isSubscribed } from '../domain/access.js';
 import { createHash } from 'node:crypto';
 import { runCommand } from './run-command.js';
 
@@ -68,10 +68,9 @@ export const getStreamTopics = defineEndpoint({
   params: { allow_empty_topic_name: P.bool({ default: false }) },
   handler: ({ realm, user, path, params }) => {
     const state = realm.state;
-    const stream = visibleStream(state, user, path.stream_id);
-    if (stream === undefined) return Errors.invalidStreamId();
-    if (stream.inviteOnly && !isSubscribed(state, user.id, stream.id)) return Errors.invalidStreamId();
-    return { topics: streamTopics(state, user.id, stream, params.allow_empty_topic_name) };
+    const access = accessStreamById(state, user, path.stream_id, { requireActive: false });
+    if (!access.ok) return access.error;
+    return { topics: streamTopics(state, user.id, access.value.stream, params.allow_empty_topic_name) };
   },
 });
 
@@ -81,9 +80,8 @@ export const getStreamId = defineEndpoint({
   params: { stream: P.string({ required: true }) },
   handler: ({ realm, user, params }) => {
     // As Zulip's `access_stream_by_name`: unknown and inaccessible are the same error.
-    const stream = findStreamByName(realm.state, params.stream);
-    if (stream === undefined || !canSeeStream(realm.state, user, stream)) return Errors.invalidStreamName(params.stream);
-    return { stream_id: stream.id };
+    const access = accessStreamByName(realm.state, user, params.stream, { requireActive: false, requireContentAccess: false });
+    return access.ok ? { stream_id: access.value.stream.id } : access.error;
   },
 });
 
@@ -96,9 +94,8 @@ export const getStreamEmailAddress = defineEndpoint({
   pathParams: { stream_id: 'int' },
   params: { sender_id: P.int() },
   handler: ({ realm, user, path }) => {
-    const stream = visibleStream(realm.state, user, path.stream_id);
-    if (stream === undefined) return Errors.invalidStreamId();
-    return { email: streamEmailAddress(realm.id, stream, realm.host) };
+    const access = accessStreamById(realm.state, user, path.stream_id, { requireActive: false, requireContentAccess: false });
+    return access.ok ? { email: streamEmailAddress(realm.id, access.value.stream, realm.host) } : access.error;
   },
 });
 
@@ -152,10 +149,13 @@ function givenGroups(params: Record<string, unknown>): Record<string, unknown> {
   return out;
 }
 
-/** Answers from a channel `user` may see, or Zulip's "Invalid channel ID" (no existence oracle). */
+/**
+ * Answers from a channel `user` has metadata access to, archived or not (Zulip's `get_stream_backend`:
+ * `access_stream_by_id(..., require_content_access=False)`), or "Invalid channel ID".
+ */
 function withVisibleStream<R>(state: RealmState, user: User, streamId: number, answer: (state: RealmState, stream: Stream) => R): R | ZulipError {
-  const stream = visibleStream(state, user, streamId);
-  return stream === undefined ? Errors.invalidStreamId() : answer(state, stream);
+  const access = accessStreamById(state, user, streamId, { requireActive: false, requireContentAccess: false });
+  return access.ok ? answer(state, access.value.stream) : access.error;
 }
 
 /** `POST /channels/create` (Zulip's zerver/views/streams.py `create_channel`). */

@@ -17,7 +17,7 @@ import { runCommand } from './run-command.js';
 import { defineEndpoint } from './define-endpoint.js';
 import { P } from './params.js';
 import { MAX_STREAM_DESCRIPTION_LENGTH } from '../domain/messages.js';
-import { isSubscribed, visibleStream } from '../domain/access.js';
+import { accessStreamById, isSubscribed } from '../domain/access.js';
 import type { UpdateSubscriptions } from '../realm/commands.js';
 import { subscriptionToWire } from '../domain/streams.js';
 import { byName } from './streams.js';
@@ -206,8 +206,7 @@ export const getSubscriptionStatus = defineEndpoint({
     const state = realm.state;
     const target = state.users.get(path.user_id);
     if (target === undefined) return Errors.noSuchUser();
-    const stream = visibleStream(state, user, path.stream_id);
-    if (stream === undefined) return Errors.invalidStreamId();
-    return { is_subscribed: isSubscribed(state, target.id, stream.id) };
+    const access = accessStreamById(state, user, path.stream_id, { requireActive: false, requireContentAccess: false });
+    return access.ok ? { is_subscribed: isSubscribed(state, target.id, access.value.stream.id) } : access.error;
   },
 });

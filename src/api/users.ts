@@ -26,7 +26,7 @@ import { findUserByEmail, userToWire } from '../domain/users.js';
 import type { RealmState, User } from '../domain/realm-state.js';
 import { hashPassword } from '../auth/passwords.js';
 import { isPasswordStrongEnough } from '../auth/password-strength.js';
-import { checkCanCreateUsers, checkNewAccount } from '../realm/handlers/user-admin.js';
+import { checkCanCreateUsers, checkNewAccount } from '../realm/handlers/user-create.js';
 import { runCommand } from './run-command.js';
 
 const listParams = {

@@ -1,19 +1,15 @@
 /**
  * Validation of channel settings shared by `POST /channels/create` and `PATCH /streams/{id}`
- * (https://zulip.com/api/update-stream, https://zulip.com/api/group-setting-values,
- * https://zulip.com/api/create-channel; https://zulip.com/api/subscribe): retention days, topics
- * policy,
- * group-setting values, and who may administer a channel. Pure functions over `RealmState`;
- * errors are returned as `ZulipError` values (never thrown).
+ * (seed §2.10–2.11, §4.2–4.3; zulip-behavior.md §3.2, §3.10): retention days, topics policy,
+ * group-setting values. Who may administer a channel is the access family's (`access.ts`). Pure
+ * functions over `RealmState`; errors are returned as `ZulipError` values (never thrown).
  */
 import { Errors, ZulipError } from '../errors.js';
-import { hasGroupPermission, systemGroupId } from './groups.js';
-import { Role, type GroupSettingValue, type RealmState, type Stream, type TopicsPolicy, type User } from './realm-state.js';
-import { canSeeStream, isSubscribed } from './access.js';
+import { systemGroupId } from './groups.js';
+import type { GroupSettingValue, RealmState, TopicsPolicy } from './realm-state.js';
 
 /**
- * Whether web-public channels may be created or made (https://zulip.com/api/update-stream
- * `is_web_public` prerequisites: the
+ * Whether web-public channels may be created or made (seed §4.2 `is_web_public` prerequisites: the
  * server's WEB_PUBLIC_STREAMS_ENABLED and the realm's `enable_spectator_access`). parley serves no
  * spectators yet and `POST /register` says `server_web_public_streams_enabled: false` and
  * `realm_enable_spectator_access: false`, so this is false until spectator access exists.
@@ -22,12 +18,11 @@ export function webPublicChannelsEnabled(_state: RealmState): boolean {
   return false;
 }
 
-/** The four stream-level topics policies (https://zulip.com/api/update-stream `topics_policy`). */
+/** The four stream-level topics policies (seed §2.1). */
 export const TOPICS_POLICIES: readonly TopicsPolicy[] = ['inherit', 'allow_empty_topic', 'disable_empty_topic', 'empty_topic_only'];
 
 /**
- * Decodes `message_retention_days` (https://zulip.com/api/update-stream): `"realm_default"` → null,
- * `"unlimited"` → -1,
+ * Decodes `message_retention_days` (seed §4.2): `"realm_default"` → null, `"unlimited"` → -1,
  * a positive integer (days) → itself. Anything else → `Bad value for 'message_retention_days': <v>`.
  */
 export function parseRetentionDays(raw: unknown): number | null | ZulipError {
@@ -46,8 +41,7 @@ export function parseTopicsPolicy(raw: string): TopicsPolicy | ZulipError {
 const isIntArray = (v: unknown): v is number[] => Array.isArray(v) && v.every((x) => Number.isInteger(x));
 
 /**
- * Validates and normalizes a group-setting value for channel setting `name`
- * (https://zulip.com/api/group-setting-values, Zulip's
+ * Validates and normalizes a group-setting value for channel setting `name` (seed §2.11, Zulip's
  * `parse_group_setting_value`): an integer must be an existing, active group other than
  * `role:internet`; an object `{direct_members, direct_subgroups}` must name existing active users and
  * existing groups. An object with no members and one subgroup becomes that group id; an empty object
@@ -90,29 +84,4 @@ export function sameGroupSetting(a: GroupSettingValue, b: GroupSettingValue): bo
   if (typeof a === 'number' || typeof b === 'number') return a === b;
   const sorted = (xs: number[]) => [...xs].sort((x, y) => x - y).join(',');
   return sorted(a.direct_members) === sorted(b.direct_members) && sorted(a.direct_subgroups) === sorted(b.direct_subgroups);
-}
-
-/**
- * Whether `user` may administer `stream` (https://zulip.com/api/group-setting-values): realm
- * administrators always, else members
- * of the channel's `can_administer_channel_group`.
- */
-export function canAdministerChannel(state: RealmState, user: User, stream: Stream): boolean {
-  if (user.role <= Role.admin) return true;
-  if (user.role === Role.guest) return false;
-  return hasGroupPermission(state, user.id, stream.groups.can_administer_channel_group);
-}
-
-/**
- * Content access to a channel: public channels for non-guests, otherwise a subscription
- * (https://zulip.com/api/update-stream: changing privacy needs it, even for administrators).
- */
-export function hasContentAccess(state: RealmState, user: User, stream: Stream): boolean {
-  if (!stream.inviteOnly && user.role !== Role.guest) return true;
-  return isSubscribed(state, user.id, stream.id);
-}
-
-/** Metadata access: `canSeeStream`, or membership of the channel's administrators group. */
-export function hasMetadataAccess(state: RealmState, user: User, stream: Stream): boolean {
-  return canSeeStream(state, user, stream) || (user.role !== Role.guest && hasGroupPermission(state, user.id, stream.groups.can_administer_channel_group));
 }

@@ -82,9 +82,9 @@ export function inviteByKey(state: RealmState, key: string): MultiuseInvite | un
   return invitesOf(state).items.find((i) => i.key === key);
 }
 
-/** The join link of an invite. */
-export function inviteLink(realmUrl: string, invite: MultiuseInvite): string {
-  return `${realmUrl}/join/${invite.key}/`;
+/** The join link of an invite: `<realm URL>/join/<key>/` (Zulip's `create_confirmation_link`). */
+export function inviteLink(realmUrl: string, key: string): string {
+  return `${realmUrl}/join/${key}/`;
 }
 
 /** `GET /invites` entry of a multiuse invite (https://zulip.com/api/get-invites). */
@@ -94,7 +94,7 @@ export function inviteWire(realmUrl: string, invite: MultiuseInvite): Record<str
     invited: Math.floor(invite.invitedAt),
     expiry_date: invite.expiresAt === null ? null : Math.floor(invite.expiresAt),
     id: invite.id,
-    link_url: inviteLink(realmUrl, invite),
+    link_url: inviteLink(realmUrl, invite.key),
     invited_as: invite.invitedAs,
     is_multiuse: true,
   };

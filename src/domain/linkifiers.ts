@@ -214,8 +214,19 @@ export function applyLinkifiers(
   text: string,
   linkifiers: ReadonlyArray<{ id: number; pattern: string; urlTemplate?: string; url_template?: string }>,
 ): LinkifierMatch[] {
-  const found: LinkifierMatch[] = [];
-  const overlaps = (s: number, e: number) => found.some((f) => s < f.end && f.start < e);
+  // Matches of the linkifiers before the current one, sorted by start and disjoint; a binary
+  // search finds the one that could overlap a candidate (a linear scan was quadratic).
+  let found: LinkifierMatch[] = [];
+  const overlaps = (s: number, e: number): boolean => {
+    let lo = 0;
+    let hi = found.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (found[mid]!.end > s) hi = mid;
+      else lo = mid + 1;
+    }
+    return lo < found.length && found[lo]!.start < e;
+  };
   for (const l of linkifiers) {
     const re = prepared(l.pattern);
     const template = l.urlTemplate ?? l.url_template;
@@ -223,6 +234,7 @@ export function applyLinkifiers(
     const groupNames = Object.keys(re.namedGroups()).filter((n) => n !== 'linkifier_actual_match');
     const expander = parseTemplate(template);
     const m = re.matcher(text);
+    const mine: LinkifierMatch[] = [];
     let pos = 0;
     while (pos <= text.length && m.find(pos)) {
       const start = m.start('linkifier_actual_match');
@@ -235,8 +247,9 @@ export function applyLinkifiers(
         const v = m.group(name);
         if (v !== null && v !== undefined) values[name] = v;
       }
-      found.push({ text: text.slice(start, end), url: expander.expand(values), start, end, linkifierId: l.id });
+      mine.push({ text: text.slice(start, end), url: expander.expand(values), start, end, linkifierId: l.id });
     }
+    if (mine.length > 0) found = found.length === 0 ? mine : [...found, ...mine].sort((a, b) => a.start - b.start);
   }
-  return found.sort((a, b) => a.start - b.start);
+  return found;
 }

@@ -7,7 +7,7 @@
 import { ZulipError } from '../errors.js';
 import { CHANNEL_OPERATORS, CHANNELS_OPERATORS, badNarrow, badNarrowCombination, type NarrowTerm } from './narrow-parse.js';
 import { Role, type RealmState, type Stream, type User } from './realm-state.js';
-import { canAccessMessage, isSubscribed } from './access.js';
+import { canAccessMessage, canAccessStreamHistory } from './access.js';
 import { findStreamByName } from './streams.js';
 
 /** Whether the remaining terms name one conversation (Zulip's `can_narrow_define_conversation`). */
@@ -60,16 +60,6 @@ export function cleanNarrow(state: RealmState, viewer: User, narrow: readonly Na
     ];
   }
   return [{ operator: 'dm', operand: [...recipient.userIds], negated: false }, ...rest];
-}
-
-/**
- * Zulip's `can_access_stream_history`: web-public, public for non-guests, or shared history and
- * subscribed.
- */
-export function canAccessStreamHistory(state: RealmState, viewer: User, stream: Stream): boolean {
-  if (stream.isWebPublic) return true;
-  if (!stream.inviteOnly && stream.historyPublicToSubscribers && viewer.role !== Role.guest) return true;
-  return stream.historyPublicToSubscribers && isSubscribed(state, viewer.id, stream.id);
 }
 
 /**

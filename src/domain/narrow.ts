@@ -11,7 +11,7 @@
  *
  * Errors are `BAD_NARROW` with `"Invalid narrow operator: <desc>"` and a `desc` field, worded at
  * feature level 417 ("channel", not "stream"). Unlike Zulip, a channel the viewer may not even
- * know about (`canSeeStream` false) is reported exactly like a channel that does not exist
+ * know about (`hasMetadataAccess` false) is reported exactly like a channel that does not exist
  * (`unknown channel <x>`): no existence oracle (src/README.md: errors). Zulip would return an empty list.
  */
 import { ZulipError } from '../errors.js';
@@ -29,7 +29,7 @@ export * from './narrow-clean.js';
 import { Flag } from './message-index.js';
 import type { MessageBody } from './records.js';
 import type { RealmState, Stream, User } from './realm-state.js';
-import { canSeeStream } from './access.js';
+import { hasMetadataAccess } from './access.js';
 import { findStreamByName } from './streams.js';
 import { findUserByEmail } from './users.js';
 import { directKey } from './recipients.js';
@@ -44,7 +44,7 @@ function lookupChannel(state: RealmState, viewer: User, operand: NarrowOperand):
   let stream: Stream | undefined;
   if (typeof operand === 'string') stream = findStreamByName(state, operand);
   else if (typeof operand === 'number') stream = state.streams.get(operand);
-  return stream !== undefined && canSeeStream(state, viewer, stream) ? stream : undefined;
+  return stream !== undefined && hasMetadataAccess(state, viewer, stream) ? stream : undefined;
 }
 
 function lookupUser(state: RealmState, operand: NarrowOperand): User | undefined {

@@ -178,11 +178,18 @@ export interface RealmState {
   readonly id: number;
   subdomain: string;
   /**
-   * The realm's host name (`<subdomain>.<external host>`, or the external host for the root realm).
-   * Configuration, not persisted: set by the realm registry at load. Used for fake
-   * `user<id>@<host>` emails and absolute URLs.
+   * The realm's host name without port (`<subdomain>.<external host>`, or the external host for
+   * the root realm; see realm/realm-urls.ts `hostFor`). Configuration, not persisted: set by the
+   * realm registry at load. The domain of generated `user<id>@<host>` and bot emails.
    */
   host: string;
+  /**
+   * The realm's URL without trailing slash (`https://chat.example.com`, from `--external-url`;
+   * see realm/realm-urls.ts `urlFor`). Configuration, not persisted: set by the realm registry.
+   * Every URL parley hands out (realm_url, invite links, links in rendered messages) derives
+   * from it, never from a request's Host. '' only in bare unit-test states.
+   */
+  url: string;
   /** False until the `realm_created` record has been applied. */
   created: boolean;
   settings: RealmSettings;
@@ -239,6 +246,7 @@ export function emptyRealmState(id: number): RealmState {
     id,
     subdomain: '',
     host: '',
+    url: '',
     created: false,
     settings: {
       name: '',

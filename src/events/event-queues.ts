@@ -12,6 +12,7 @@ import { randomBytes } from 'node:crypto';
 import { EventQueue, type QueueConsumer, type QueueSettings, type QueuedEvent } from './event-queue.js';
 import { finalizeMessageEvent, type MessageVariants } from './message-event.js';
 import type { RealmEvent } from './realm-event.js';
+import { log } from '../log.js';
 
 /** Timing knobs (seconds); tests shorten them. */
 export interface EventQueueTiming {
@@ -25,12 +26,34 @@ export interface EventQueueTiming {
   gcIntervalSeconds: number;
 }
 
+/**
+ * Longest idle lifetime a client may ask for with `queue_lifespan_secs`: 7 days (Zulip's
+ * `MAX_QUEUE_TIMEOUT_SECS`, zerver/tornado/event_queue.py `ClientDescriptor.__init__`).
+ */
+export const MAX_QUEUE_LIFESPAN_SECONDS = 7 * 24 * 3600;
+
+/**
+ * Most queues one user may hold (parley's bound; Zulip has none and relies on its idle timeout).
+ * Registering one more drops the user's longest-idle queue first, so a client that re-registers
+ * never fails; a dropped queue answers BAD_EVENT_QUEUE_ID and its client registers again.
+ */
+export const MAX_QUEUES_PER_USER = 50;
+
 export const DEFAULT_TIMING: EventQueueTiming = {
   idleTimeoutSeconds: 600,
   heartbeatSeconds: 45,
   heartbeatJitterSeconds: 10,
   gcIntervalSeconds: 60,
 };
+
+/** The queue to drop first: no client attached, then least recent activity. */
+function longestIdle(queues: ReadonlySet<EventQueue>): EventQueue {
+  let pick: EventQueue | undefined;
+  for (const q of queues) {
+    if (pick === undefined || (pick.attached && !q.attached) || (pick.attached === q.attached && q.lastActivity < pick.lastActivity)) pick = q;
+  }
+  return pick!;
+}
 
 /** The outcome of a long-poll: events (possibly only a heartbeat), or null when the queue is gone. */
 export type PollResult = QueuedEvent[] | null;
@@ -46,9 +69,14 @@ export class EventQueueManager {
   private counter = 0;
   private stopped = false;
 
+  /**
+   * @param maxQueuesPerUser see `MAX_QUEUES_PER_USER`
+   * @param now clock in milliseconds (injectable for tests)
+   */
   constructor(
     readonly timing: EventQueueTiming = DEFAULT_TIMING,
     private readonly now: () => number = Date.now,
+    private readonly maxQueuesPerUser: number = MAX_QUEUES_PER_USER,
   ) {
     this.gcTimer = setInterval(() => this.collectIdle(), timing.gcIntervalSeconds * 1000);
     this.gcTimer.unref();
@@ -59,15 +87,27 @@ export class EventQueueManager {
     return this.queues.size;
   }
 
-  /** Creates a queue for `userId` in `realmId`. `commandSeq`: the realm's sequence at register time. */
+  /** Live queues and how many have a client attached (a waiting long-poll or a socket); O(queues), for metrics. */
+  stats(): { queues: number; consumers: number } {
+    let consumers = 0;
+    for (const queue of this.queues.values()) if (queue.attached) consumers++;
+    return { queues: this.queues.size, consumers };
+  }
+
+  /**
+   * Creates a queue for `userId` in `realmId`. `commandSeq`: the realm's sequence at register
+   * time. When the user already holds `maxQueuesPerUser` queues, the one idle longest (a queue
+   * with no client attached before one with a client) is deleted first.
+   */
   register(realmId: number, userId: number, settings: QueueSettings, commandSeq: number): EventQueue {
-    const id = `${this.prefix}:${++this.counter}`;
-    const queue = new EventQueue(id, realmId, userId, settings, commandSeq + 1, this.now());
-    this.queues.set(id, queue);
     let users = this.byUser.get(realmId);
     if (users === undefined) this.byUser.set(realmId, (users = new Map()));
     let mine = users.get(userId);
     if (mine === undefined) users.set(userId, (mine = new Set()));
+    while (mine.size >= this.maxQueuesPerUser) this.delete(longestIdle(mine));
+    const id = `${this.prefix}:${++this.counter}`;
+    const queue = new EventQueue(id, realmId, userId, settings, commandSeq + 1, this.now());
+    this.queues.set(id, queue);
     mine.add(queue);
     if (settings.allPublicStreams) {
       let set = this.publicStreamQueues.get(realmId);
@@ -155,7 +195,7 @@ export class EventQueueManager {
         const { message_ids: ids, ...rest } = payload;
         for (const messageId of ids as number[]) {
           if (!queue.push({ ...rest, message_id: messageId })) {
-            console.error(`event queue ${queue.id} dropped: more than its backlog limit of unacknowledged events`);
+            log.warn({ event: 'queue_dropped', queue_id: queue.id }, 'event queue dropped: more than its backlog limit of unacknowledged events');
             this.delete(queue);
             return;
           }
@@ -164,7 +204,7 @@ export class EventQueueManager {
       }
     }
     if (!queue.push(payload)) {
-      console.error(`event queue ${queue.id} dropped: more than its backlog limit of unacknowledged events`);
+      log.warn({ event: 'queue_dropped', queue_id: queue.id }, 'event queue dropped: more than its backlog limit of unacknowledged events');
       this.delete(queue);
     }
   }

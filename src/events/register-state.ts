@@ -63,7 +63,7 @@ export interface RegisterStateOptions {
    * `linkifier_url_template`, `include_deactivated_groups`, `archived_channels`, `empty_topic_name`.
    */
   clientCapabilities: Readonly<Record<string, boolean>>;
-  /** The realm's URL as the client reached it, e.g. `http://127.0.0.1:9991` (no trailing slash). */
+  /** The realm's configured URL (`RealmState.url`), e.g. `https://chat.example.com` (no trailing slash). */
   realmUrl: string;
   /** UNIX seconds (fractional) for `server_timestamp`; default: now. */
   now?: number;

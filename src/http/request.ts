@@ -15,7 +15,8 @@
 import busboy from 'busboy';
 import type { HttpRequest, HttpResponse } from 'uWebSockets.js';
 import { Errors } from '../errors.js';
-import type { ApiRequest } from '../api/registry.js';
+import type { ApiRequest, RequestTrace } from '../api/registry.js';
+import { clientIp, requestScheme, TrustedProxies } from './client-ip.js';
 
 /** Default body limit: 5 MiB. */
 export const DEFAULT_MAX_BODY_BYTES = 5 * 1024 * 1024;
@@ -48,17 +49,28 @@ export interface RequestHead {
   readonly rawQuery: string;
   /** Header names lower-case; repeated headers joined with ", ". */
   readonly headers: Record<string, string>;
-  /** Peer IP as text. */
+  /**
+   * The client's IP as text (client-ip.ts `clientIp`): the TCP peer, or from `X-Forwarded-For`
+   * when the peer is a trusted proxy. What rate limits and logs use.
+   */
   readonly remoteAddress: string;
+  /** The TCP peer's IP as text (the proxy's, behind one). */
+  readonly peerAddress: string;
+  /** `https` when a trusted proxy's `X-Forwarded-Proto` says so, else `http`. */
+  readonly scheme: 'http' | 'https';
 }
 
 const textDecoder = new TextDecoder();
 
+/** Trusts nobody: forwarded headers are ignored (the default of `copyRequestHead`). */
+const NO_PROXIES = TrustedProxies.parse('');
+
 /**
- * Copies method, path, query string, headers and peer address out of a uWS request. Must be
- * called synchronously inside the uWS route handler, before any await.
+ * Copies method, path, query string, headers and peer address out of a uWS request, and resolves
+ * the client's IP and scheme through `trusted` proxies (see client-ip.ts). Must be called
+ * synchronously inside the uWS route handler, before any await.
  */
-export function copyRequestHead(res: HttpResponse, req: HttpRequest): RequestHead {
+export function copyRequestHead(res: HttpResponse, req: HttpRequest, trusted: TrustedProxies = NO_PROXIES): RequestHead {
   const headers: Record<string, string> = {};
   req.forEach((key, value) => {
     const prev = headers[key];
@@ -66,12 +78,15 @@ export function copyRequestHead(res: HttpResponse, req: HttpRequest): RequestHea
   });
   let path = req.getUrl();
   if (path.includes('//')) path = path.replace(/\/{2,}/g, '/');
+  const peer = { remoteAddress: textDecoder.decode(res.getRemoteAddressAsText()), headers };
   return {
     method: req.getMethod().toUpperCase(),
     path,
     rawQuery: req.getQuery() ?? '',
     headers,
-    remoteAddress: textDecoder.decode(res.getRemoteAddressAsText()),
+    remoteAddress: clientIp(peer, trusted),
+    peerAddress: peer.remoteAddress,
+    scheme: requestScheme(peer, trusted),
   };
 }
 
@@ -188,6 +203,7 @@ export async function toApiRequest(
   head: RequestHead,
   body: Buffer,
   onAbort?: (callback: () => void) => void,
+  trace?: RequestTrace,
 ): Promise<ApiRequest> {
   const fields = BODY_METHODS.has(head.method) ? await parseForm(head.headers['content-type'], body) : [];
   return {
@@ -197,6 +213,9 @@ export async function toApiRequest(
     body: fields,
     headers: head.headers,
     remoteAddress: head.remoteAddress,
+    peerAddress: head.peerAddress,
+    scheme: head.scheme,
     ...(onAbort !== undefined && { onAbort }),
+    ...(trace !== undefined && { trace }),
   };
 }

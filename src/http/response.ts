@@ -7,6 +7,7 @@ import type { HttpResponse } from 'uWebSockets.js';
 import { Errors } from '../errors.js';
 import type { ApiResponse } from '../api/registry.js';
 import type { ResponseState } from './request.js';
+import { log } from '../log.js';
 
 /** Zulip's never-cache header value (Django `add_never_cache_headers`, shortened). */
 export const NEVER_CACHE = 'no-store, no-cache, must-revalidate, max-age=0';
@@ -44,7 +45,7 @@ function serialize(response: ApiResponse): { status: number; text: string | null
   try {
     return { status: response.status, text: JSON.stringify(response.body) + '\n', headers: response.headers };
   } catch (error) {
-    console.error('parley: response body is not serializable:', error);
+    log.error({ err: error }, 'response body is not serializable');
     const internal = Errors.internal();
     return { status: internal.status, text: JSON.stringify(internal.toBody()) + '\n' };
   }

@@ -5,6 +5,8 @@
  * (bounded), parse it, call `dispatch`, write the reply corked — unless the client went away.
  * Paths outside `/api/v1/` are a JSON 404 without dispatching.
  */
+// Must come before uWebSockets.js: it sets the environment the native module reads on load.
+import './uws-env.js';
 import {
   App,
   us_listen_socket_close,
@@ -14,7 +16,7 @@ import {
   type us_listen_socket,
 } from 'uWebSockets.js';
 import { Errors, ZulipError } from '../errors.js';
-import { API_PREFIX, errorResponse, type ApiRequest, type ApiResponse } from '../api/registry.js';
+import { API_PREFIX, errorResponse, type ApiRequest, type ApiResponse, type RequestTrace } from '../api/registry.js';
 import {
   copyRequestHead,
   DEFAULT_MAX_BODY_BYTES,
@@ -25,6 +27,9 @@ import {
 } from './request.js';
 import { NEVER_CACHE, statusLine, writeResponse } from './response.js';
 import { attachEventSocket, type EventSocketOptions } from './websocket.js';
+import type { TrustedProxies } from './client-ip.js';
+import { serveMetrics, type MetricsEndpoint } from './metrics-endpoint.js';
+import { log } from '../log.js';
 
 /** Options for `startHttpServer`. */
 export interface HttpServerOptions {
@@ -36,6 +41,8 @@ export interface HttpServerOptions {
   dispatch: (req: ApiRequest) => ApiResponse | Promise<ApiResponse>;
   /** Request body limit in bytes (default 5 MiB); larger → 413. */
   maxBodyBytes?: number;
+  /** Proxies whose `X-Forwarded-For`/`-Proto` are believed (`--trusted-proxies`); default none. */
+  trustedProxies?: TrustedProxies;
   /** Serve `GET /api/v1/bench/ceiling` directly from uWS (benchmark throughput ceiling). */
   benchCeiling?: boolean;
   /** Serve WebSocket event push at `GET /api/v1/events/socket` (see `websocket.ts`). */
@@ -45,6 +52,29 @@ export interface HttpServerOptions {
    * verbatim.
    */
   join?: { matches(path: string): boolean; handle(req: ApiRequest): Promise<{ status: number; headers: Record<string, string>; body: string }> };
+  /** `GET /health` (Zulip's unauthenticated health endpoint): the answer to send. */
+  health?: () => ApiResponse;
+  /** `GET /metrics` on this port, guarded by a bearer token (`--metrics-token`); absent = 404. */
+  metrics?: MetricsEndpoint;
+  /** Called once per answered (or aborted: status 499) request, for the request log and metrics. */
+  onAnswered?: (answer: AnsweredRequest) => void;
+}
+
+/** One finished request, as the request log and the metrics see it. */
+export interface AnsweredRequest {
+  readonly method: string;
+  /** Route template (`/api/v1/messages/{message_id}`, `/health`, `/join/{key}/`) or `unmatched`. */
+  readonly route: string;
+  /** HTTP status sent; 499 when the client went away first (nginx's convention). */
+  readonly status: number;
+  /** Milliseconds from the request head to the answer. */
+  readonly ms: number;
+  /** Subdomain of the realm the Host selected ('' = root), null when none or not routed. */
+  readonly realm: string | null;
+  /** Authenticated user id, or null. */
+  readonly userId: number | null;
+  /** The client's address (the peer socket's; see `clientAddress`). */
+  readonly ip: string;
 }
 
 /** A running server. */
@@ -60,6 +90,14 @@ export interface HttpServer {
   close(): Promise<void>;
 }
 
+/**
+ * The client's address for logs and metrics: the peer socket's for now (a trusted reverse proxy's
+ * `X-Forwarded-For` is honoured by the external-URL work, issue 13 §1).
+ */
+function clientAddress(peer: string): string {
+  return peer;
+}
+
 /** The body of the bench ceiling route (the cheapest possible success answer). */
 export const BENCH_CEILING_BODY = '{"result":"success","msg":""}\n';
 
@@ -73,6 +111,8 @@ export function startHttpServer(opts: HttpServerOptions): Promise<HttpServer> {
   let inFlight = 0;
   let closing: Promise<void> | null = null;
   let drained: (() => void) | null = null;
+
+  const onAnswered = opts.onAnswered;
 
   const finish = (state: ResponseState & { counted: boolean }) => {
     if (!state.counted) return;
@@ -99,20 +139,50 @@ export function startHttpServer(opts: HttpServerOptions): Promise<HttpServer> {
       if (state.aborted) listener();
       else (abortListeners ??= []).push(listener);
     };
-    const head = copyRequestHead(res, req);
+    const head = copyRequestHead(res, req, opts.trustedProxies);
+    const started = onAnswered === undefined ? 0 : performance.now();
+    const trace: RequestTrace = { route: 'unmatched', realm: null, userId: null };
+    const answered = (status: number) => {
+      if (onAnswered === undefined) return;
+      onAnswered({
+        method: head.method,
+        route: trace.route,
+        status: state.aborted ? 499 : status,
+        ms: performance.now() - started,
+        realm: trace.realm,
+        userId: trace.userId,
+        ip: clientAddress(head.remoteAddress),
+      });
+    };
     const reply = (response: ApiResponse, closeConnection = false) => {
       writeResponse(res, state, response, head.method === 'HEAD', closeConnection);
+      answered(response.status);
       finish(state);
     };
     const fail = (error: unknown) => {
-      if (error instanceof RequestAborted) return finish(state);
+      if (error instanceof RequestAborted) {
+        answered(499);
+        return finish(state);
+      }
       if (error instanceof ZulipError) return reply(errorResponse(error), error.status === 413);
-      console.error(`parley: unhandled error in ${head.method} ${head.path}:`, error);
+      log.error({ err: error, method: head.method, path: head.path }, 'unhandled error');
       reply(errorResponse(Errors.internal()));
     };
     if (closing !== null) return reply(errorResponse(Errors.serverNotReady()), true);
+    if (head.path === '/health' && opts.health !== undefined) {
+      trace.route = '/health';
+      return reply(opts.health());
+    }
+    if (head.path === '/metrics' && opts.metrics !== undefined) {
+      trace.route = '/metrics';
+      return serveMetrics(res, state, head, opts.metrics, (status) => {
+        answered(status);
+        finish(state);
+      });
+    }
     const join = opts.join;
     if (join !== undefined && join.matches(head.path)) {
+      trace.route = '/join/{key}/';
       readBody(res, state, head.headers['content-length'], maxBodyBytes)
         .then((body) => {
           state.onAbort = null;
@@ -120,13 +190,17 @@ export function startHttpServer(opts: HttpServerOptions): Promise<HttpServer> {
         })
         .then((req) => (state.aborted ? undefined : join.handle(req)))
         .then((page) => {
-          if (page === undefined || state.aborted || state.done) return finish(state);
+          if (page === undefined || state.aborted || state.done) {
+            answered(499);
+            return finish(state);
+          }
           state.done = true;
           res.cork(() => {
             res.writeStatus(statusLine(page.status)).writeHeader('Cache-Control', NEVER_CACHE);
             for (const name in page.headers) res.writeHeader(name, page.headers[name]!);
             res.end(head.method === 'HEAD' ? '' : page.body);
           });
+          answered(page.status);
           finish(state);
         }, fail);
       return;
@@ -136,11 +210,14 @@ export function startHttpServer(opts: HttpServerOptions): Promise<HttpServer> {
     readBody(res, state, head.headers['content-length'], maxBodyBytes)
       .then((body) => {
         state.onAbort = null;
-        return toApiRequest(head, body, onClientAbort);
+        return toApiRequest(head, body, onClientAbort, trace);
       })
       .then((apiRequest) => (state.aborted ? undefined : dispatch(apiRequest)))
       .then((response) => {
-        if (response === undefined) return finish(state);
+        if (response === undefined) {
+          answered(499);
+          return finish(state);
+        }
         reply(response);
       }, fail);
   };

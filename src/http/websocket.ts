@@ -27,6 +27,7 @@ import type { EventQueueManager } from '../events/event-queues.js';
 import { Errors, ZulipError } from '../errors.js';
 import { parseQuery, type ResponseState } from './request.js';
 import { writeResponse } from './response.js';
+import { log } from '../log.js';
 
 /** What the socket route needs (`startHttpServer`'s `socket` option). */
 export interface EventSocketOptions {
@@ -97,7 +98,7 @@ export function attachEventSocket(app: TemplatedApp, opts: EventSocketOptions, i
           query,
         });
       } catch (error) {
-        console.error('parley: unhandled error in the event socket upgrade:', error);
+        log.error({ err: error }, 'unhandled error in the event socket upgrade');
         grant = Errors.internal();
       }
       if (grant instanceof ZulipError) return refuse(res, grant);

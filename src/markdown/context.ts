@@ -1,6 +1,6 @@
 /**
  * The realm as Zulip-specific Markdown syntax sees it, and what rendering reports back. Built per
- * message by `domain/message-render.ts` from the realm state (cheap: lookups are closures over
+ * message by `realm/message-render.ts` from the realm state (cheap: lookups are closures over
  * the state's maps) and handed to the renderer as `RenderOptions.zulip`; plugins read it from the
  * render env as `env.zulip` (absent for plain renders such as tests of basic Markdown, where
  * Zulip-specific syntax stays literal text).

@@ -23,6 +23,7 @@
  */
 import MarkdownIt from 'markdown-it';
 import type { ZulipRenderContext } from './context.js';
+import { chargeWork, type RenderWork } from './render-budget.js';
 import type { MarkdownIt as MarkdownItInstance, StateCore, Token } from 'markdown-it';
 import { BASIC_INLINE_PATTERNS } from './plugins/basic-inline.js';
 import { installZulipBlocks } from './plugins/blocks.js';
@@ -67,6 +68,11 @@ export interface RenderOptions {
   realmUrl?: string;
   /** Realm data for Zulip-specific syntax and the findings it reports (see `context.ts`). */
   zulip?: ZulipRenderContext;
+  /**
+   * Work budget (`render-budget.ts`): past its limit `render` throws `MarkdownRenderingError`.
+   * Absent: unlimited (inputs bounded elsewhere, e.g. 1024-character channel descriptions).
+   */
+  work?: RenderWork;
 }
 
 /** A configured renderer: build once, call `render` per message. */
@@ -155,6 +161,7 @@ export function createRenderer(plugins: readonly MarkdownPlugin[]): Renderer {
       const env: RenderEnv = { htmlStash: [] };
       if (options.realmUrl !== undefined) env.realmUrl = options.realmUrl;
       if (options.zulip !== undefined) env.zulip = options.zulip;
+      if (options.work !== undefined) env.work = options.work;
       const ctx: PreprocessContext = {
         env,
         fenceHandlers,
@@ -164,8 +171,13 @@ export function createRenderer(plugins: readonly MarkdownPlugin[]): Renderer {
         },
       };
       let lines = content.split('\n');
-      for (const pre of preprocessors) lines = pre.run(lines, ctx);
-      return md.render(lines.join('\n'), env as unknown as Record<string, unknown>).trim();
+      for (const pre of preprocessors) {
+        chargeWork(env.work, content.length);
+        lines = pre.run(lines, ctx);
+      }
+      const source = lines.join('\n');
+      chargeWork(env.work, source.length);
+      return md.render(source, env as unknown as Record<string, unknown>).trim();
     },
   };
 }

@@ -1,6 +1,6 @@
 /**
  * The full Zulip-flavored renderer used for message content: plain Markdown plus every
- * Zulip-specific plugin. Built once at module load; `domain/message-render.ts` renders every
+ * Zulip-specific plugin. Built once at module load; `realm/message-render.ts` renders every
  * message with it (realm data and findings travel in `RenderOptions.zulip`, see `context.ts`).
  *
  * To add a Zulip syntax, append its plugin to {@link ZULIP_PLUGINS} (one line); the order of the

@@ -32,5 +32,15 @@ export interface Decision<R> {
   followUps?: import('./commands.js').Command[];
 }
 
-/** A handler: `decide`. Returns an error value for expected failures; never throws for them. */
-export type Handler<C, R> = (state: RealmState, command: C, ctx: CommandContext) => Result<Decision<R>>;
+/**
+ * The state as `decide` sees it: its fields cannot be reassigned (`evolve` is the only mutator,
+ * DESIGN.md §1.4). Shallow on purpose: domain read functions take `RealmState`, and a deep
+ * read-only view would need every one of them to accept it first.
+ */
+export type RealmView = Readonly<RealmState>;
+
+/**
+ * A handler: `decide`. Returns an error value for expected failures; never throws for them.
+ * Reads `state` only (the presence store is the documented exception, see handlers/presence.ts).
+ */
+export type Handler<C, R> = (state: RealmView, command: C, ctx: CommandContext) => Result<Decision<R>>;

@@ -41,7 +41,7 @@ export function createDemoRealm(registry: RealmRegistry, passwordHash: string): 
     const streamIds = new Map<string, number>();
     for (const name of DEMO_PUBLIC_STREAMS) {
       const { streamId } = run({
-        type: 'create_stream', actorId: null, name, description: `The ${name} channel.`, inviteOnly: false, isWebPublic: false,
+        type: 'create_channel', actorId: null, name, description: `The ${name} channel.`, inviteOnly: false, isWebPublic: false,
         isDefault: EVERYONE_STREAMS.has(name), subscriberIds: EVERYONE_STREAMS.has(name) ? humans : [],
       });
       streamIds.set(name, streamId);
@@ -49,7 +49,7 @@ export function createDemoRealm(registry: RealmRegistry, passwordHash: string): 
     // As Zulip's development realm: announcements go to Verona.
     run({ type: 'set_announcement_channels', newStreams: streamIds.get('Verona')!, signups: streamIds.get('Verona')! });
     run({
-      type: 'create_stream', actorId: null, name: 'core team', description: 'A private channel for the core team.',
+      type: 'create_channel', actorId: null, name: 'core team', description: 'A private channel for the core team.',
       inviteOnly: true, isWebPublic: false, isDefault: false,
       subscriberIds: ['desdemona@zulip.com', 'iago@zulip.com', 'hamlet@zulip.com'].map((e) => ids.get(e)!),
     });

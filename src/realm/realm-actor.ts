@@ -10,7 +10,9 @@
  * durable, reply and dispatch the client events. Appends issued in one event-loop turn share one
  * LMDB commit (group commit), and durability promises resolve in order, so replies and events
  * leave in command order. An error decision is also answered only after every earlier command is
- * durable: it may have been decided on their effects.
+ * durable: it may have been decided on their effects. The durable-message watermark
+ * (`durableMessageId`) advances with each durable append, so reads never show a message that a
+ * crash could still take back.
  *
  * A storage failure or a throw inside `evolve` (a bug) leaves memory ahead of disk; the actor then
  * goes to `failed`, rejects everything, and reports through `onFatal` so the process can exit and
@@ -37,6 +39,8 @@ import type { SnapshotStore } from '../storage/snapshot-store.js';
 import type { Command, CommandReply } from './commands.js';
 import type { CommandContext, RealmEvent } from './decision.js';
 import type { RealmHandle } from './realm-handle.js';
+import { log } from '../log.js';
+import { snapshotSeconds } from '../metrics.js';
 import { bodiesOf, execute, EvolveError } from './apply-command.js';
 
 /** When to write a snapshot: after this many records, or this many seconds with any record. */
@@ -58,6 +62,11 @@ export interface RealmActorDeps {
   dispatch(realmId: number, commandSeq: number, events: readonly RealmEvent[]): void;
   /** Called once when the actor can no longer guarantee durability. */
   onFatal(realmId: number, error: unknown): void;
+  /**
+   * Test hook: awaited after each append is durable, before the actor acts on it (reply, events,
+   * durable watermark), so a test can hold a write "applied in memory, not yet durable".
+   */
+  afterAppend?: () => Promise<void>;
   /** The realm's state rebuilt from the durable log (after writes failed on a full disk). */
   recover(): RealmState;
 }
@@ -80,6 +89,8 @@ interface ActorContext {
   durable: Promise<unknown>;
   /** Commands processed so far; the current command's sequence number once incremented. */
   commandSeq: number;
+  /** Highest message id whose records are durable (`RealmHandle.durableMessageId`). */
+  durableMessageId: number;
   /** Bodies appended but not yet durable, readable before LMDB has them. */
   pendingBodies: Map<number, MessageBody>;
   /** Durable bodies recently read from LMDB (realm/body-cache.ts). */
@@ -105,7 +116,7 @@ function process(self: { send(input: ActorInput): void }, c: ActorContext, input
       reject(error);
       return;
     }
-    console.error(`realm ${c.state.id}: handler ${command.type} threw`, error);
+    log.error({ err: error, realm_id: c.state.id, command: command.type }, 'command handler threw');
     c.durable.then(() => resolve({ ok: false, error: Errors.internal() }), reject);
     return;
   }
@@ -126,9 +137,14 @@ function process(self: { send(input: ActorInput): void }, c: ActorContext, input
     c.pendingBodies.set(id, body);
     c.bodyCache.forget(id);
   }
-  const appended = c.deps.log.append(c.state.id, records, bodies);
+  const append = c.deps.log.append(c.state.id, records, bodies);
+  const hook = c.deps.afterAppend;
+  const appended = hook === undefined ? append : append.then(hook);
+  // Every message id allocated so far, this command's included, is durable with this append.
+  const messagesUpTo = c.state.nextIds.message - 1;
   c.durable = appended.then(
     () => {
+      if (messagesUpTo > c.durableMessageId) c.durableMessageId = messagesUpTo;
       // A later in-flight command may have replaced the body (message edits): keep the newer one.
       for (const [id, body] of bodies) if (c.pendingBodies.get(id) === body) c.pendingBodies.delete(id);
       resolve(ok(reply));
@@ -194,6 +210,7 @@ function maybeSnapshot(c: ActorContext, force: boolean): Promise<unknown> {
     c.recordsSinceSnapshot >= c.deps.snapshotPolicy.everyRecords ||
     now - c.lastSnapshotAt >= c.deps.snapshotPolicy.everySeconds * 1000;
   if (!due) return Promise.resolve();
+  const started = performance.now();
   const seq = c.deps.log.lastSeq(c.state.id);
   const { core, columns } = toSnapshot(c.state);
   c.recordsSinceSnapshot = 0;
@@ -201,7 +218,12 @@ function maybeSnapshot(c: ActorContext, force: boolean): Promise<unknown> {
   c.lastSnapshotAt = now;
   const writing = c.deps.snapshots
     .writeSnapshot(c.state.id, seq, core, columns)
-    .catch((error: unknown) => console.error(`realm ${c.state.id}: snapshot failed (the log still has everything)`, error))
+    .then(() => {
+      const seconds = (performance.now() - started) / 1000;
+      snapshotSeconds.observe(seconds);
+      log.info({ event: 'snapshot', realm_id: c.state.id, seq, ms: Math.round(seconds * 1e5) / 100 }, 'snapshot written');
+    })
+    .catch((error: unknown) => log.error({ event: 'snapshot_failed', realm_id: c.state.id, err: error }, 'snapshot failed (the log still has everything)'))
     .finally(() => {
       c.snapshotting = null;
     });
@@ -231,6 +253,9 @@ const realmMachine = setup({
     reload: ({ context, self }) => reload(self, context),
     fail: ({ context, event }) => {
       if (event.type === 'FAILED') context.deps.onFatal(context.state.id, event.error);
+    },
+    alreadyStopped: ({ event }) => {
+      if (event.type === 'STOP') event.done();
     },
     drain: ({ context, event }) => {
       if (event.type !== 'STOP') return;
@@ -265,7 +290,8 @@ const realmMachine = setup({
       on: { COMMAND: { actions: 'refuse' }, STOP: { actions: 'drain' } },
     },
     stopped: {
-      on: { COMMAND: { actions: 'refuse' } },
+      // A second stop (e.g. server close after an operator stopped the realm) has nothing to do.
+      on: { COMMAND: { actions: 'refuse' }, STOP: { actions: 'alreadyStopped' } },
     },
   },
 });
@@ -283,6 +309,8 @@ export class RealmActor implements RealmHandle {
       deps,
       durable: Promise.resolve(),
       commandSeq: 0,
+      // Recovered state is all durable.
+      durableMessageId: state.nextIds.message - 1,
       pendingBodies: new Map(),
       bodyCache: new BodyCache(),
       recordsSinceSnapshot: 0,
@@ -313,12 +341,25 @@ export class RealmActor implements RealmHandle {
     return this.context.state.host;
   }
 
+  get url(): string {
+    return this.context.state.url;
+  }
+
   get state(): RealmState {
     return this.context.state;
   }
 
+  /** False once the realm stopped (shutdown) or failed (it can no longer guarantee durability). */
+  get running(): boolean {
+    return this.actor.getSnapshot().value === 'running';
+  }
+
   get commandSeq(): number {
     return this.context.commandSeq;
+  }
+
+  get durableMessageId(): number {
+    return this.context.durableMessageId;
   }
 
   whenDurable(): Promise<void> {

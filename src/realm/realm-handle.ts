@@ -15,6 +15,8 @@ export interface RealmHandle {
   readonly subdomain: string;
   /** Host name of the realm (`<subdomain>.<external host>`, or the external host for the root realm). */
   readonly host: string;
+  /** The realm's URL (`RealmState.url`, from `--external-url`), no trailing slash. */
+  readonly url: string;
   /** Live state. Read it synchronously; never mutate it outside `domain/evolve.ts`. */
   readonly state: RealmState;
   /**
@@ -27,6 +29,13 @@ export interface RealmHandle {
    * which commands' effects the state includes: their events carry sequence numbers ≤ this.
    */
   readonly commandSeq: number;
+  /**
+   * The durable-message watermark: every message with an id at or below it has its record
+   * durable. Reads (GET /messages, GET /messages/{id}, matches_narrow) show only those, so a
+   * crash can never take back a message someone has seen. Message ids grow with the command
+   * order and commands become durable in that order, so one number is enough.
+   */
+  readonly durableMessageId: number;
   /** Resolves once every command processed so far is durable (never rejects). */
   whenDurable(): Promise<void>;
   /** A message's raw Markdown and rendered HTML, or undefined when no such message exists. */

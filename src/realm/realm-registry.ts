@@ -19,12 +19,14 @@ import { RealmActor, type SnapshotPolicy } from './realm-actor.js';
 import { bodiesOf, setupRunner, type SetupRunner } from './apply-command.js';
 import type { CommandContext } from './decision.js';
 import type { RealmHandle } from './realm-handle.js';
+import type { RealmUrls } from './realm-urls.js';
+import { flushLogger, log } from '../log.js';
 
 /** Options of `RealmRegistry.open`. */
 export interface RegistryOptions {
   dataDir: string;
-  /** Host name realms are subdomains of, without port (e.g. `chat.example.com`). */
-  externalHost: string;
+  /** The organizations' URLs (`--external-url`); `setUrls` replaces them once the port is bound. */
+  urls: RealmUrls;
   snapshotPolicy?: SnapshotPolicy;
   /** Clock/randomness for handlers; defaults to the real ones. */
   ctx?: CommandContext;
@@ -32,6 +34,8 @@ export interface RegistryOptions {
   minFreeBytes?: number;
   /** Called when a realm can no longer guarantee durability; default logs and exits(1). */
   onFatal?: (realmId: number, error: unknown) => void;
+  /** Test hook passed to every realm actor (`RealmActorDeps.afterAppend`). */
+  afterAppend?: () => Promise<void>;
 }
 
 /** The real clock (UNIX seconds) and crypto randomness. */
@@ -41,7 +45,6 @@ export const systemContext: CommandContext = {
 };
 
 const DEFAULT_SNAPSHOT_POLICY: SnapshotPolicy = { everyRecords: 20_000, everySeconds: 60 };
-const ROOT_ALIASES = new Set(['www']);
 
 export class RealmRegistry {
   private readonly realms = new Map<number, RealmActor>();
@@ -55,7 +58,12 @@ export class RealmRegistry {
     private readonly log: AppendLog,
     private readonly snapshots: SnapshotStore,
     private readonly options: RegistryOptions,
-  ) {}
+  ) {
+    this.urls = options.urls;
+  }
+
+  /** The current organization URLs (see `setUrls`). */
+  private urls: RealmUrls;
 
   /**
    * Opens the data directory and recovers every realm. Throws `StorageCorruptionError` (from
@@ -89,12 +97,29 @@ export class RealmRegistry {
     }).state;
   }
 
-  private hostFor(subdomain: string): string {
-    return subdomain === '' ? this.options.externalHost : `${subdomain}.${this.options.externalHost}`;
+  /** Sets a realm state's configured host and URL (never persisted). */
+  private locate(state: ReturnType<typeof emptyRealmState>): void {
+    state.host = this.urls.hostFor(state.subdomain);
+    state.url = this.urls.urlFor(state.subdomain);
+  }
+
+  /**
+   * Replaces the organization URLs of every realm, e.g. once the port is bound when the default
+   * `http://127.0.0.1:<port>` was provisional (`--port 0`). Only URLs change: the host names of
+   * generated emails stay (they do not depend on the port).
+   */
+  setUrls(urls: RealmUrls): void {
+    this.urls = urls;
+    for (const realm of this.realms.values()) this.locate(realm.state);
+  }
+
+  /** The organization URL a realm with this subdomain has ('' = root), whether or not it exists. */
+  urlFor(subdomain: string): string {
+    return this.urls.urlFor(subdomain);
   }
 
   private start(state: ReturnType<typeof emptyRealmState>): RealmActor {
-    state.host = this.hostFor(state.subdomain);
+    this.locate(state);
     const actor = new RealmActor(state, {
       log: this.log,
       snapshots: this.snapshots,
@@ -105,13 +130,25 @@ export class RealmRegistry {
       onFatal:
         this.options.onFatal ??
         ((realmId, error) => {
-          console.error(`realm ${realmId}: cannot guarantee durability any more; exiting`, error);
+          log.fatal({ err: error, realm_id: realmId }, 'cannot guarantee durability any more; exiting');
+          flushLogger();
           process.exit(1);
         }),
+      ...(this.options.afterAppend && { afterAppend: this.options.afterAppend }),
     });
     this.realms.set(state.id, actor);
     this.bySubdomain.set(state.subdomain, actor);
     return actor;
+  }
+
+  /** Number of realms registered in the store (each must be loaded; `GET /health` compares). */
+  registeredRealmCount(): number {
+    return this.log.listRealms().length;
+  }
+
+  /** Absolute path of the data directory. */
+  get dataDir(): string {
+    return this.store.dataDir;
   }
 
   /** Every realm. */
@@ -140,7 +177,7 @@ export class RealmRegistry {
     try {
       const state = emptyRealmState(id);
       state.subdomain = subdomain;
-      state.host = this.hostFor(subdomain);
+      this.locate(state);
       const records: RealmRecord[] = [];
       const run = setupRunner(state, this.options.ctx ?? systemContext, records);
       run({ type: 'create_realm', subdomain, name, description });
@@ -155,19 +192,14 @@ export class RealmRegistry {
   }
 
   /**
-   * The realm a request's Host header selects (https://zulip.com/api/http-headers): `<sub>.<external host>`
-   * selects `<sub>` (`www` = root); anything else (the external host itself, 127.0.0.1,
-   * localhost, another name) selects the root realm. Null when that realm does not exist.
+   * The realm a request's Host header selects (https://zulip.com/api/http-headers,
+   * `RealmUrls.subdomainForHost`): `<sub>.<external host>` selects `<sub>` (`www` = root); anything
+   * else (the external host itself, 127.0.0.1, another name) selects the root realm. Null when
+   * that realm does not exist. Selection only: the realm's URLs come from configuration
+   * (`RealmState.url`).
    */
   realmForHost(hostHeader: string): RealmActor | null {
-    const host = hostHeader.toLowerCase().replace(/:\d+$/, '');
-    const suffix = '.' + this.options.externalHost.toLowerCase();
-    let subdomain = '';
-    if (host.endsWith(suffix)) {
-      subdomain = host.slice(0, -suffix.length);
-      if (ROOT_ALIASES.has(subdomain)) subdomain = '';
-    }
-    return this.bySubdomain.get(subdomain) ?? null;
+    return this.bySubdomain.get(this.urls.subdomainForHost(hostHeader)) ?? null;
   }
 
   /**

@@ -19,6 +19,7 @@
  */
 import { decodeRecord, encodeRecord, StorageCorruptionError } from './codec.js';
 import { checkDurableMark, DurableMark } from './durable-mark.js';
+import { commitBatchAppends, commitDurableSeconds } from '../metrics.js';
 import type { Store } from './lmdb.js';
 
 /** One realm registry entry (meta table, key `['realm', id]`). */
@@ -369,6 +370,8 @@ export class AppendLog {
     }
     this.batches++;
     this.inFlight = true;
+    commitBatchAppends.observe(batch.length);
+    const issuedAt = performance.now();
     const durable = this.store.durable(commits);
     this.lastBatch = durable.then(
       () => undefined,
@@ -380,6 +383,7 @@ export class AppendLog {
         this.schedule();
         durable.then(
           () => {
+            commitDurableSeconds.observe((performance.now() - issuedAt) / 1000);
             for (const a of batch) {
               this.mark?.note(a.realmId, a.lastSeq);
               a.resolve(a.lastSeq);

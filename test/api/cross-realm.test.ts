@@ -30,7 +30,7 @@ async function twoRealms(t: Parameters<typeof startTestServer>[0]) {
   await s.server.registry.createRealm('team', 'Team', '', (run) => {
     const ann = run({ type: 'create_user', email: 'ann@team.example', fullName: 'Ann Team', role: Role.owner, passwordHash: null, isBot: false, botType: null, botOwnerId: null, timezone: '' });
     annKey = ann.apiKey;
-    run({ type: 'create_stream', actorId: ann.userId, name: 'plans', description: '', inviteOnly: false, isWebPublic: false, isDefault: true, subscriberIds: [ann.userId] });
+    run({ type: 'create_channel', actorId: null, name: 'plans', description: '', inviteOnly: false, isWebPublic: false, isDefault: true, subscriberIds: [ann.userId] });
     run({ type: 'send_message', senderId: ann.userId, messageType: 'stream', to: 'plans', topic: 'secret', content: 'team-only content', client: 'test' });
   });
   const hamlet = await s.as('hamlet@zulip.com');

@@ -128,3 +128,27 @@ t.test('channel email address', async (t) => {
   const priv = await othello.call('GET', '/streams/6/email_address');
   t.same(priv.body, { result: 'error', msg: 'Invalid channel ID', code: 'BAD_REQUEST' }, 'private channel of others: no oracle');
 });
+
+t.test("queue_lifespan_secs: 0 = Zulip's default (600 s), capped at 7 days; a user's 51st queue drops the longest-idle one", async (t) => {
+  const s = await startTestServer(t);
+  const hamlet = await s.as('hamlet@zulip.com');
+  const lifespan = async (value: number | undefined) => {
+    const reg = await hamlet.call('POST', '/register', { fetch_event_types: ['realm_user'], ...(value !== undefined && { queue_lifespan_secs: value }) });
+    t.equal(reg.status, 200);
+    const queue = s.server.queues.get(reg.body.queue_id, s.server.registry.bySubdomainName('')!.id, hamlet.userId)!;
+    return { id: reg.body.queue_id as string, seconds: queue.settings.idleTimeoutSeconds ?? s.server.queues.timing.idleTimeoutSeconds };
+  };
+  t.equal((await lifespan(undefined)).seconds, 600);
+  t.equal((await lifespan(0)).seconds, 600);
+  t.equal((await lifespan(-5)).seconds, 600);
+  t.equal((await lifespan(3600)).seconds, 3600);
+  t.equal((await lifespan(10 ** 9)).seconds, 7 * 24 * 3600, "capped at Zulip's MAX_QUEUE_TIMEOUT_SECS");
+
+  const ids: string[] = [];
+  for (let i = 0; i < 60; i++) ids.push((await lifespan(7 * 24 * 3600)).id);
+  t.equal(s.server.queues.size, 50, 'at most 50 queues for one user');
+  const first = await hamlet.call('GET', '/events', { queue_id: ids[0], last_event_id: -1, dont_block: true });
+  t.match(first.body, { code: 'BAD_EVENT_QUEUE_ID' }, 'the longest-idle queue was dropped');
+  const last = await hamlet.call('GET', '/events', { queue_id: ids.at(-1), last_event_id: -1, dont_block: true });
+  t.equal(last.status, 200, 'the newest works');
+});

@@ -111,3 +111,26 @@ t.test('handler: expiry honoured; defaults only on request', async (t) => {
   const expired = decide(state, accept('later@example.com'), late);
   t.equal(expired.ok ? 'ok' : expired.error.message, LINK_EXPIRED);
 });
+
+t.test('join pages: a malformed %-escape is a 404 page; counted per IP like other unauthenticated calls', async (t) => {
+  const s = await startTestServer(t);
+  const malformed = await fetch(`${s.url}/join/%ZZ${'a'.repeat(21)}/`);
+  t.equal(malformed.status, 404, 'not a 500');
+  t.match(await malformed.text(), /malformed/);
+  const before = s.server.registry.bySubdomainName('')!.state.users.size;
+  let limited: Response | null = null;
+  const post = async () => {
+    const res = await fetch(`${s.url}/join/${'b'.repeat(24)}/`, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: 'full_name=x&email=x%40x.com&password=pw' });
+    await res.text();
+    return res;
+  };
+  // Concurrent batches, so the burst outruns the refill (one call per 0.6 s) even on a slow machine.
+  for (let i = 0; i < 30 && limited === null; i++) {
+    for (const res of await Promise.all(Array.from({ length: 10 }, post))) if (res.status === 429) limited ??= res;
+  }
+  t.ok(limited, 'an IP posting sign-ups is eventually refused');
+  t.match(limited!.headers.get('content-type'), /text\/html/);
+  t.ok(Number(limited!.headers.get('retry-after')) > 0, 'with Retry-After');
+  t.equal(limited!.headers.get('x-ratelimit-remaining'), '0');
+  t.equal(s.server.registry.bySubdomainName('')!.state.users.size, before, 'no account created');
+});

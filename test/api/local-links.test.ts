@@ -2,7 +2,7 @@
  * Links into the realm render relative (Zulip's `rewrite_local_links_to_relative`; conformance
  * case `fragment_link`): `<realm_url>/#narrow/...` → `#narrow/...`, `<realm_url>/user_uploads/...`
  * → `user_uploads/...`, for sends, content edits and POST /messages/render. The realm URL is the
- * one clients get as `realm_url` (`http://` + the request's Host).
+ * one clients get as `realm_url` (the configured `--external-url`, see external-url.test.ts).
  */
 import t from 'tap';
 import { startTestServer, type Caller } from '../support/test-server.js';
@@ -16,7 +16,7 @@ t.test('sent channel and direct messages link into the realm relatively', async 
   const s = await startTestServer(t);
   const hamlet = await s.as('hamlet@zulip.com');
   const url = await realmUrlOf(hamlet);
-  t.equal(url, s.url, 'realm_url is the URL the client reached');
+  t.equal(url, s.url, 'realm_url is the default URL, http://127.0.0.1:<port>');
 
   const bare = await hamlet.call('POST', '/messages', {
     type: 'stream',

@@ -147,7 +147,7 @@ t.test('wildcard mention permission around the threshold of 15', async (t) => {
     );
   const people = extra(15, 'person'); // with `member`: 16 possible subscribers
   const stream = (name: string, subscriberIds: number[]) =>
-    run(state, { type: 'create_stream', actorId: null, name, description: '', inviteOnly: false, isWebPublic: false, isDefault: false, subscriberIds }, ctx).streamId;
+    run(state, { type: 'create_channel', actorId: null, name, description: '', inviteOnly: false, isWebPublic: false, isDefault: false, subscriberIds }, ctx).streamId;
   const at15 = stream('fifteen', [ids.member, ...people.slice(0, 14)]);
   const at16 = stream('sixteen', [ids.member, ...people]);
   const send = (to: number, content: string, senderId = ids.member, topic = 'general talk'): SendMessage => ({

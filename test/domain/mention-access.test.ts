@@ -7,8 +7,8 @@
  */
 import t from 'tap';
 import { decide, run, smallRealm, type SmallRealm } from '../support/realm-fixture.js';
-import { renderMessageContent } from '../../src/domain/message-render.js';
-import { canAccessAllUsers, canAccessUser } from '../../src/domain/user-access.js';
+import { renderMessageContent } from '../../src/realm/message-render.js';
+import { canAccessAllUsers, canAccessUser } from '../../src/domain/access.js';
 import { Flag } from '../../src/domain/message-index.js';
 import type { MessageSent } from '../../src/domain/records.js';
 
@@ -20,7 +20,9 @@ function restrict(r: SmallRealm): void {
 }
 
 function render(r: SmallRealm, senderId: number, content: string) {
-  return renderMessageContent(r.state, content, { senderId, nowSeconds: r.ctx.now(), directUserIds: [senderId] });
+  const rendering = renderMessageContent(r.state, content, { senderId, nowSeconds: r.ctx.now(), directUserIds: [senderId] });
+  if ('code' in rendering) throw rendering;
+  return rendering;
 }
 
 t.test('default role:everyone: guests mention anyone', async (t) => {

@@ -160,7 +160,7 @@ t.test('includesHistory (ok_to_include_history)', async (t) => {
   const w = world();
   const { state, ids: u } = w;
   const shared = w.state.streams.get(
-    applyCommand(state, { type: 'create_stream', actorId: null, name: 'shared', description: '', inviteOnly: true, historyPublicToSubscribers: true, isWebPublic: false, isDefault: false, subscriberIds: [u.owner] }, w.ctx).ok
+    applyCommand(state, { type: 'create_channel', actorId: null, name: 'shared', description: '', inviteOnly: true, historyPublicToSubscribers: true, isWebPublic: false, isDefault: false, subscriberIds: [u.owner] }, w.ctx).ok
       ? state.streamsByName.get('shared')!
       : -1,
   )!;
@@ -183,7 +183,7 @@ t.test('includesHistory (ok_to_include_history)', async (t) => {
 t.test('access: protected and shared history, admins, guests', async (t) => {
   const w = world();
   const { state, ids: u, streams } = w;
-  applyCommand(state, { type: 'create_stream', actorId: null, name: 'shared', description: '', inviteOnly: true, historyPublicToSubscribers: true, isWebPublic: false, isDefault: false, subscriberIds: [u.owner] }, w.ctx);
+  applyCommand(state, { type: 'create_channel', actorId: null, name: 'shared', description: '', inviteOnly: true, historyPublicToSubscribers: true, isWebPublic: false, isDefault: false, subscriberIds: [u.owner] }, w.ctx);
   const s1 = w.send(u.owner, 'secret', 'protected one', 't');
   const h1 = w.send(u.owner, 'shared', 'shared one', 't');
   const g1 = w.send(u.owner, 'general', 'public one', 't');

@@ -11,6 +11,7 @@ import { evolve } from '../../src/domain/evolve.js';
 import { RECORD_VERSIONS, UnknownRecordError } from '../../src/domain/record-versions.js';
 import type { RealmRecord } from '../../src/domain/records.js';
 import { RealmRegistry } from '../../src/realm/realm-registry.js';
+import { RealmUrls } from '../../src/realm/realm-urls.js';
 import { createDemoRealm } from '../../src/realm/demo-realm.js';
 import { AppendLog } from '../../src/storage/append-log.js';
 import { openStore } from '../../src/storage/lmdb.js';
@@ -65,7 +66,7 @@ t.test('a known version still applies', async (t) => {
 t.test('a store holding a record from a newer parley refuses to start, naming the record', async (t) => {
   const dataDir = mkdtempSync(join(tmpdir(), 'parley-record-versions-'));
   t.teardown(() => rmSync(dataDir, { recursive: true, force: true }));
-  const options = { dataDir, externalHost: 'example.com', ctx: fixedContext(), snapshotPolicy: { everyRecords: 1_000_000, everySeconds: 3600 } };
+  const options = { dataDir, urls: RealmUrls.parse('http://example.com'), ctx: fixedContext(), snapshotPolicy: { everyRecords: 1_000_000, everySeconds: 3600 } };
   const live = await RealmRegistry.open(options);
   const realm = await createDemoRealm(live, 'not-a-real-hash');
   const realmId = realm.state.id;

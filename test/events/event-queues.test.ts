@@ -3,7 +3,8 @@
  * (https://zulip.com/api/real-time-events).
  */
 import t from 'tap';
-import { EventQueueManager } from '../../src/events/event-queues.js';
+import { EventQueueManager, MAX_QUEUE_LIFESPAN_SECONDS, MAX_QUEUES_PER_USER } from '../../src/events/event-queues.js';
+import { collectingLogger, replaceLogger } from '../../src/log.js';
 import { MAX_QUEUE_EVENTS, type QueueSettings } from '../../src/events/event-queue.js';
 import type { RealmEvent } from '../../src/events/realm-event.js';
 
@@ -139,16 +140,16 @@ t.test('a queue nobody drains is dropped past its backlog limit', async (t) => {
   const m = new EventQueueManager(fast);
   t.teardown(() => m.shutdown());
   const q = m.register(1, 1, settings(), 0);
-  const errors: unknown[] = [];
-  const original = console.error;
-  console.error = (...args: unknown[]) => errors.push(args);
+  const logged: Array<Record<string, unknown>> = [];
+  const original = replaceLogger(collectingLogger(logged, 'warn'));
   try {
     for (let i = 0; i <= MAX_QUEUE_EVENTS; i++) m.publish(1, 1, [typingEvent([1])]);
   } finally {
-    console.error = original;
+    replaceLogger(original);
   }
   t.equal(m.get(q.id, 1, 1), undefined);
-  t.equal(errors.length, 1);
+  t.equal(logged.length, 1);
+  t.match(logged[0], { level: 40, event: 'queue_dropped', queue_id: q.id }, 'logged as a warning naming the queue');
 });
 
 t.test('queues with the same settings share one message object; others get their own variant', async (t) => {
@@ -166,4 +167,53 @@ t.test('queues with the same settings share one message object; others get their
   t.equal((ea!.message as { content: string }).content, '<p>hi</p>');
   t.equal((er!.message as { content: string }).content, 'hi');
   t.same([ea!.flags, eb!.flags], [['read'], []], 'flags stay per user');
+});
+
+t.test('queues per user are capped: the longest-idle queue is dropped, registering never fails', async (t) => {
+  let clock = 1_000_000;
+  const m = new EventQueueManager({ ...fast, heartbeatSeconds: 3600 }, () => clock, 3);
+  t.teardown(() => m.shutdown());
+  const a = m.register(1, 1, settings(), 0);
+  clock += 10;
+  const b = m.register(1, 1, settings(), 0);
+  clock += 10;
+  const c = m.register(1, 1, settings(), 0);
+  const otherUser = m.register(1, 2, settings(), 0);
+  const waiting = m.poll(a, -1, false, noAbort); // a: oldest, but a client is attached
+  clock += 10;
+  m.poll(c, -1, true, noAbort); // c: polled just now
+  t.equal(m.size, 4);
+
+  const d = m.register(1, 1, settings(), 0);
+  t.equal(m.size, 4, 'one queue dropped for the new one');
+  t.equal(m.get(b.id, 1, 1), undefined, 'the idle queue with the oldest activity went first');
+  t.ok(b.closed);
+  t.ok(m.get(a.id, 1, 1) && m.get(c.id, 1, 1) && m.get(d.id, 1, 1), 'the attached one, the recently polled one and the new one stay');
+  t.ok(m.get(otherUser.id, 1, 2), "another user's queue is not touched");
+
+  clock += 10;
+  m.poll(d, -1, true, noAbort);
+  m.register(1, 1, settings(), 0);
+  t.equal(m.get(c.id, 1, 1), undefined, 'next: the next idle queue (c), never the attached one while an idle one exists');
+  t.ok(m.get(a.id, 1, 1));
+
+  // Every queue attached: the longest-attached one (a) goes, and its poll learns the queue is gone.
+  m.poll(d, -1, false, noAbort);
+  const last = m.register(1, 1, settings(), 0); // drops the idle queue registered just above
+  t.ok(m.get(last.id, 1, 1), 'registering still succeeds');
+  m.poll(last, -1, false, noAbort);
+  m.register(1, 1, settings(), 0);
+  t.equal(await waiting, null, "a dropped queue's waiting poll is told (BAD_EVENT_QUEUE_ID)");
+  let held = 0;
+  for (const q of [a, b, c, d, last]) if (m.get(q.id, 1, 1)) held++;
+  t.equal(held, 2, 'still at most 3 queues for the user');
+});
+
+t.test('10,000 registrations by one user keep at most MAX_QUEUES_PER_USER queues', async (t) => {
+  const m = new EventQueueManager(fast);
+  t.teardown(() => m.shutdown());
+  for (let i = 0; i < 10_000; i++) m.register(1, 7, settings({ idleTimeoutSeconds: MAX_QUEUE_LIFESPAN_SECONDS }), 0);
+  t.equal(m.size, MAX_QUEUES_PER_USER);
+  m.publish(1, 1, [typingEvent([7])]);
+  t.equal(m.size, MAX_QUEUES_PER_USER, 'the survivors still receive events');
 });

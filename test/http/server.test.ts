@@ -7,6 +7,7 @@ import net from 'node:net';
 import { startHttpServer, type HttpServerOptions } from '../../src/http/server.js';
 import type { ApiRequest, ApiResponse } from '../../src/api/registry.js';
 import { Errors } from '../../src/errors.js';
+import { collectingLogger, replaceLogger } from '../../src/log.js';
 
 const ok = (extra: Record<string, unknown> = {}): ApiResponse => ({ status: 200, body: { result: 'success', msg: '', ...extra } });
 
@@ -37,12 +38,12 @@ function sequential(port: number, requests: string[], gapMs = 100): Promise<stri
   });
 }
 
+/** Captures the server's error log lines (pino, `src/log.ts`) for the test's duration. */
 const silenceErrors = (t: Test) => {
-  const logged: unknown[][] = [];
-  const original = console.error;
-  console.error = (...args: unknown[]) => void logged.push(args);
+  const logged: Array<Record<string, unknown>> = [];
+  const original = replaceLogger(collectingLogger(logged, 'error'));
   t.teardown(() => {
-    console.error = original;
+    replaceLogger(original);
   });
   return logged;
 };
@@ -101,7 +102,8 @@ t.test('dispatch failures: ZulipError as is, anything else → 500 logged, no in
     const text = await r.text();
     t.equal(text, '{"result":"error","msg":"Internal server error","code":"INTERNAL_SERVER_ERROR"}\n', p);
   }
-  t.equal(logged.length, 3, 'each logged to stderr');
+  t.equal(logged.length, 3, 'each logged');
+  t.match(logged[0], { level: 50, msg: 'unhandled error', method: 'GET', path: '/api/v1/throw', err: { type: 'Error', stack: String } }, 'with the stack');
   const r = await fetch(`${base}/api/v1/zulip`);
   t.equal(r.status, 401);
   t.equal(r.headers.get('www-authenticate'), 'Basic realm="zulip"');

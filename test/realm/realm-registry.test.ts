@@ -6,6 +6,7 @@ import t from 'tap';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { RealmUrls } from '../../src/realm/realm-urls.js';
 import { RealmRegistry } from '../../src/realm/realm-registry.js';
 import { createDemoRealm } from '../../src/realm/demo-realm.js';
 import { fingerprint, fixedContext } from '../support/realm-fixture.js';
@@ -37,7 +38,7 @@ async function sendMany(registry: RealmRegistry, n: number, from = 0): Promise<n
 for (const [name, everyRecords] of [['log replay only', 1_000_000], ['snapshot + log tail', 25]] as const) {
   t.test(`recovered state equals live state: ${name}`, async (t) => {
     const dataDir = tempDir(t);
-    const options = { dataDir, externalHost: 'example.com', ctx: fixedContext(), snapshotPolicy: { everyRecords, everySeconds: 3600 } };
+    const options = { dataDir, urls: RealmUrls.parse('http://example.com'), ctx: fixedContext(), snapshotPolicy: { everyRecords, everySeconds: 3600 } };
     const live = await RealmRegistry.open(options);
     await createDemoRealm(live, 'not-a-real-hash');
     const ids = await sendMany(live, 120);
@@ -61,7 +62,7 @@ for (const [name, everyRecords] of [['log replay only', 1_000_000], ['snapshot +
 }
 
 t.test('realm selection by Host', async (t) => {
-  const registry = await RealmRegistry.open({ dataDir: tempDir(t), externalHost: 'chat.example.com', ctx: fixedContext() });
+  const registry = await RealmRegistry.open({ dataDir: tempDir(t), urls: RealmUrls.parse('https://chat.example.com'), ctx: fixedContext() });
   t.teardown(() => registry.close());
   const root = await registry.createRealm('', 'Root');
   const team = await registry.createRealm('team', 'Team');
@@ -73,11 +74,16 @@ t.test('realm selection by Host', async (t) => {
   t.equal(registry.realmForHost('team.chat.example.com:443'), team);
   t.equal(registry.realmForHost('nope.chat.example.com'), null);
   t.equal(team.host, 'team.chat.example.com');
+  t.equal(team.url, 'https://team.chat.example.com', 'a subdomain realm is <scheme>://<sub>.<external host>');
+  t.equal(root.url, 'https://chat.example.com');
+  registry.setUrls(RealmUrls.parse('http://chat.example.com:8080'));
+  t.equal(team.url, 'http://team.chat.example.com:8080', 'setUrls relocates every realm');
+  t.equal(team.host, 'team.chat.example.com', 'email host names carry no port');
   await t.rejects(registry.createRealm('team', 'Again'), { message: "Subdomain 'team' is already in use" });
 });
 
 t.test('API keys are realm-bound', async (t) => {
-  const registry = await RealmRegistry.open({ dataDir: tempDir(t), externalHost: 'chat.example.com' });
+  const registry = await RealmRegistry.open({ dataDir: tempDir(t), urls: RealmUrls.parse('https://chat.example.com') });
   t.teardown(() => registry.close());
   const root = await registry.createRealm('', 'Root');
   const team = await registry.createRealm('team', 'Team');

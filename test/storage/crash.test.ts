@@ -8,7 +8,10 @@
 import t from 'tap';
 import { spawn } from 'node:child_process';
 import type { Test } from 'tap';
-import { api, CLI_PATH, fetchApiKey, makeTempDir, startServer, type ServerProcess } from '../support/server-process.js';
+import { api, CLI_PATH, fetchApiKey, makeTempDir, startServer as startParley, type ServerProcess, type StartServerOptions } from '../support/server-process.js';
+
+/** Every server here runs with `--rate-limits off`: the bursts send thousands of messages as one user. */
+const startServer = (options: StartServerOptions) => startParley({ ...options, args: [...(options.args ?? []), '--rate-limits', 'off'] });
 
 const PW = 'crash-test-password';
 const EMAIL = 'hamlet@zulip.com';
@@ -209,7 +212,7 @@ t.test('SIGKILL during a burst of sends loses no acknowledged message', async (t
 
 t.test('SIGTERM during a burst: in-flight sends finish, exit 0, data kept', async (t) => {
   const dataDir = makeTempDir(t);
-  const server = await startServer({ t, dataDir, demoPassword: PW });
+  const server = await startServer({ t, dataDir, demoPassword: PW, env: { PARLEY_LOG_LEVEL: 'info' } });
   const { api_key: key } = await fetchApiKey(server.url, EMAIL, PW);
   // 503 SERVER_NOT_READY is the documented answer to requests arriving during shutdown.
   const burst = startBurst(server.url, key, 'term', [503]);

@@ -77,7 +77,7 @@ export function smallRealm(): SmallRealm {
   const guest = user('guest@example.com', 'Gus Guest', Role.guest);
   const bot = user('bot@example.com', 'Test Bot', Role.member, member);
   const stream = (name: string, inviteOnly: boolean, subscriberIds: number[]) =>
-    run(state, { type: 'create_stream', actorId: null, name, description: '', inviteOnly, isWebPublic: false, isDefault: false, subscriberIds }, ctx).streamId;
+    run(state, { type: 'create_channel', actorId: null, name, description: '', inviteOnly, isWebPublic: false, isDefault: false, subscriberIds }, ctx).streamId;
   const general = stream('general', false, [owner, admin, member, other]);
   const secret = stream('secret', true, [owner, member]);
   const empty = stream('empty', false, []);

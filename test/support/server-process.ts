@@ -145,7 +145,8 @@ function childEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
     if (key.startsWith('PARLEY_') || key.startsWith('TAP') || key.startsWith('_TAPJS_') || key === 'NODE_OPTIONS') continue;
     env[key] = value;
   }
-  return { ...env, ...extra };
+  // Request logs stay out of test output (a test that reads the log passes PARLEY_LOG_LEVEL).
+  return { ...env, PARLEY_LOG_LEVEL: 'warn', ...extra };
 }
 
 /** Tracks a child's exit as a promise, registered before anything can make it exit. */

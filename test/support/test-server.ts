@@ -68,9 +68,13 @@ export function rawRequest(
   });
 }
 
-export async function startTestServer(t: { teardown(fn: () => unknown): void }, overrides: Partial<Config> = {}): Promise<TestServer> {
+export async function startTestServer(
+  t: { teardown(fn: () => unknown): void },
+  overrides: Partial<Config> = {},
+  options: Parameters<typeof startServer>[1] = {},
+): Promise<TestServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'parley-test-'));
-  const server = await startServer({ ...DEFAULT_CONFIG, port: 0, dataDir, demoPassword: DEMO_PASSWORD, ...overrides });
+  const server = await startServer({ ...DEFAULT_CONFIG, port: 0, dataDir, demoPassword: DEMO_PASSWORD, ...overrides }, options);
   const url = server.url;
   const request: TestServer['request'] = async (method, path, init = {}) => {
     const encoded = formEncode(init.params ?? {});

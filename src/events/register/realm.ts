@@ -25,7 +25,7 @@ import { legacyPolicy, serverSupportedPermissionSettings } from './user-groups.j
 
 /** What the `realm` section needs besides the state. */
 export interface RealmSectionOptions {
-  /** `http://host[:port]` as the client reached the server. */
+  /** The realm's configured URL (`RealmState.url`, from `--external-url`), no trailing slash. */
   realmUrl: string;
   /** Upload limit to report, in MiB. */
   maxFileUploadSizeMib?: number;

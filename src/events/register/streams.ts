@@ -3,13 +3,13 @@
  * `never_subscribed`, Zulip's `gather_subscriptions_helper`), `stream` (`streams`,
  * `do_get_streams(include_all=True, include_web_public=True)`) and `default_streams`.
  *
- * Visibility is `domain/access.ts` `canSeeStream` (the one rule parley uses everywhere): a private
+ * Visibility is `domain/access.ts` `hasMetadataAccess` (the one rule parley uses everywhere): a private
  * channel the user is not subscribed to appears nowhere unless the user is an administrator, so
  * the response is no existence oracle. Archived channels appear only for clients declaring the
  * `archived_channels` capability. Lists are sorted by name, as Zulip does.
  */
 import type { RealmState, Stream, User } from '../../domain/realm-state.js';
-import { canSeeStream } from '../../domain/access.js';
+import { hasMetadataAccess } from '../../domain/access.js';
 import { streamToWire, subscriptionToWire } from '../../domain/streams.js';
 import { userSetting } from './user-settings.js';
 
@@ -38,7 +38,7 @@ function visibleStreams(state: RealmState, me: User, archived: boolean): Stream[
   const out: Stream[] = [];
   for (const stream of state.streams.values()) {
     if (stream.isArchived && !archived) continue;
-    if (canSeeStream(state, me, stream)) out.push(stream);
+    if (hasMetadataAccess(state, me, stream)) out.push(stream);
   }
   return out.sort(byName);
 }
@@ -79,7 +79,7 @@ export function defaultStreamIds(state: RealmState, me: User, isGuest: boolean):
   if (isGuest) return [];
   const ids: number[] = [];
   for (const stream of state.streams.values()) {
-    if (stream.isDefault && !stream.isArchived && canSeeStream(state, me, stream)) ids.push(stream.id);
+    if (stream.isDefault && !stream.isArchived && hasMetadataAccess(state, me, stream)) ids.push(stream.id);
   }
   return ids.sort((a, b) => a - b);
 }

@@ -12,51 +12,36 @@
  */
 import {
   escapeAttr,
-  escapeCode,
   escapeText,
   type InlineContext,
   type InlineMatch,
   type InlinePattern,
 } from './inline-engine.js';
 import { buildWebLinkRegex } from '../../domain/web-link-regex.js';
+import { backtickPattern } from './backtick.js';
+import { delPattern, emphasisPattern, strongEmPattern } from './delimiter-runs.js';
 import { rewriteLocalLink, sanitizeUrl } from './url.js';
 
-/** `code` spans. Unlike upstream, Zulip keeps leading/trailing spaces inside the backticks. */
-const backtick: InlinePattern = {
-  name: 'backtick',
-  priority: 105,
+/**
+ * `**strong**`: Zulip's `(\*\*)([^\n]+?)\1` (`SimpleTagPattern`), content processed further.
+ * One left-to-right pass gives what Python-Markdown's rescan-after-each-match does: the leftmost
+ * `**` pairs with the first `**` at least one character later on its line, so no text before a
+ * match can pair with anything after it, and placeholders hold no `*`.
+ */
+const strong: InlinePattern = {
+  name: 'strong',
+  priority: 35,
+  regex: /(\*\*)([^\n]+?)\1/g,
+  legacy: true,
   global: true,
-  regex: /(?:(?<!\\)((?:\\{2})+)(?=`+)|(?<!\\)(`+)([\s\S]+?)(?<!`)\2(?!`))/g,
   handle(m) {
-    const start = m.index;
-    const end = m.index + m[0].length;
-    const code = m[3];
-    if (code !== undefined) {
-      return { node: { kind: 'html', html: `<code>${escapeCode(code)}</code>`, text: code }, start, end };
-    }
-    // An even run of backslashes before a backtick: each pair stands for one backslash.
-    return { node: '\\'.repeat((m[1] ?? '').length / 2), start, end };
+    return {
+      node: { kind: 'element', open: '<strong>', close: '</strong>', content: m[2] ?? '' },
+      start: m.index,
+      end: m.index + m[0].length,
+    };
   },
 };
-
-/** `SimpleTagPattern` / `DoubleTagPattern`: wrap group 2 in tags, content processed further. */
-function tagPattern(name: string, priority: number, regex: RegExp, tags: string[]): InlinePattern {
-  const open = tags.map((t) => `<${t}>`).join('');
-  const close = [...tags].reverse().map((t) => `</${t}>`).join('');
-  return {
-    name,
-    priority,
-    regex,
-    legacy: true,
-    handle(m) {
-      return {
-        node: { kind: 'element', open, close, content: m[2] ?? '' },
-        start: m.index,
-        end: m.index + m[0].length,
-      };
-    },
-  };
-}
 
 /** Python-Markdown's `dequote`. */
 function dequote(s: string): string {
@@ -182,6 +167,10 @@ const link: InlinePattern = {
   name: 'link',
   priority: 60,
   regex: /(?<!!)\[/g,
+  // Rescan hint (inline-engine.ts `resume`): with no `[` before a link, no earlier link can
+  // start, so the rescan resumes at it; otherwise from the start, as Python-Markdown does
+  // (getText/getLink read past their match, so a replacement can change an earlier decline).
+  resume: { isBlocker: (data, i) => data.charCodeAt(i) === 0x5b, back: 'restart', openers: '[' },
   handle(m, data, ctx): InlineMatch | null {
     const [text, textEnd, textOk] = getText(data, m.index + m[0].length);
     if (!textOk) return null;
@@ -263,14 +252,14 @@ const nl2br: InlinePattern = {
 
 /** The inline patterns every Zulip message gets. */
 export const BASIC_INLINE_PATTERNS: readonly InlinePattern[] = [
-  backtick,
-  tagPattern('strong_em', 100, /(\*\*\*)(?!\s+)([^*^\n]+)(?<!\s)\*\*\*/g, ['strong', 'em']),
+  backtickPattern,
+  strongEmPattern,
   link,
   autolink,
   entity,
-  tagPattern('strong', 35, /(\*\*)([^\n]+?)\1/g, ['strong']),
-  tagPattern('emphasis', 30, /(\*)(?!\s+)([^*^\n]+)(?<!\s)\*/g, ['em']),
-  tagPattern('del', 25, /(?<!~)(~~)([^~\n]+?)(~~)(?!~)/g, ['del']),
+  strong,
+  emphasisPattern,
+  delPattern,
   notStrong,
   nl2br,
 ];

@@ -16,6 +16,8 @@
  */
 import type { MarkdownIt, StateBlock, Token } from 'markdown-it';
 import { codehiliteHtml } from './preprocess.js';
+import type { RenderEnv } from './inline-engine.js';
+import { chargeWork } from '../render-budget.js';
 
 type BlockRule = (state: StateBlock, startLine: number, endLine: number, silent: boolean) => boolean;
 
@@ -127,9 +129,11 @@ const blockquote: BlockRule = (state, startLine, endLine, silent) => {
   open.markup = '>';
   open.map = [startLine, end];
   const tokens: Token[] = [];
+  const source = inner.join('\n');
+  chargeWork((state.env as RenderEnv).work, source.length);
   state.env[QUOTE_DEPTH] = depth + 1;
   try {
-    state.md.block.parse(inner.join('\n'), state.md, state.env, tokens);
+    state.md.block.parse(source, state.md, state.env, tokens);
   } finally {
     state.env[QUOTE_DEPTH] = depth;
   }

@@ -30,6 +30,10 @@ const STREAM_TOPIC_MESSAGE_LINK_RE = new RegExp(
   'g',
 );
 
+/** Rescan hint (inline-engine.ts `resume`): links open with `#**`, hold no `*`, close with `**`; a
+ * match ends with `*`, which the lookbehind treats like a placeholder's end (deferred replacement). */
+const STAR_BLOCKER = { isBlocker: (data: string, i: number) => data.charCodeAt(i) === 0x2a, back: 3, openers: '#' };
+
 const EXTRA_ESCAPES = /[!'()*]/g;
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
@@ -78,6 +82,7 @@ export const streamTopicMessagePattern: InlinePattern = {
   name: 'stream_topic_message',
   priority: 89,
   regex: STREAM_TOPIC_MESSAGE_LINK_RE,
+  resume: STAR_BLOCKER,
   handle(m, _data, ctx) {
     const name = m[1]!;
     const topic = m[2]!;
@@ -94,6 +99,7 @@ export const streamTopicPattern: InlinePattern = {
   name: 'topic',
   priority: 87,
   regex: STREAM_TOPIC_LINK_RE,
+  resume: STAR_BLOCKER,
   handle(m, _data, ctx) {
     const zulip = ctx.env.zulip;
     const name = m[1]!;
@@ -113,6 +119,7 @@ export const streamPattern: InlinePattern = {
   name: 'stream',
   priority: 85,
   regex: STREAM_LINK_RE,
+  resume: STAR_BLOCKER,
   handle(m, _data, ctx) {
     const name = m[1]!;
     const id = streamId(ctx.env.zulip, name);

@@ -14,6 +14,7 @@
  * Raw HTML in the source is therefore never passed through: text only reaches the output via
  * {@link escapeText}; markup only comes from pattern handlers.
  */
+import { chargeWork, type RenderWork } from '../render-budget.js';
 
 /** Start-of-text marker opening every placeholder (stripped from user input beforehand). */
 export const STX = '\x02';
@@ -43,6 +44,8 @@ export interface RenderEnv {
   realmUrl?: string;
   /** Realm data for Zulip-specific syntax (mentions, channel links, linkifiers, emoji); see `../context.ts`. */
   zulip?: import('../context.js').ZulipRenderContext;
+  /** Work counter and limit of this render (see `../render-budget.ts`); absent = unlimited. */
+  work?: RenderWork;
   [key: string | symbol]: unknown;
 }
 
@@ -76,12 +79,13 @@ export interface InlineContext {
  * One inline syntax. `regex` must carry the `g` flag (it is driven through `lastIndex`).
  * `handle` returns null to decline a match: the scan then continues after it, or, for
  * `legacy` patterns (Python-Markdown's old-style `Pattern`), the pattern gives up on this text.
+ * A pattern with `replaceAll` does its own linear pass instead (and has no `regex`/`handle` use).
  */
 export interface InlinePattern {
   name: string;
   /** Zulip's registry priority; higher runs first. */
   priority: number;
-  regex: RegExp;
+  regex?: RegExp;
   legacy?: boolean;
   /**
    * Performance hint: the pattern's matches never depend on replacements of its own earlier
@@ -90,7 +94,42 @@ export interface InlinePattern {
    * after each match, which is quadratic in the number of matches.
    */
   global?: boolean;
-  handle(m: RegExpExecArray, data: string, ctx: InlineContext): InlineMatch | null;
+  handle?(m: RegExpExecArray, data: string, ctx: InlineContext): InlineMatch | null;
+  /**
+   * Lets the rescan after a replacement start near it instead of at 0 (Python-Markdown rescans
+   * from 0: quadratic in the number of matches). Sound for a pattern whose every match opens with
+   * a blocker character at most `back` characters after its start, has no blocker between that
+   * one and its closing, closes with a blocker, and is judged by `handle` from the match alone
+   * (mentions and channel links: `*`; TeX: `$` or newline). Then a new match can only begin at most
+   * `back` characters before the last blocker preceding the placeholder (it must span the
+   * placeholder; with no blocker before it, none can), and every decline before that point
+   * happens again identically; the rescan starts at the larger of that point and where the
+   * successful search started. `back: 'restart'` (links, whose handler reads past the match):
+   * only a match with no blocker (`[`) before it resumes at itself; otherwise the rescan starts at 0.
+   */
+  resume?: {
+    isBlocker(data: string, index: number): boolean;
+    back: number | 'restart';
+    /**
+     * Characters a match starts with, when a match's last character and a placeholder's last
+     * character are alike to the regex's lookbehind: then matches are replaced without rebuilding
+     * the text per match (see `applyDeferred`), while no earlier match can be completed.
+     */
+    openers?: string;
+    /**
+     * For a regex whose lookbehind tells a match's last character from a placeholder's: the
+     * regex without that lookbehind, sticky (`y`), tried first right after a deferred replacement.
+     */
+    afterPlaceholder?: RegExp;
+  };
+  /**
+   * Replaces every match in one left-to-right pass of the pattern's own, with exactly the result
+   * of Python-Markdown's replace-then-rescan-from-the-start loop (which is quadratic in the
+   * number of matches) — for syntaxes whose matches can nest or whose regex backtracks. Calls
+   * `stash(node)` once per match, in the order that loop would replace them (placeholder
+   * numbers then agree), and returns the text with the placeholders `stash` returned.
+   */
+  replaceAll?(data: string, ctx: InlineContext, stash: (node: InlineNode) => string): string;
 }
 
 const AMP_NOT_ENTITY = /&(?!(?:#[0-9]+|#x[0-9a-f]+|[0-9a-z]+);)/gi;
@@ -131,49 +170,195 @@ export class InlineEngine {
   }
 
   private process(data: string, patternIndex: number, stash: InlineNode[], ctx: InlineContext): string {
+    // Python's `startIndex`, and where the next search may begin (`resume`: at or after it).
     let startIndex = 0;
+    let searchFrom = 0;
+    let memo: BlockerMemo = { low: -1, high: -1, scanned: 0 };
     while (patternIndex < this.patterns.length) {
       const pattern = this.patterns[patternIndex]!;
+      if (pattern.replaceAll) {
+        chargeWork(ctx.env.work, data.length);
+        const index = patternIndex;
+        data = pattern.replaceAll(data, ctx, (node) => this.stashNode(node, index, stash, ctx));
+        patternIndex++;
+        continue;
+      }
       if (pattern.global) {
         data = this.applyGlobal(pattern, data, patternIndex, stash, ctx);
         patternIndex++;
         continue;
       }
-      const result = this.applyPattern(pattern, data, patternIndex, startIndex, stash, ctx);
+      if (pattern.resume?.openers !== undefined && startIndex === 0) {
+        data = this.applyDeferred(pattern, data, patternIndex, stash, ctx);
+        patternIndex++;
+        continue;
+      }
+      const result = this.applyPattern(pattern, data, patternIndex, startIndex, searchFrom, stash, ctx, memo);
       if (result === null) {
         patternIndex++;
         startIndex = 0;
+        searchFrom = 0;
+        memo = { low: -1, high: -1, scanned: 0 };
       } else {
-        [data, startIndex] = result;
+        [data, startIndex, searchFrom] = result;
       }
     }
     return data;
   }
 
-  /** Python's `__applyPattern`: null when the pattern found nothing (move to the next one). */
+  /**
+   * Python's `__applyPattern`: null when the pattern found nothing (move to the next one), else
+   * the new text, Python's `startIndex` for the rescan and where that rescan may begin searching.
+   * Python rescans from 0 after a replacement, declining the same matches again, so its
+   * `startIndex` is back at the value of the successful search when it gets there; only where
+   * the search starts moves (`resume`).
+   */
   private applyPattern(
     pattern: InlinePattern,
     data: string,
     patternIndex: number,
     startIndex: number,
+    searchFrom: number,
     stash: InlineNode[],
     ctx: InlineContext,
-  ): [string, number] | null {
-    const re = pattern.regex;
+    memo: BlockerMemo,
+  ): [string, number, number] | null {
+    const re = pattern.regex!;
     for (;;) {
-      if (startIndex > data.length) return null;
-      re.lastIndex = startIndex;
+      const from = Math.max(startIndex, searchFrom);
+      if (from > data.length) return null;
+      re.lastIndex = from;
       const m = re.exec(data);
+      // Each search scans up to its match (or the end).
+      chargeWork(ctx.env.work, (m === null ? data.length : m.index + m[0].length) - from);
       if (m === null) return null;
-      const match = pattern.handle(m, data, ctx);
+      const match = pattern.handle!(m, data, ctx);
       if (match === null) {
-        if (pattern.legacy) return [data, data.length + 1];
+        if (pattern.legacy) return [data, data.length + 1, data.length + 1];
         // Python-Markdown does `startIndex += match.end(0)` here (not `=`); kept as is.
         startIndex += m.index + m[0].length;
         continue;
       }
       const placeholder = this.stashNode(match.node, patternIndex, stash, ctx);
-      return [data.slice(0, match.start) + placeholder + data.slice(match.end), 0];
+      // Rebuilding the string is a copy, far cheaper per character than a regex scan.
+      chargeWork(ctx.env.work, data.length >> 4);
+      let resumeAt = 0;
+      let keepIndex = false;
+      if (pattern.resume !== undefined) {
+        const blocker = lastBlocker(data, match.start, pattern.resume.isBlocker, memo);
+        chargeWork(ctx.env.work, memo.scanned);
+        // No blocker before the match: nothing before it can pair with anything after it.
+        const back = pattern.resume.back;
+        keepIndex = blocker < 0 || back !== 'restart';
+        if (blocker < 0) resumeAt = Math.max(startIndex, match.start);
+        else if (back !== 'restart') resumeAt = Math.max(startIndex, blocker - back, 0);
+        memo.low = blocker;
+        memo.high = match.start + placeholder.length;
+      }
+      return [data.slice(0, match.start) + placeholder + data.slice(match.end), keepIndex ? startIndex : 0, resumeAt];
+    }
+  }
+
+  /**
+   * The whole `applyPattern` loop of a pattern with `resume.openers`, without rebuilding the text
+   * after each match: the text before a replacement is final (`pieces`), the search goes on in
+   * the original text (`base`) at the end of the match, and `startIndex` keeps Python's
+   * positions in the virtual text (pieces + the rest of base). When a blocker with an opener just
+   * before it precedes a match, an earlier match could now span the placeholder: the text is
+   * built once and the ordinary loop takes over from the `resume` point.
+   */
+  private applyDeferred(pattern: InlinePattern, data: string, patternIndex: number, stash: InlineNode[], ctx: InlineContext): string {
+    const re = pattern.regex!;
+    const resume = pattern.resume!;
+    const openers = resume.openers!;
+    const back = resume.back === 'restart' ? 0 : resume.back;
+    const base = data;
+    const pieces: string[] = [];
+    let outLen = 0;
+    let copied = 0;
+    let tail = '';
+    let outBlocker = -1;
+    let outBlockerOpener = false;
+    let startIndex = 0;
+    let searchFrom = 0;
+    const finish = (): string => (pieces.length === 0 ? base : pieces.join('') + base.slice(copied));
+    for (;;) {
+      const delta = outLen - copied;
+      const virtualFrom = Math.max(startIndex, searchFrom);
+      if (virtualFrom > base.length + delta) return finish();
+      const from = Math.max(virtualFrom - delta, copied);
+      let m: RegExpExecArray | null = null;
+      if (resume.afterPlaceholder !== undefined && from === copied && pieces.length > 0) {
+        resume.afterPlaceholder.lastIndex = from;
+        m = resume.afterPlaceholder.exec(base);
+      }
+      if (m === null) {
+        re.lastIndex = from;
+        m = re.exec(base);
+      }
+      chargeWork(ctx.env.work, (m === null ? base.length : m.index + m[0].length) - from);
+      if (m === null) return finish();
+      const match = pattern.handle!(m, base, ctx);
+      if (match === null) {
+        if (pattern.legacy) return finish();
+        startIndex += m.index + m[0].length + delta;
+        continue;
+      }
+      const placeholder = this.stashNode(match.node, patternIndex, stash, ctx);
+      if (match.end < match.start) {
+        // Python's `data[end:]` with a negative end (an unbalanced link title): rebuild exactly
+        // that way, then rescan from the start as Python does.
+        const virtual = pieces.join('') + base.slice(copied);
+        return this.applyFrom(pattern, virtual.slice(0, match.start + delta) + placeholder + virtual.slice(match.end), patternIndex, 0, 0, stash, ctx);
+      }
+      // The last blocker before the match, in the virtual text, and whether an opener precedes it.
+      let blocker: number = outBlocker;
+      let opener: boolean = outBlockerOpener;
+      for (let i = match.start - 1; i >= copied; i--) {
+        chargeWork(ctx.env.work, 1);
+        if (!resume.isBlocker(base, i)) continue;
+        blocker = i + delta;
+        opener = false;
+        for (let v = Math.max(blocker - back, 0); v < blocker; v++) {
+          const ch = v >= outLen ? base[v - delta] : tail[v - (outLen - tail.length)];
+          if (ch !== undefined && openers.includes(ch)) opener = true;
+        }
+        break;
+      }
+      const segment = base.slice(copied, match.start);
+      if (blocker >= 0 && (opener || resume.back === 'restart')) {
+        // An earlier match may now span the placeholder: build the text, rescan as Python does.
+        const text = pieces.join('') + segment + placeholder + base.slice(match.end);
+        chargeWork(ctx.env.work, text.length >> 4);
+        const at = resume.back === 'restart' ? 0 : Math.max(startIndex, blocker - resume.back, 0);
+        return this.applyFrom(pattern, text, patternIndex, resume.back === 'restart' ? 0 : startIndex, at, stash, ctx);
+      }
+      const start = match.start + delta;
+      pieces.push(segment, placeholder);
+      outLen += segment.length + placeholder.length;
+      tail = (tail + segment + placeholder).slice(-Math.max(back, 1));
+      outBlocker = blocker;
+      outBlockerOpener = opener;
+      copied = match.end;
+      searchFrom = Math.max(startIndex, start);
+    }
+  }
+
+  /** The ordinary `applyPattern` loop of one pattern from the given state, to its end. */
+  private applyFrom(
+    pattern: InlinePattern,
+    text: string,
+    patternIndex: number,
+    startIndex: number,
+    searchFrom: number,
+    stash: InlineNode[],
+    ctx: InlineContext,
+  ): string {
+    const memo: BlockerMemo = { low: -1, high: -1, scanned: 0 };
+    for (;;) {
+      const result = this.applyPattern(pattern, text, patternIndex, startIndex, searchFrom, stash, ctx, memo);
+      if (result === null) return text;
+      [text, startIndex, searchFrom] = result;
     }
   }
 
@@ -185,13 +370,14 @@ export class InlineEngine {
     stash: InlineNode[],
     ctx: InlineContext,
   ): string {
-    const re = pattern.regex;
+    const re = pattern.regex!;
     let out = '';
     let copied = 0;
+    chargeWork(ctx.env.work, data.length);
     re.lastIndex = 0;
     for (let m = re.exec(data); m !== null; m = re.exec(data)) {
       const next = m.index + Math.max(m[0].length, 1);
-      const match = pattern.handle(m, data, ctx);
+      const match = pattern.handle!(m, data, ctx);
       if (match === null) {
         if (pattern.legacy) break;
         re.lastIndex = next;
@@ -212,6 +398,28 @@ export class InlineEngine {
     stash.push(node);
     return placeholder;
   }
+}
+
+/**
+ * What the last rescan learned: `data[low]` is a blocker (or `low` = -1) and `data(low, high)`
+ * holds none, so the next backwards search can stop at `high`. `scanned`: characters looked at.
+ */
+interface BlockerMemo {
+  low: number;
+  high: number;
+  scanned: number;
+}
+
+/** Index of the last blocker before `end` (-1 if none), using and not updating `memo`. */
+function lastBlocker(data: string, end: number, isBlocker: (data: string, index: number) => boolean, memo: BlockerMemo): number {
+  memo.scanned = 0;
+  if (memo.low < end && end <= memo.high) return memo.low;
+  const stop = memo.high <= end && memo.low < memo.high ? memo.high : 0;
+  for (let i = end - 1; i >= stop; i--) {
+    memo.scanned++;
+    if (isBlocker(data, i)) return i;
+  }
+  return stop > 0 ? memo.low : -1;
 }
 
 /** Placeholders, plus the characters {@link escapeText} rewrites, in one alternation. */

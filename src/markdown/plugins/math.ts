@@ -18,6 +18,7 @@ import { createRequire } from 'node:module';
 import type { MarkdownPlugin } from '../render.js';
 import type { InlinePattern } from './inline-engine.js';
 import type { FenceHandler } from './preprocess.js';
+import { chargeWork, TEX_RENDER_WORK, type RenderWork } from '../render-budget.js';
 
 interface KatexApi {
   renderToString(tex: string, options: { displayMode: boolean; throwOnError: boolean; strict: 'ignore' }): string;
@@ -25,14 +26,29 @@ interface KatexApi {
 
 const katex = createRequire(import.meta.url)('katex') as KatexApi;
 
-/** `render_tex`: KaTeX HTML, or null when the TeX does not parse. */
-export function renderTex(tex: string, inline: boolean): string | null {
+/** Recent KaTeX results by mode + TeX (bounded; cleared when full): a repeated formula renders once. */
+const texCache = new Map<string, string | null>();
+const TEX_CACHE_ENTRIES = 1000;
+
+/**
+ * `render_tex`: KaTeX HTML, or null when the TeX does not parse. A KaTeX run (not a cached
+ * result) is charged to the render's work budget (`work`, see render-budget.ts).
+ */
+export function renderTex(tex: string, inline: boolean, work?: RenderWork): string | null {
+  const key = (inline ? 'i' : 'd') + tex;
+  const cached = texCache.get(key);
+  if (cached !== undefined) return cached;
+  chargeWork(work, TEX_RENDER_WORK + tex.length);
+  let html: string | null;
   try {
     // `strict: 'ignore'`: same HTML as KaTeX's default 'warn', without a console warning per message.
-    return katex.renderToString(tex, { displayMode: !inline, throwOnError: true, strict: 'ignore' }).trim();
+    html = katex.renderToString(tex, { displayMode: !inline, throwOnError: true, strict: 'ignore' }).trim();
   } catch {
-    return null;
+    html = null;
   }
+  if (texCache.size >= TEX_CACHE_ENTRIES) texCache.clear();
+  texCache.set(key, html);
+  return html;
 }
 
 /** Django's `escape`. */
@@ -47,17 +63,27 @@ function djangoEscape(s: string): string {
 
 /** Zulip's `TEX_RE`, with Python's Unicode `\B` spelled out as lookarounds. */
 const TEX_RE = /(?<![\p{L}\p{N}_$])\$\$(?<body>[^\n_$](?:\\\$|[^$\n])*)\$\$(?![\p{L}\p{N}_$])/gu;
+/** `TEX_RE` right after a placeholder (whose last character passes the lookbehind), sticky. */
+const TEX_AFTER_PLACEHOLDER_RE = /\$\$(?<body>[^\n_$](?:\\\$|[^$\n])*)\$\$(?![\p{L}\p{N}_$])/uy;
 
 const inlineTex: InlinePattern = {
   name: 'tex',
   priority: 90,
   legacy: true,
   regex: TEX_RE,
-  handle(m) {
+  // Rescan hint (inline-engine.ts `resume`): the body holds no newline and no `$` unless escaped
+  // by a backslash; `$$` opens and closes; `handle` only reads the match.
+  resume: {
+    isBlocker: (data, i) => data[i] === '\n' || (data[i] === '$' && data[i - 1] !== '\\'),
+    back: 2,
+    openers: '$',
+    afterPlaceholder: TEX_AFTER_PLACEHOLDER_RE,
+  },
+  handle(m, _data, ctx) {
     const body = m.groups!['body']!;
     const start = m.index;
     const end = start + m[0].length;
-    const html = renderTex(body, true);
+    const html = renderTex(body, true, ctx.env.work);
     if (html !== null) return { node: { kind: 'html', html, text: m[0] }, start, end };
     return {
       node: { kind: 'element', open: '<span class="tex-error">', close: '</span>', content: `$$${body}$$`, atomic: true },
@@ -71,10 +97,10 @@ const inlineTex: InlinePattern = {
 export const MATH_FENCE: FenceHandler = {
   processContents: false,
   block: false,
-  format(text) {
+  format(text, _info, ctx) {
     return text
       .split('\n\n')
-      .map((paragraph) => renderTex(paragraph, false) ?? `<span class="tex-error">${djangoEscape(paragraph)}</span>`)
+      .map((paragraph) => renderTex(paragraph, false, ctx.env.work) ?? `<span class="tex-error">${djangoEscape(paragraph)}</span>`)
       .join('\n\n');
   },
 };

@@ -32,6 +32,13 @@ const USER_GROUP_MENTIONS_RE = new RegExp(String.raw`${BEFORE_MENTION_ALLOWED}@(
 /** `@**name|id**` / `@**|id**` (Python `re.match(r"(?P<full_name>.+)?\|(?P<user_id>\d+)$")`). */
 const ID_SYNTAX_RE = /^([^\n]+)?\|(\d+)\n?$/;
 
+/**
+ * Rescan hint (inline-engine.ts `resume`): mentions open with `@**`, `@_**`, `@*` or `@_*`, hold
+ * no `*`, and close with `*`; `handle` only reads the match.
+ * A match ends with `*`, which the lookbehind treats like a placeholder's end (deferred replacement).
+ */
+const STAR_BLOCKER = { isBlocker: (data: string, i: number) => data.charCodeAt(i) === 0x2a, back: 3, openers: '@' };
+
 const STREAM_WILDCARDS: ReadonlySet<string> = new Set(['all', 'everyone', 'stream', 'channel']);
 const TOPIC_WILDCARD = 'topic';
 
@@ -59,6 +66,7 @@ export const userMentionPattern: InlinePattern = {
   name: 'usermention',
   priority: 95,
   regex: MENTIONS_RE,
+  resume: STAR_BLOCKER,
   handle(m, _data, ctx): InlineMatch | null {
     const zulip = ctx.env.zulip;
     if (zulip === undefined) return null;
@@ -93,6 +101,7 @@ export const userGroupMentionPattern: InlinePattern = {
   name: 'usergroupmention',
   priority: 65,
   regex: USER_GROUP_MENTIONS_RE,
+  resume: STAR_BLOCKER,
   handle(m, _data, ctx): InlineMatch | null {
     const zulip = ctx.env.zulip;
     if (zulip === undefined) return null;

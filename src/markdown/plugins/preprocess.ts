@@ -112,13 +112,21 @@ interface Frame {
   out: string[];
 }
 
+/**
+ * Fences nested deeper than this inside ```quote / ```spoiler blocks stay literal lines. Each
+ * level of quote fence prefixes every line inside it with `> ` again, so unbounded nesting makes
+ * the text grow with the square of the input (`'```quote\n' × N`); block quotes have the same
+ * bound (blocks.ts).
+ */
+export const MAX_FENCE_DEPTH = 32;
+
 /** Zulip's `FencedBlockPreprocessor.run`, a stack of open fences. */
 function runFences(lines: string[], ctx: PreprocessContext): string[] {
   const output: string[] = [];
   const stack: Frame[] = [{ info: null, handler: null, lines: output, out: output }];
 
   const openOrAppend = (line: string, target: string[]): void => {
-    const info = matchFence(line);
+    const info = stack.length > MAX_FENCE_DEPTH ? null : matchFence(line);
     if (info === null) {
       target.push(line);
       return;
@@ -156,20 +164,25 @@ const LI_RE = /^[ ]*([*+-]|\d\.)[ ]+(.*)/;
 
 /** Zulip's `MarkdownListPreprocessor` (lists may hang directly off a paragraph). */
 function runHangingLists(lines: string[]): string[] {
-  const copy = lines.slice();
-  let inserts = 0;
+  const out: string[] = [];
   const openFences: { fence: string; isCode: boolean }[] = [];
-  let inCodeFence = false;
+  // How many of `openFences` are code fences (counted, not rescanned: fences may nest deeply).
+  let openCodeFences = 0;
   for (let i = 0; i < lines.length - 1; i++) {
     const line = lines[i]!;
+    out.push(line);
     const fence = matchFence(line);
     if (fence !== null) {
       const isCode = fence.lang !== 'quote' && fence.lang !== 'quoted';
       const top = openFences[openFences.length - 1];
-      if (!fence.lang && top !== undefined && top.fence === fence.fence) openFences.pop();
-      else openFences.push({ fence: fence.fence, isCode });
-      inCodeFence = openFences.some((f) => f.isCode);
+      if (!fence.lang && top !== undefined && top.fence === fence.fence) {
+        if (openFences.pop()!.isCode) openCodeFences--;
+      } else {
+        openFences.push({ fence: fence.fence, isCode });
+        if (isCode) openCodeFences++;
+      }
     }
+    const inCodeFence = openCodeFences > 0;
     const li1 = LI_RE.exec(line);
     const li2 = LI_RE.exec(lines[i + 1]!);
     if (
@@ -177,11 +190,11 @@ function runHangingLists(lines: string[]): string[] {
       line !== '' &&
       ((li2 && !li1) || (li1 && li2 && (li1[1]!.length === 1) !== (li2[1]!.length === 1)))
     ) {
-      copy.splice(i + inserts + 1, 0, '');
-      inserts++;
+      out.push('');
     }
   }
-  return copy;
+  if (lines.length > 0) out.push(lines[lines.length - 1]!);
+  return out;
 }
 
 /** Python's `str.expandtabs(4)`, line by line. */

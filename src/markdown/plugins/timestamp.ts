@@ -16,7 +16,7 @@
  * Without a realm context (plain renders) `<time:…>` stays literal text, like other Zulip syntax.
  */
 import type { MarkdownPlugin } from '../render.js';
-import type { InlinePattern } from './inline-engine.js';
+import type { InlineNode, InlinePattern } from './inline-engine.js';
 
 /** Zulip's `common_timezones` (zerver/lib/timezone.py): abbreviation → UTC offset, seconds. */
 const COMMON_TIMEZONES: Readonly<Record<string, number>> = {
@@ -228,26 +228,38 @@ export function parseTimestamp(input: string, now: Date): string | null {
   return isoformat(whole * 1000 + Math.floor(micro / 1000), micro);
 }
 
+/** The node for the text of one `<time:…>`; `now` supplies the fields the text leaves out. */
+function timestampNode(input: string, now: Date): InlineNode {
+  const iso = parseTimestamp(input, now);
+  if (iso === null) {
+    return { kind: 'element', open: '<span class="timestamp-error">', close: '</span>', content: `Invalid time format: ${input}`, atomic: true };
+  }
+  return { kind: 'element', open: `<time datetime="${iso}">`, close: '</time>', content: input, atomic: true };
+}
+
+/**
+ * Zulip's `<time:([^>]*?)>` (legacy pattern, rescanned after each match) in one pass: a match
+ * ends at the first `>` after its `<time:`, so the leftmost `<time:` always wins and no
+ * placeholder completes an earlier one. Without a `>` after a `<time:`, no later one matches
+ * either (the regex would scan to the end from every one of them: quadratic).
+ */
 const timestamp: InlinePattern = {
   name: 'timestamp',
   priority: 75,
-  legacy: true,
-  regex: /<time:([^>]*?)>/g,
-  handle(m, _data, ctx) {
+  replaceAll(data, ctx, stash) {
+    // Without realm context (plain renders) timestamps stay text; "now" is the command's clock.
     const zulip = ctx.env.zulip;
-    if (zulip === undefined) return null;
-    const input = m[1]!;
-    const start = m.index;
-    const end = start + m[0].length;
-    const iso = parseTimestamp(input, new Date(zulip.nowSeconds * 1000));
-    if (iso === null) {
-      return {
-        node: { kind: 'element', open: '<span class="timestamp-error">', close: '</span>', content: `Invalid time format: ${input}`, atomic: true },
-        start,
-        end,
-      };
+    if (zulip === undefined) return data;
+    const now = new Date(zulip.nowSeconds * 1000);
+    let out = '';
+    let copied = 0;
+    for (let open = data.indexOf('<time:'); open >= 0; open = data.indexOf('<time:', copied)) {
+      const close = data.indexOf('>', open + 6);
+      if (close < 0) break;
+      out += data.slice(copied, open) + stash(timestampNode(data.slice(open + 6, close), now));
+      copied = close + 1;
     }
-    return { node: { kind: 'element', open: `<time datetime="${iso}">`, close: '</time>', content: input, atomic: true }, start, end };
+    return copied === 0 ? data : out + data.slice(copied);
   },
 };
 

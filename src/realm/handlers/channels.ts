@@ -1,13 +1,10 @@
 /**
- * Channel creation, update and archiving (https://zulip.com/api/update-stream,
- * https://zulip.com/api/group-setting-values, https://zulip.com/api/create-channel;
- * https://zulip.com/api/subscribe, https://zulip.com/api/archive-stream). Pure `decide` functions:
- * errors as values, records + events on success.
+ * Channel update and archiving (seed §2.10–2.11, §3, §4.2; zulip-behavior.md §3.10–3.11), and the
+ * helpers channel creation (`channel-create.ts`) shares. Pure `decide` functions: errors as
+ * values, records + events on success. Access is `accessStreamForAdminister` (Zulip's
+ * `access_stream_for_delete_or_update_requiring_metadata_access`).
  *
- * Events (https://zulip.com/api/get-events):
- * - create: `stream` op `create` `{streams: [stream]}` to everyone who can see the new channel,
- *   `subscription` op `add` (full objects incl. `subscribers`) to the new subscribers, and
- *   `subscription` op `peer_add` `{stream_ids, user_ids}` to the other users who can see it;
+ * Events (zulip-behavior.md §10.4):
  * - update: one `stream` op `update` `{stream_id, name, property, value}` per changed property
  *   (`name` is the OLD name on renames; `rendered_description` with `description`;
  *   `history_public_to_subscribers` and `is_web_public` with `invite_only`);
@@ -18,42 +15,53 @@
  *   resp. op `create`; privacy changes: `create` / `delete` to users gaining / losing access.
  */
 import { ok, fail, Errors, ZulipError, type Result } from '../../errors.js';
-import { checkStreamName, findStreamByName, pickColor, streamToWire } from '../../domain/streams.js';
-import { defaultStreamGroups, hasGroupPermission } from '../../domain/groups.js';
+import { checkStreamName, findStreamByName, streamToWire } from '../../domain/streams.js';
+import { hasGroupPermission } from '../../domain/groups.js';
 import { MAX_STREAM_DESCRIPTION_LENGTH, codePointLength } from '../../domain/messages.js';
-import {
-  Role,
-  STREAM_GROUP_SETTINGS,
-  type GroupSettingValue,
-  type RealmState,
-  type Stream,
-  type StreamGroupSetting,
-  type TopicsPolicy,
-  type User,
-} from '../../domain/realm-state.js';
-import type { RealmRecord, StreamChanges, StreamCreated, SubscriptionsAdded } from '../../domain/records.js';
-import {
-  canAdministerChannel,
-  hasContentAccess,
-  hasMetadataAccess,
-  parseGroupSettingValue,
-  parseRetentionDays,
-  parseTopicsPolicy,
-  sameGroupSetting,
-  webPublicChannelsEnabled,
-} from '../../domain/channel-settings.js';
+import { Role, STREAM_GROUP_SETTINGS, type GroupSettingValue, type RealmState, type Stream, type StreamGroupSetting, type User } from '../../domain/realm-state.js';
+import type { StreamChanges } from '../../domain/records.js';
+import { accessStreamForAdminister, canSeeWithSubscribers, hasContentAccess } from '../../domain/access.js';
+import { parseGroupSettingValue, parseRetentionDays, parseTopicsPolicy, sameGroupSetting, webPublicChannelsEnabled } from '../../domain/channel-settings.js';
 import { messageLookupIndex } from '../../domain/recipient-index.js';
 import { isUsableChannelFolder } from '../../domain/channel-folders.js';
 import { renderMarkdown } from '../../markdown/render.js';
 import type { CommandReplies } from '../commands.js';
-import type { CreateChannel, UpdateChannel, ArchiveChannel } from '../channel-commands.js';
 import type { Handler, RealmEvent } from '../decision.js';
-import { channelChangeNotices, channelCreatedNotice, newChannelsAnnouncement } from '../notifications.js';
+import { channelChangeNotices } from '../notifications.js';
 
-const isError = (v: unknown): v is ZulipError => v instanceof ZulipError;
 
-/** Newlines become spaces; the length limit is in code points (https://zulip.com/api/update-stream). */
-function checkDescription(raw: string): string | ZulipError {
+/** `PATCH /streams/{stream_id}`: each field present = that parameter was given. */
+export interface UpdateChannel {
+  type: 'update_channel';
+  actorId: number;
+  streamId: number;
+  newName?: string;
+  description?: string;
+  isPrivate?: boolean;
+  isWebPublic?: boolean;
+  historyPublicToSubscribers?: boolean;
+  isDefault?: boolean;
+  messageRetentionDays?: unknown;
+  isArchived?: boolean;
+  /** null = remove from its folder. */
+  folderId?: number | null;
+  topicsPolicy?: string;
+  /** Raw `{new, old?}` update objects by setting name. */
+  groups: Record<string, unknown>;
+}
+
+/** `DELETE /streams/{stream_id}`: archive the channel. */
+export interface ArchiveChannel {
+  type: 'archive_channel';
+  actorId: number;
+  streamId: number;
+}
+
+/** Whether a parse result is an error value. */
+export const isError = (v: unknown): v is ZulipError => v instanceof ZulipError;
+
+/** Newlines become spaces; the length limit is in code points (zulip-behavior.md §3.10). */
+export function checkDescription(raw: string): string | ZulipError {
   const description = raw.replace(/\r?\n/g, ' ');
   if (codePointLength(description) > MAX_STREAM_DESCRIPTION_LENGTH) {
     return Errors.badRequest(`description is too long (limit: ${MAX_STREAM_DESCRIPTION_LENGTH} characters)`);
@@ -61,149 +69,17 @@ function checkDescription(raw: string): string | ZulipError {
   return description;
 }
 
-const render = (description: string) => (description === '' ? '' : renderMarkdown(description));
+/** Rendered HTML of a channel description ('' stays ''). */
+export const renderDescription = (description: string) => (description === '' ? '' : renderMarkdown(description));
 
-/** Active users who can see `stream` (with `subscriberIds` as its subscribers). */
-function viewers(state: RealmState, stream: Stream, subscriberIds: ReadonlySet<number>): number[] {
+/** Active users with metadata access to `stream` (with `subscriberIds` as its subscribers). */
+export function viewers(state: RealmState, stream: Stream, subscriberIds: ReadonlySet<number>): number[] {
   const out: number[] = [];
-  for (const user of state.users.values()) {
-    if (!user.isActive) continue;
-    if (stream.isWebPublic || (!stream.inviteOnly && user.role !== Role.guest) || subscriberIds.has(user.id) || user.role <= Role.admin) {
-      out.push(user.id);
-    }
-  }
+  for (const user of state.users.values()) if (user.isActive && canSeeWithSubscribers(state, user, stream, subscriberIds)) out.push(user.id);
   return out;
 }
 
-/** Whether the realm-level group setting `setting` (e.g. `can_create_public_channel_group`) allows `user`. */
-function mayCreate(state: RealmState, user: User, setting: string): boolean {
-  const value = state.settings.groups[setting];
-  return value !== undefined && hasGroupPermission(state, user.id, value);
-}
-
-/** `POST /channels/create` (https://zulip.com/api/create-channel). Reply: the new channel's id. */
-export const createChannel: Handler<CreateChannel, CommandReplies['create_channel']> = (state, cmd, ctx) => {
-  const actor = state.users.get(cmd.actorId);
-  if (actor === undefined || !actor.isActive) return fail(Errors.noSuchUser());
-  if (actor.role === Role.guest) return fail(Errors.notAllowedForGuests());
-  const name = checkStreamName(cmd.name);
-  if (!name.ok) return fail(Errors.badRequest(name.msg));
-  if (findStreamByName(state, name.name)) return fail(Errors.badRequest(`Channel '${name.name}' already exists`));
-  const description = checkDescription(cmd.description);
-  if (isError(description)) return fail(description);
-
-  // Who may create what (https://zulip.com/api/create-channel, https://zulip.com/api/subscribe step 4).
-  if (cmd.inviteOnly ? !mayCreate(state, actor, 'can_create_private_channel_group') : !mayCreate(state, actor, 'can_create_public_channel_group')) {
-    return fail(Errors.insufficientPermission());
-  }
-  if (cmd.isWebPublic) {
-    if (!webPublicChannelsEnabled(state)) return fail(Errors.badRequest('Web-public channels are not enabled.'));
-    if (cmd.inviteOnly) return fail(Errors.badRequest('Invalid parameters'));
-    if (!mayCreate(state, actor, 'can_create_web_public_channel_group')) return fail(Errors.insufficientPermission());
-  }
-  if (cmd.isDefault && actor.role > Role.admin) return fail(Errors.insufficientPermission());
-  if (cmd.isDefault && cmd.inviteOnly) return fail(Errors.badRequest('A default channel cannot be private.'));
-  const history = cmd.inviteOnly ? (cmd.historyPublicToSubscribers ?? false) : true;
-  if (!cmd.inviteOnly && cmd.historyPublicToSubscribers === false) return fail(Errors.badRequest('Invalid parameters'));
-
-  let retention: number | null = null;
-  if (cmd.messageRetentionDays !== undefined) {
-    const parsed = parseRetentionDays(cmd.messageRetentionDays);
-    if (isError(parsed)) return fail(parsed);
-    if (parsed !== null && actor.role !== Role.owner) return fail(Errors.mustBeOwner());
-    retention = parsed;
-  }
-  let topicsPolicy: TopicsPolicy = 'inherit';
-  if (cmd.topicsPolicy !== undefined) {
-    const parsed = parseTopicsPolicy(cmd.topicsPolicy);
-    if (isError(parsed)) return fail(parsed);
-    topicsPolicy = parsed;
-  }
-  // Zulip's `get_channel_folder_by_id`; an archived folder is refused with the same error.
-  if (cmd.folderId !== null && !isUsableChannelFolder(state, cmd.folderId)) return fail(Errors.badRequest('Invalid channel folder ID'));
-
-  const groups = defaultStreamGroups(state, actor.id);
-  for (const [key, raw] of Object.entries(cmd.groups)) {
-    if (!(STREAM_GROUP_SETTINGS as readonly string[]).includes(key)) return fail(Errors.badRequest(`Invalid setting ${key}`));
-    const parsed = parseGroupSettingValue(state, key, raw);
-    if (isError(parsed)) return fail(parsed);
-    groups[key as StreamGroupSetting] = parsed;
-  }
-
-  const subscriberIds = [...new Set(cmd.subscriberIds)];
-  for (const id of subscriberIds) if (!state.users.get(id)?.isActive) return fail(Errors.noSuchUser());
-  // Subscribing others needs the realm's `can_add_subscribers_group`
-  // (https://zulip.com/api/subscribe step 2).
-  if (subscriberIds.some((id) => id !== actor.id) && !mayCreate(state, actor, 'can_add_subscribers_group')) {
-    return fail(Errors.insufficientPermission());
-  }
-
-  const id = state.nextIds.stream;
-  const recipientId = state.nextIds.recipient;
-  const created: StreamCreated = {
-    type: 'stream_created',
-    v: 1,
-    id,
-    recipientId,
-    name: name.name,
-    description,
-    renderedDescription: render(description),
-    dateCreated: Math.floor(ctx.now()),
-    creatorId: actor.id,
-    inviteOnly: cmd.inviteOnly,
-    isWebPublic: cmd.isWebPublic,
-    historyPublicToSubscribers: history,
-    isDefault: cmd.isDefault,
-    messageRetentionDays: retention,
-    topicsPolicy,
-    folderId: cmd.folderId,
-    groups,
-  };
-  const subscriptions: SubscriptionsAdded = {
-    type: 'subscriptions_added',
-    v: 1,
-    streamId: id,
-    subscriptions: subscriberIds.map((userId) => ({ userId, color: pickColor(state, userId, recipientId) })),
-  };
-
-  // The channel as it will be, for the events (the state is not changed here).
-  const stream: Stream = {
-    id, name: created.name, description, renderedDescription: created.renderedDescription, dateCreated: created.dateCreated,
-    creatorId: actor.id, inviteOnly: cmd.inviteOnly, isWebPublic: cmd.isWebPublic, historyPublicToSubscribers: history,
-    isArchived: false, isDefault: cmd.isDefault, firstMessageId: null, messageRetentionDays: retention, topicsPolicy,
-    folderId: cmd.folderId, recipientId, groups,
-  };
-  const subscriberSet = new Set(subscriberIds);
-  const wire = { ...streamToWire(state, stream), subscriber_count: subscriberIds.length };
-  const sortedSubscribers = [...subscriberIds].sort((a, b) => a - b);
-  const seeing = viewers(state, stream, subscriberSet);
-  // As Zulip: the channel is announced before its subscriptions (count 0); `subscription` `add` /
-  // `peer_add` then bring the subscribers.
-  const events: RealmEvent[] = [{ userIds: seeing, payload: { type: 'stream', op: 'create', streams: [{ ...wire, subscriber_count: 0 }] } }];
-  for (const { userId, color } of subscriptions.subscriptions) {
-    events.push({
-      userIds: [userId],
-      payload: {
-        type: 'subscription',
-        op: 'add',
-        subscriptions: [{
-          ...wire, color, is_muted: false, in_home_view: true, pin_to_top: false, desktop_notifications: null,
-          audible_notifications: null, push_notifications: null, email_notifications: null, wildcard_mentions_notify: null,
-          subscribers: sortedSubscribers,
-        }],
-      },
-    });
-  }
-  const peers = seeing.filter((u) => !subscriberSet.has(u));
-  if (peers.length > 0 && subscriberIds.length > 0) {
-    events.push({ userIds: peers, payload: { type: 'subscription', op: 'peer_add', stream_ids: [id], user_ids: sortedSubscribers } });
-  }
-  const records: RealmRecord[] = subscriberIds.length > 0 ? [created, subscriptions] : [created];
-  const followUps = [channelCreatedNotice(actor, stream), ...(cmd.announce ? newChannelsAnnouncement(state, actor, [stream.name]) : [])];
-  return ok({ records, events, reply: { streamId: id }, followUps });
-};
-
-/** Parses a `{new, old?}` group-setting update (https://zulip.com/api/update-stream). */
+/** Parses a `{new, old?}` group-setting update (seed §4.2). */
 function parseUpdate(state: RealmState, stream: Stream, key: StreamGroupSetting, raw: unknown): GroupSettingValue | ZulipError {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw) || !('new' in raw)) {
     return Errors.badRequest(`${key} is not a valid group-setting update`);
@@ -231,27 +107,20 @@ function onlyEmptyTopic(state: RealmState, stream: Stream): boolean {
   return true;
 }
 
-/**
- * Common access check of PATCH and DELETE (https://zulip.com/api/update-stream): the stream, or the
- * error.
- */
+/** Common access check of PATCH and DELETE (zulip-behavior.md §3.10): the stream, or the error. */
 function administeredStream(state: RealmState, actorId: number, streamId: number): Result<{ actor: User; stream: Stream }> {
   const actor = state.users.get(actorId);
-  const stream = state.streams.get(streamId);
-  if (actor === undefined || stream === undefined || !hasMetadataAccess(state, actor, stream)) return fail(Errors.invalidStreamId());
-  if (!canAdministerChannel(state, actor, stream)) return fail(Errors.badRequest('You do not have permission to administer this channel.'));
-  return ok({ actor, stream });
+  if (actor === undefined || !actor.isActive) return fail(Errors.invalidStreamId());
+  const access = accessStreamForAdminister(state, actor, streamId);
+  return access.ok ? ok({ actor, stream: access.value.stream }) : access;
 }
 
-/**
- * Settings that need only metadata access to change (https://zulip.com/api/group-setting-values);
- * the others need content access.
- */
+/** Settings that need only metadata access to change (seed §2.11); the others need content access. */
 const METADATA_SETTINGS: ReadonlySet<string> = new Set([
   'can_add_subscribers_group', 'can_remove_subscribers_group', 'can_administer_channel_group', 'can_subscribe_group',
 ]);
 
-/** `PATCH /streams/{stream_id}` (https://zulip.com/api/update-stream). */
+/** `PATCH /streams/{stream_id}` (seed §4.2, zulip-behavior.md §3.10). */
 export const updateChannel: Handler<UpdateChannel, CommandReplies['update_channel']> = (state, cmd) => {
   const access = administeredStream(state, cmd.actorId, cmd.streamId);
   if (!access.ok) return access;
@@ -270,7 +139,7 @@ export const updateChannel: Handler<UpdateChannel, CommandReplies['update_channe
     changes.isArchived = false;
   }
 
-  // Proposed privacy (https://zulip.com/api/update-stream).
+  // Proposed privacy (zulip-behavior.md §3.10).
   const inviteOnly = cmd.isPrivate ?? stream.inviteOnly;
   const webPublic = cmd.isWebPublic ?? stream.isWebPublic;
   const history = cmd.historyPublicToSubscribers ?? (cmd.isPrivate !== undefined ? !cmd.isPrivate : stream.historyPublicToSubscribers);
@@ -316,7 +185,7 @@ export const updateChannel: Handler<UpdateChannel, CommandReplies['update_channe
     if (isError(description)) return fail(description);
     if (description !== stream.description) {
       changes.description = description;
-      changes.renderedDescription = render(description);
+      changes.renderedDescription = renderDescription(description);
     }
   }
   if (cmd.folderId !== undefined) {
@@ -335,8 +204,7 @@ export const updateChannel: Handler<UpdateChannel, CommandReplies['update_channe
   for (const [key, raw] of Object.entries(cmd.groups)) {
     if (!(STREAM_GROUP_SETTINGS as readonly string[]).includes(key)) return fail(Errors.badRequest(`Invalid setting ${key}`));
     const setting = key as StreamGroupSetting;
-    // Content-related settings need content access; the others metadata access
-    // (https://zulip.com/api/group-setting-values).
+    // Content-related settings need content access; the others metadata access (seed §2.11).
     if (!METADATA_SETTINGS.has(setting) && !hasContentAccess(state, actor, stream)) return fail(Errors.invalidStreamId());
     const next = parseUpdate(state, stream, setting, raw);
     if (isError(next)) return fail(next);
@@ -412,10 +280,7 @@ function changeEvents(state: RealmState, stream: Stream, changes: StreamChanges,
   return events;
 }
 
-/**
- * `DELETE /streams/{stream_id}` (https://zulip.com/api/archive-stream; FL 388+: the channel stays,
- * archived).
- */
+/** `DELETE /streams/{stream_id}` (zulip-behavior.md §3.11; FL 388+: the channel stays, archived). */
 export const archiveChannel: Handler<ArchiveChannel, CommandReplies['archive_channel']> = (state, cmd) => {
   const access = administeredStream(state, cmd.actorId, cmd.streamId);
   if (!access.ok) return access;

@@ -22,13 +22,13 @@
  * Events: `{type: "drafts", op: "add", drafts: [draft, ...]}` (sent even for an empty list, as
  * Zulip), `{…, op: "update", draft}`, `{…, op: "remove", draft_id}`.
  */
-import { ok, fail, Errors, ZulipError, type Result } from '../../errors.js';
+import { ok, fail, Errors, type Result } from '../../errors.js';
 import type { RealmState, User } from '../../domain/realm-state.js';
 import { normalizeContent, truncateTopic } from '../../domain/messages.js';
-import { hasContentAccess } from '../../domain/channel-settings.js';
+import { accessDraft, accessStreamById, draftDoesNotExist } from '../../domain/access.js';
 import { personalSetting } from '../../domain/user-settings.js';
 import { apiEmail } from '../../domain/users.js';
-import { draftWire, findDraft, nextDraftId, type Draft, type DraftType } from '../../domain/drafts.js';
+import { draftWire, nextDraftId, type Draft, type DraftType } from '../../domain/drafts.js';
 import type { Handler } from '../decision.js';
 
 /**
@@ -79,7 +79,7 @@ export interface DraftReplies {
 export const DraftErrors = {
   syncDisabled: () => Errors.badRequest('User has disabled synchronizing drafts.'),
   /** `ResourceNotFoundError`: HTTP 404, code BAD_REQUEST. */
-  doesNotExist: () => new ZulipError('BAD_REQUEST', 'Draft does not exist', 404),
+  doesNotExist: draftDoesNotExist,
   negativeTimestamp: () => Errors.badRequest('Timestamp must not be negative.'),
   topicNullBytes: () => Errors.badRequest('Topic must not contain null bytes'),
   exactlyOneChannel: () => Errors.badRequest('Must specify exactly 1 channel ID for channel messages'),
@@ -104,9 +104,9 @@ function validateDraft(state: RealmState, user: User, input: DraftInput, id: num
     const topic = truncateTopic(input.topic);
     if (topic.includes('\0')) return fail(DraftErrors.topicNullBytes());
     if (input.to.length !== 1) return fail(DraftErrors.exactlyOneChannel());
-    const stream = state.streams.get(input.to[0]!);
-    if (stream === undefined || stream.isArchived || !hasContentAccess(state, user, stream)) return fail(Errors.invalidStreamId());
-    return ok({ ...draft, type: 'stream', to: [stream.id], topic });
+    const access = accessStreamById(state, user, input.to[0]!);
+    if (!access.ok) return access;
+    return ok({ ...draft, type: 'stream', to: [access.value.stream.id], topic });
   }
   if (input.type === 'private' && input.to.length > 0) {
     // `get_user_profiles_by_ids(set(to))`: Python iterates a set of small ints in ascending order.
@@ -151,7 +151,8 @@ export const createDrafts: Handler<CreateDrafts, { ids: number[] }> = (state, cm
 export const editDraft: Handler<EditDraft, Record<string, never>> = (state, cmd, ctx) => {
   const user = actor(state, cmd.actorId);
   if (!user.ok) return user;
-  if (findDraft(state, cmd.actorId, cmd.draftId) === undefined) return fail(DraftErrors.doesNotExist());
+  const existing = accessDraft(state, user.value, cmd.draftId);
+  if (!existing.ok) return existing;
   const draft = validateDraft(state, user.value, cmd.draft, cmd.draftId, () => ctx.now());
   if (!draft.ok) return draft;
   return ok({
@@ -164,7 +165,8 @@ export const editDraft: Handler<EditDraft, Record<string, never>> = (state, cmd,
 export const deleteDraft: Handler<DeleteDraft, Record<string, never>> = (state, cmd) => {
   const user = actor(state, cmd.actorId);
   if (!user.ok) return user;
-  if (findDraft(state, cmd.actorId, cmd.draftId) === undefined) return fail(DraftErrors.doesNotExist());
+  const existing = accessDraft(state, user.value, cmd.draftId);
+  if (!existing.ok) return existing;
   return ok({
     records: [{ type: 'draft_deleted', v: 1, userId: cmd.actorId, draftId: cmd.draftId }],
     events: [{ userIds: [cmd.actorId], payload: { type: 'drafts', op: 'remove', draft_id: cmd.draftId } }],

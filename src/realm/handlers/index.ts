@@ -1,12 +1,13 @@
 /**
  * Command type → handler (`decide`). The realm actor looks handlers up here; adding a command
- * means adding its type in `commands.ts` and its handler file here.
+ * means declaring its type next to its handler, adding it to the union in `commands.ts`, and
+ * listing the handler here.
  */
 import type { Command, CommandReplies } from '../commands.js';
 import type { Handler } from '../decision.js';
 import { createRealm } from './realm.js';
 import { createUser } from './users.js';
-import { createStream, subscribe } from './streams.js';
+import { subscribe } from './streams.js';
 import { sendMessage } from './messages.js';
 import { ensureSystemBots, internalSend } from './internal-send.js';
 import { setAnnouncementChannels } from './realm-settings.js';
@@ -18,7 +19,8 @@ import { updateUserStatus } from './user-status.js';
 import { createUserGroup, deactivateUserGroup, updateUserGroup, updateUserGroupMembership } from './user-groups.js';
 import { updateSubscriptions } from './subscriptions.js';
 import { setSubscriptionProperties } from './subscription-properties.js';
-import { createChannel, updateChannel, archiveChannel } from './channels.js';
+import { createChannel } from './channel-create.js';
+import { updateChannel, archiveChannel } from './channels.js';
 import { acceptMultiuseInvite, createMultiuseInvite, revokeMultiuseInvite } from './invites.js';
 import {
   createCustomProfileField,
@@ -35,14 +37,15 @@ import { addReaction, removeReaction } from './reactions.js';
 import { createDrafts, editDraft, deleteDraft } from './drafts.js';
 import { deleteMessage } from './message-delete.js';
 import { editMessage } from './message-edit.js';
-import { updateUser, deactivateUser, reactivateUser, adminCreateUser, updateSettings, addBot } from './user-admin.js';
+import { updateUser, deactivateUser, reactivateUser } from './user-admin.js';
+import { adminCreateUser, addBot } from './user-create.js';
+import { updateSettings } from './user-settings.js';
 
 type HandlerTable = { [T in Command['type']]: Handler<Extract<Command, { type: T }>, CommandReplies[T]> };
 
 export const handlers: HandlerTable = {
   create_realm: createRealm,
   create_user: createUser,
-  create_stream: createStream,
   subscribe,
   send_message: sendMessage,
   internal_send: internalSend,

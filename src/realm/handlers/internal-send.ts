@@ -8,10 +8,33 @@ import { ok } from '../../errors.js';
 import { SYSTEM_BOTS, systemBot, type SystemBotKind } from '../../domain/system-bots.js';
 import { Role, type RealmState } from '../../domain/realm-state.js';
 import type { UserCreated } from '../../domain/records.js';
-import type { CommandReplies, EnsureSystemBots, InternalSend } from '../commands.js';
+import type { CommandReplies } from '../commands.js';
 import type { CommandContext, Handler } from '../decision.js';
 import { API_KEY_LENGTH } from './users.js';
 import { sendMessage } from './messages.js';
+
+/**
+ * A message from a system bot (Zulip's `internal_send_stream_message` / `internal_send_private_message`):
+ * the realm's Notification Bot or Welcome Bot, created on first use. Skips the sender-side
+ * permission checks (`can_send_message_group`, channel access) as Zulip's internal sends do.
+ * Never built from client input; handlers issue it as a follow-up (`Decision.followUps`).
+ */
+export interface InternalSend {
+  type: 'internal_send';
+  bot: 'notification' | 'welcome';
+  /** `stream`: `to` is a channel id and `topic` is required; `private`: `to` lists user ids. */
+  messageType: 'stream' | 'private';
+  to: number | number[];
+  topic?: string;
+  content: string;
+  /** Marks the message as a resolve/unresolve notice (Zulip's `RESOLVE_TOPIC_NOTIFICATION` type). */
+  resolveTopicNotice?: true;
+}
+
+/** Create the realm's system bots that do not exist yet (realm creation; see `system-bots.ts`). */
+export interface EnsureSystemBots {
+  type: 'ensure_system_bots';
+}
 
 /** Client name Zulip records for internal sends. */
 const INTERNAL_CLIENT = 'Internal';

@@ -25,8 +25,7 @@ import { welcomeMessages } from '../notifications.js';
 import { ok, fail, Errors, type Result } from '../../errors.js';
 import { Role, type RealmState, type RoleCode, type User } from '../../domain/realm-state.js';
 import { hasGroupPermission } from '../../domain/groups.js';
-import { visibleStream } from '../../domain/access.js';
-import { canAddSubscribers } from '../../domain/subscriptions.js';
+import { accessStreamById, canAddSubscribers, canSeeWithSubscribers } from '../../domain/access.js';
 import {
   MAX_WELCOME_MESSAGE_LENGTH,
   invitesOf,
@@ -38,7 +37,6 @@ import { groupPermissionValues, realmGroupSetting } from '../../domain/group-per
 import type { RealmEvent } from '../../events/realm-event.js';
 import type { Decision, Handler } from '../decision.js';
 import type { RealmRecord } from '../../domain/records.js';
-import { canSeeWithSubscribers } from '../../domain/subscriptions.js';
 import { STREAM_COLORS } from '../../domain/streams.js';
 import { inviteByKey, isInviteUsable } from '../../domain/invites.js';
 import { createUser } from './users.js';
@@ -135,11 +133,10 @@ export const createMultiuseInvite: Handler<CreateMultiuseInvite, InviteReplies['
   const streamIds = [...new Set(cmd.streamIds)];
   const streams = [];
   for (const id of streamIds) {
-    const stream = visibleStream(state, actor, id);
-    if (stream === undefined || stream.isArchived) {
-      return fail(Errors.badRequest(`Invalid channel ID ${id}. No invites were sent.`));
-    }
-    streams.push(stream);
+    // Zulip's `invite_users_backend`: `access_stream_by_id`, with the invitation's own wording.
+    const access = accessStreamById(state, actor, id);
+    if (!access.ok) return fail(Errors.badRequest(`Invalid channel ID ${id}. No invites were sent.`));
+    streams.push(access.value.stream);
   }
   if (streams.length > 0) {
     const realmMay = actor.role <= Role.admin || hasGroupPermission(state, actor.id, realmGroupSetting(state, 'can_add_subscribers_group'));
@@ -231,7 +228,7 @@ export const acceptMultiuseInvite: Handler<AcceptMultiuseInvite, InviteReplies['
     const color = STREAM_COLORS[colorIndex++] ?? STREAM_COLORS[stream.recipientId % STREAM_COLORS.length]!;
     records.push({ type: 'subscriptions_added', v: 1, streamId, subscriptions: [{ userId, color }] });
     const after = new Set([...(state.subscriptions.get(streamId)?.keys() ?? []), userId]);
-    const to = everyone.filter((u) => canSeeWithSubscribers(u, stream, after)).map((u) => u.id);
+    const to = everyone.filter((u) => canSeeWithSubscribers(state, u, stream, after)).map((u) => u.id);
     if (to.length > 0) events.push({ userIds: to, payload: { type: 'subscription', op: 'peer_add', stream_ids: [streamId], user_ids: [userId] } });
   }
   const groupWatchers = everyone.map((u) => u.id);

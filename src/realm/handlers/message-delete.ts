@@ -5,7 +5,7 @@
  * channel permission settings).
  *
  * Checks, in Zulip's order (every error 400 BAD_REQUEST):
- * 1. the message must be accessible to the actor (`canAccessMessage`) → "Invalid message(s)"
+ * 1. the message must be accessible to the actor (`accessMessage`) → "Invalid message(s)"
  *    (also for an already deleted message: deletion is serialized by the realm actor, so Zulip's
  *    "Message already deleted" race cannot happen here);
  * 2. a member of the realm's `can_delete_any_message_group`, or for a channel message of the
@@ -32,7 +32,7 @@
  */
 import { ok, fail, Errors } from '../../errors.js';
 import type { RealmState, Stream, User } from '../../domain/realm-state.js';
-import { canAccessMessage, canSeeStream } from '../../domain/access.js';
+import { accessMessage, hasMetadataAccess } from '../../domain/access.js';
 import { hasGroupPermission } from '../../domain/groups.js';
 import { messageLookupIndex } from '../../domain/recipient-index.js';
 import type { MessagesDeleted } from '../../domain/message-delete.js';
@@ -113,7 +113,8 @@ export const deleteMessage: Handler<DeleteMessage, Record<string, never>> = (sta
   if (cmd.internal) {
     if (!state.messages.exists(id)) return fail(Errors.invalidMessage());
   } else {
-    if (!canAccessMessage(state, actor, id)) return fail(Errors.invalidMessage());
+    const access = accessMessage(state, actor, id);
+    if (!access.ok) return access;
     const error = deletePermissionError(state, actor, id, ctx.now());
     if (error !== null) return fail(error);
   }
@@ -135,7 +136,7 @@ export const deleteMessage: Handler<DeleteMessage, Record<string, never>> = (sta
       const firstMessageId = nextFirstMessageId(state, stream, new Set(record.ids));
       record.firstMessageIds = [{ streamId: stream.id, firstMessageId }];
       const viewers: number[] = [];
-      for (const user of state.users.values()) if (user.isActive && canSeeStream(state, user, stream)) viewers.push(user.id);
+      for (const user of state.users.values()) if (user.isActive && hasMetadataAccess(state, user, stream)) viewers.push(user.id);
       events.push({
         userIds: viewers,
         payload: { type: 'stream', op: 'update', property: 'first_message_id', value: firstMessageId, stream_id: stream.id, name: stream.name },

@@ -1,35 +1,28 @@
 /**
- * `edit_message`: `PATCH /messages/{message_id}` (https://zulip.com/api/update-message with the feature-level
+ * `edit_message`: `PATCH /messages/{message_id}` (zulip-behavior.md §2.5 with the feature-level
  * 417 group permissions; Zulip's `check_update_message` + `do_update_message`). Content edits,
  * topic edits (incl. resolving), channel moves, `propagate_mode`, `update_message` /
  * `delete_message` events and Notification Bot breadcrumbs (see `message-move.ts`).
  * Check order follows Zulip's.
  */
-import { topicLinks } from '../../domain/topic-links.js';
 import { ok, fail, Errors, ZulipError, type Result } from '../../errors.js';
-import { Role, type RealmState, type Stream, type TopicsPolicy, type User } from '../../domain/realm-state.js';
+import { Role, type RealmState, type Recipient, type Stream, type TopicsPolicy, type User } from '../../domain/realm-state.js';
 import type { MessageBody } from '../../domain/records.js';
-import { canAccessMessage, isSubscribed } from '../../domain/access.js';
-import { Flag, flagNames } from '../../domain/message-index.js';
+import { accessMessage, accessStreamById, canEditTopic, canMoveOutOfChannel, canPostInChannel, canResolveTopics } from '../../domain/access.js';
 import { invalidCharPosition, isMeMessage, NO_TOPIC, normalizeContent, truncateTopic } from '../../domain/messages.js';
 import { contentVersion, RESOLVED_TOPIC_PREFIX, type ContentChange, type MessageEdited } from '../../domain/message-edits.js';
-import { checkGroupMentions, checkWildcardMentions, renderMessageContent } from '../../domain/message-render.js';
-import { hasGroupPermission } from '../../domain/groups.js';
-import type { RealmEvent } from '../../events/realm-event.js';
+import { checkGroupMentions, checkWildcardMentions, renderMessageContent } from '../message-render.js';
 import type { Command } from '../commands.js';
 import type { Handler } from '../decision.js';
 import {
   accessChanges,
-  canEditTopic,
-  canMoveOutOfChannel,
-  canResolveTopics,
   messagesToMove,
   movedAllVisible,
   moveNotifications,
-  subscriberRecipients,
   topicMessageIds,
   type PropagateMode,
 } from './message-move.js';
+import { updateEvents } from './message-edit-events.js';
 import { automaticPolicyOnMove, moveVisibilityPolicies, resolveNoticeToUndo } from './message-move-visibility.js';
 
 /** `PATCH /messages/{id}`, validated for types by the API. */
@@ -52,8 +45,6 @@ export interface EditMessage {
    */
   body?: MessageBody;
   bodyVersion?: number;
-  /** The realm's URL as the client reached it (`realmUrl(host)`): local links render relative. */
-  realmUrl?: string;
 }
 
 /** Reply: Zulip's success data (no uploads exist in parley). */
@@ -69,27 +60,15 @@ const EDIT_LIMIT_BUFFER = 20;
 /** Default realm move limits (7 days) while `PATCH /realm` is not built. */
 const DEFAULT_MOVE_LIMIT = 7 * 86400;
 
+/** Administrators and moderators are exempt from the move time limits (zulip-behavior.md §2.5). */
+const exemptFromMoveLimits = (actor: User) => actor.role <= Role.moderator;
+
 /** Zulip's `old.lstrip("✔ ")`: strips any leading ✔ and spaces. */
 const lstripResolved = (s: string) => s.replace(/^[✔ ]+/u, '');
 
 /** Effective topics policy of a channel. */
 function topicsPolicy(state: RealmState, stream: Stream): TopicsPolicy {
   return stream.topicsPolicy === 'inherit' ? state.settings.topicsPolicy : stream.topicsPolicy;
-}
-
-/** Zulip's `access_stream_by_id_for_message`: content access to an active channel. */
-function accessTargetStream(state: RealmState, user: User, streamId: number): Stream | undefined {
-  const stream = state.streams.get(streamId);
-  if (stream === undefined || stream.isArchived) return undefined;
-  if (stream.isWebPublic || (!stream.inviteOnly && user.role !== Role.guest)) return stream;
-  return isSubscribed(state, user.id, stream.id) ? stream : undefined;
-}
-
-/** Who may post (`can_send_message_group`; a bot also through its owner). */
-function maySendToStream(state: RealmState, user: User, stream: Stream): boolean {
-  const group = stream.groups.can_send_message_group;
-  if (hasGroupPermission(state, user.id, group)) return true;
-  return user.isBot && user.botOwnerId !== null && hasGroupPermission(state, user.botOwnerId, group);
 }
 
 /** Zulip's `check_time_limit_for_change_all_propagate_mode`. */
@@ -105,274 +84,263 @@ function checkChangeAllLimit(state: RealmState, user: User, stream: Stream, topi
   );
 }
 
-export const editMessage: Handler<EditMessage, EditMessageReply> = (state, cmd, ctx) => {
-  const actor = state.users.get(cmd.actorId);
-  if (actor === undefined || !actor.isActive) return fail(Errors.noSuchUser());
-  const id = cmd.messageId;
-  if (!canAccessMessage(state, actor, id)) return fail(Errors.invalidMessage());
-  const m = state.messages;
-  const now = ctx.now();
-  const age = now - m.timestamp.get(id);
+/** What `build_message_edit_request` settles: the message, its channels and topics, the new content. */
+interface EditRequest {
+  actor: User;
+  id: number;
+  /** UNIX seconds (fractional) of the edit, and the message's age at that time (seconds). */
+  now: number;
+  age: number;
+  senderId: number;
+  recipient: Recipient;
+  origTopic: string;
+  /** The new topic when it changes (normalized); undefined = unchanged. */
+  topic: string | undefined;
+  newContent: string | undefined;
+  /** Channel messages: the current channel and the target (the same unless moved). */
+  orig: Stream | undefined;
+  target: Stream | undefined;
+  targetTopic: string;
+  resolved: boolean;
+  unresolved: boolean;
+  streamEdited: boolean;
+  topicEdited: boolean;
+}
+
+/** Zulip's `validate_user_can_edit_message` (content edits only). */
+function checkContentEditAllowed(state: RealmState, actor: User, senderId: number, age: number): ZulipError | null {
   const settings = state.settings;
-  const senderId = m.sender.get(id);
-  const recipient = state.recipients.get(m.recipient.get(id))!;
-  const origTopic = state.topics.value(m.topic.get(id));
+  if (!settings.allowMessageEditing) return Errors.badRequest('Your organization has turned off message editing');
+  if (senderId !== actor.id) return Errors.badRequest("You don't have permission to edit this message");
+  const limit = settings.messageContentEditLimitSeconds;
+  if (limit !== null && age > limit + EDIT_LIMIT_BUFFER) return Errors.badRequest('The time limit for editing this message has passed');
+  return null;
+}
 
-  // validate_user_can_edit_message
-  if (cmd.content !== undefined) {
-    if (!settings.allowMessageEditing) return fail(Errors.badRequest('Your organization has turned off message editing'));
-    if (senderId !== actor.id) return fail(Errors.badRequest("You don't have permission to edit this message"));
-    const limit = settings.messageContentEditLimitSeconds;
-    if (limit !== null && age > limit + EDIT_LIMIT_BUFFER) return fail(Errors.badRequest('The time limit for editing this message has passed'));
-  }
-  let topic = cmd.topic;
-  if (topic !== undefined) {
-    topic = topic.trim();
-    if (topic === NO_TOPIC || topic === settings.emptyTopicDisplayName) topic = '';
-    if (topic === origTopic) topic = undefined;
-  }
+/** The requested topic, stripped and mapped to the empty topic; undefined when absent or unchanged. */
+function requestedTopic(state: RealmState, raw: string | undefined, origTopic: string): string | undefined {
+  if (raw === undefined) return undefined;
+  let topic = raw.trim();
+  if (topic === NO_TOPIC || topic === state.settings.emptyTopicDisplayName) topic = '';
+  return topic === origTopic ? undefined : topic;
+}
 
-  // validate_message_edit_payload
-  if (topic === undefined && cmd.content === undefined && cmd.streamId === undefined) return fail(Errors.badRequest('Nothing to change'));
+/** Zulip's `validate_message_edit_payload`. */
+function checkEditPayload(cmd: EditMessage, recipient: Recipient, topic: string | undefined): ZulipError | null {
+  if (topic === undefined && cmd.content === undefined && cmd.streamId === undefined) return Errors.badRequest('Nothing to change');
   if (recipient.type === 'direct') {
-    if (cmd.streamId !== undefined) return fail(Errors.badRequest('Direct messages cannot be moved to channels.'));
-    if (topic !== undefined) return fail(Errors.badRequest('Direct messages cannot have topics.'));
+    if (cmd.streamId !== undefined) return Errors.badRequest('Direct messages cannot be moved to channels.');
+    if (topic !== undefined) return Errors.badRequest('Direct messages cannot have topics.');
   }
   if (cmd.propagateMode !== 'change_one' && topic === undefined && cmd.streamId === undefined) {
-    return fail(Errors.badRequest('Invalid propagate_mode without topic edit'));
+    return Errors.badRequest('Invalid propagate_mode without topic edit');
   }
   if (topic === RESOLVED_TOPIC_PREFIX.trim() || topic === RESOLVED_TOPIC_PREFIX + 'general chat') {
-    return fail(Errors.badRequest('General chat cannot be marked as resolved'));
+    return Errors.badRequest('General chat cannot be marked as resolved');
   }
   if (topic !== undefined) {
     const pos = invalidCharPosition(topic);
-    if (pos > 0) return fail(Errors.topicInvalidChar(pos));
+    if (pos > 0) return Errors.topicInvalidChar(pos);
   }
-  if (cmd.streamId !== undefined && cmd.content !== undefined) {
-    return fail(Errors.badRequest('Cannot change message content while changing channel'));
-  }
+  if (cmd.streamId !== undefined && cmd.content !== undefined) return Errors.badRequest('Cannot change message content while changing channel');
+  return null;
+}
 
-  // build_message_edit_request
+/**
+ * Zulip's `access_message` + `validate_user_can_edit_message` + `validate_message_edit_payload` +
+ * `build_message_edit_request`: the edit request, or the first error in Zulip's order.
+ */
+function buildEditRequest(state: RealmState, cmd: EditMessage, now: number): Result<EditRequest> {
+  const actor = state.users.get(cmd.actorId);
+  if (actor === undefined || !actor.isActive) return fail(Errors.noSuchUser());
+  const id = cmd.messageId;
+  const accessible = accessMessage(state, actor, id);
+  if (!accessible.ok) return accessible;
+  const m = state.messages;
+  const age = now - m.timestamp.get(id);
+  const senderId = m.sender.get(id);
+  const recipient = state.recipients.get(m.recipient.get(id))!;
+  const origTopic = state.topics.value(m.topic.get(id));
+  if (cmd.content !== undefined) {
+    const error = checkContentEditAllowed(state, actor, senderId, age);
+    if (error) return fail(error);
+  }
+  const topic = requestedTopic(state, cmd.topic, origTopic);
+  const payloadError = checkEditPayload(cmd, recipient, topic);
+  if (payloadError) return fail(payloadError);
+
   let newContent: string | undefined;
   if (cmd.content !== undefined) {
     const normalized = normalizeContent(cmd.content.trimEnd() === '' ? '(deleted)' : cmd.content);
     if (!normalized.ok) return fail(Errors.badRequest(normalized.msg));
     newContent = normalized.content;
   }
-  let orig: Stream | undefined;
-  let target: Stream | undefined;
-  let targetTopic = origTopic;
-  let resolved = false;
-  let unresolved = false;
-  if (recipient.type === 'stream') {
-    orig = state.streams.get(recipient.streamId)!;
-    target = orig;
-    if (topic !== undefined) {
-      targetTopic = truncateTopic(topic);
-      const p = RESOLVED_TOPIC_PREFIX;
-      resolved = targetTopic.startsWith(p) && !origTopic.startsWith(p) && topic.slice(p.length) === origTopic;
-      unresolved = origTopic.startsWith(p) && !targetTopic.startsWith(p) && lstripResolved(origTopic) === targetTopic;
-    }
-    if (cmd.streamId !== undefined) {
-      target = accessTargetStream(state, actor, cmd.streamId);
-      if (target === undefined) return fail(Errors.invalidStreamId());
-    }
-    const policy = topicsPolicy(state, target);
-    const empty = targetTopic === '';
-    if (empty && (topic !== undefined || cmd.streamId !== undefined) && policy === 'disable_empty_topic') {
-      return fail(Errors.emptyTopicNotAllowedInChannel());
-    }
-    if (policy === 'empty_topic_only' && !empty) return fail(Errors.onlyEmptyTopicAllowed());
+  const request: EditRequest = {
+    actor, id, now, age, senderId, recipient, origTopic, topic, newContent, orig: undefined, target: undefined,
+    targetTopic: origTopic, resolved: false, unresolved: false, streamEdited: cmd.streamId !== undefined, topicEdited: topic !== undefined,
+  };
+  if (recipient.type !== 'stream') return ok(request);
+  request.orig = request.target = state.streams.get(recipient.streamId)!;
+  if (topic !== undefined) {
+    request.targetTopic = truncateTopic(topic);
+    const p = RESOLVED_TOPIC_PREFIX;
+    request.resolved = request.targetTopic.startsWith(p) && !origTopic.startsWith(p) && topic.slice(p.length) === origTopic;
+    request.unresolved = origTopic.startsWith(p) && !request.targetTopic.startsWith(p) && lstripResolved(origTopic) === request.targetTopic;
   }
-  const streamEdited = cmd.streamId !== undefined;
-  const topicEdited = topic !== undefined;
-  // Administrators and moderators are exempt from the move time limits
-  // (https://zulip.com/api/update-message).
-  const exemptFromMoveLimits = actor.role <= Role.moderator;
+  if (cmd.streamId !== undefined) {
+    // Zulip's `access_stream_by_id_for_message`: content access to an active channel.
+    const targetAccess = accessStreamById(state, actor, cmd.streamId);
+    if (!targetAccess.ok) return targetAccess;
+    request.target = targetAccess.value.stream;
+  }
+  const policy = topicsPolicy(state, request.target);
+  const empty = request.targetTopic === '';
+  if (empty && (topic !== undefined || cmd.streamId !== undefined) && policy === 'disable_empty_topic') {
+    return fail(Errors.emptyTopicNotAllowedInChannel());
+  }
+  if (policy === 'empty_topic_only' && !empty) return fail(Errors.onlyEmptyTopicAllowed());
+  return ok(request);
+}
 
-  if (topicEdited) {
-    if (resolved || unresolved) {
-      if (!canResolveTopics(state, actor, orig!, target!)) {
-        return fail(Errors.badRequest("You don't have permission to resolve topics in this channel."));
-      }
-    } else {
-      if (!canEditTopic(state, actor, orig!, target!)) return fail(Errors.badRequest("You don't have permission to edit this message"));
-      const limit = settings.moveMessagesWithinStreamLimitSeconds === undefined ? DEFAULT_MOVE_LIMIT : settings.moveMessagesWithinStreamLimitSeconds;
-      if (limit !== null && !exemptFromMoveLimits && age > limit + EDIT_LIMIT_BUFFER) {
-        return fail(Errors.badRequest("The time limit for editing this message's topic has passed."));
-      }
-    }
-  }
+/** The realm's move limit (seconds; null = none) for `kind`, with the 7-day default. */
+function moveLimit(state: RealmState, kind: 'within' | 'between'): number | null {
+  const value = kind === 'within' ? state.settings.moveMessagesWithinStreamLimitSeconds : state.settings.moveMessagesBetweenStreamsLimitSeconds;
+  return value === undefined ? DEFAULT_MOVE_LIMIT : value;
+}
 
-  let change: ContentChange | undefined;
-  if (newContent !== undefined) {
-    if (cmd.body === undefined || cmd.bodyVersion !== contentVersion(state, id)) return fail(Errors.badRequest(STALE_BODY));
-    const rendering = renderMessageContent(state, newContent, {
-      ...(recipient.type === 'stream'
-        ? { senderId, streamId: orig!.id, topic: targetTopic }
-        : { senderId, directUserIds: recipient.userIds }),
-      nowSeconds: now,
-      ...(cmd.realmUrl !== undefined && { realmUrl: cmd.realmUrl }),
-    });
-    // As Zulip: wildcard mention permission is checked on edits too, for the original sender.
-    const mentionError =
-      (recipient.type === 'stream' ? checkWildcardMentions(state, senderId, orig!, rendering) : null) ?? checkGroupMentions(state, actor.id, rendering);
-    if (mentionError !== null) return fail(mentionError);
-    change = {
-      content: newContent,
-      rendered: rendering.rendered,
-      isMeMessage: isMeMessage(newContent),
-      prevContent: cmd.body.content,
-      prevRendered: cmd.body.rendered,
-    };
-    if (Object.keys(rendering.userFlags).length > 0) change.userFlags = rendering.userFlags;
+/** Zulip's topic-edit checks of `check_update_message`: resolve permission, or edit-topic permission and time limit. */
+function checkTopicEdit(state: RealmState, r: EditRequest): ZulipError | null {
+  if (r.resolved || r.unresolved) {
+    if (!canResolveTopics(state, r.actor, r.orig!, r.target!)) return Errors.badRequest("You don't have permission to resolve topics in this channel.");
+    return null;
   }
+  if (!canEditTopic(state, r.actor, r.orig!, r.target!)) return Errors.badRequest("You don't have permission to edit this message");
+  const limit = moveLimit(state, 'within');
+  if (limit !== null && !exemptFromMoveLimits(r.actor) && r.age > limit + EDIT_LIMIT_BUFFER) {
+    return Errors.badRequest("The time limit for editing this message's topic has passed.");
+  }
+  return null;
+}
 
-  if (streamEdited) {
-    if (!canMoveOutOfChannel(state, actor, orig!)) return fail(Errors.badRequest("You don't have permission to move this message"));
-    if (!maySendToStream(state, actor, target!)) return fail(Errors.cannotSendToChannel());
-    const limit = settings.moveMessagesBetweenStreamsLimitSeconds === undefined ? DEFAULT_MOVE_LIMIT : settings.moveMessagesBetweenStreamsLimitSeconds;
-    if (limit !== null && !exemptFromMoveLimits && age > limit + EDIT_LIMIT_BUFFER) {
-      return fail(Errors.badRequest("The time limit for editing this message's channel has passed"));
-    }
+/** Zulip's channel-move checks of `check_update_message`: move-out and post permissions, time limit. */
+function checkStreamMove(state: RealmState, r: EditRequest): ZulipError | null {
+  if (!canMoveOutOfChannel(state, r.actor, r.orig!)) return Errors.badRequest("You don't have permission to move this message");
+  if (!canPostInChannel(state, r.actor, r.target!)) return Errors.cannotSendToChannel();
+  const limit = moveLimit(state, 'between');
+  if (limit !== null && !exemptFromMoveLimits(r.actor) && r.age > limit + EDIT_LIMIT_BUFFER) {
+    return Errors.badRequest("The time limit for editing this message's channel has passed");
   }
-  const moved = topicEdited || streamEdited;
-  if (cmd.propagateMode === 'change_all' && !exemptFromMoveLimits && moved && !resolved && !unresolved) {
-    const within = settings.moveMessagesWithinStreamLimitSeconds === undefined ? DEFAULT_MOVE_LIMIT : settings.moveMessagesWithinStreamLimitSeconds;
-    const between = settings.moveMessagesBetweenStreamsLimitSeconds === undefined ? DEFAULT_MOVE_LIMIT : settings.moveMessagesBetweenStreamsLimitSeconds;
-    const deadlines: number[] = [];
-    if (topicEdited && within !== null) deadlines.push(within + EDIT_LIMIT_BUFFER);
-    if (streamEdited && between !== null) deadlines.push(between + EDIT_LIMIT_BUFFER);
-    if (deadlines.length > 0) {
-      const error = checkChangeAllLimit(state, actor, orig!, origTopic, Math.min(...deadlines), now);
-      if (error) return fail(error);
-    }
-  }
+  return null;
+}
 
-  // do_update_message
-  const timestamp = Math.floor(now);
-  const changedIds = moved ? messagesToMove(state, orig!, origTopic, actor, id, cmd.propagateMode) : [id];
-  const record: MessageEdited = { type: 'message_edited', v: 1, messageId: id, messageIds: changedIds, userId: actor.id, timestamp };
-  if (change) record.content = change;
-  if (topicEdited) {
-    record.prevTopic = origTopic;
-    record.topic = targetTopic;
-  }
-  const access = streamEdited ? accessChanges(state, changedIds, orig!, target!) : undefined;
-  if (streamEdited) {
-    record.prevStream = orig!.id;
-    record.stream = target!.id;
-    record.recipientId = target!.recipientId;
-    if (access!.removeUserIds.length) record.removeUserIds = access!.removeUserIds;
-    if (access!.addUserIds.length) record.addUserIds = access!.addUserIds;
-  }
+/** `change_all` moves by users bound by the time limits: every message of the topic must be young enough. */
+function checkChangeAll(state: RealmState, cmd: EditMessage, r: EditRequest): ZulipError | null {
+  if (cmd.propagateMode !== 'change_all' || exemptFromMoveLimits(r.actor) || r.resolved || r.unresolved) return null;
+  if (!r.topicEdited && !r.streamEdited) return null;
+  const within = moveLimit(state, 'within');
+  const between = moveLimit(state, 'between');
+  const deadlines: number[] = [];
+  if (r.topicEdited && within !== null) deadlines.push(within + EDIT_LIMIT_BUFFER);
+  if (r.streamEdited && between !== null) deadlines.push(between + EDIT_LIMIT_BUFFER);
+  if (deadlines.length === 0) return null;
+  return checkChangeAllLimit(state, r.actor, r.orig!, r.origTopic, Math.min(...deadlines), r.now);
+}
 
-  // As Zulip: user_topic changes are queued before the update_message event.
-  const visibility = !moved
-    ? { records: [], events: [] }
-    : movedAllVisible(state, orig!, origTopic, actor, changedIds, cmd.propagateMode)
-      ? moveVisibilityPolicies(state, { orig: orig!, origTopic, target: target!, targetTopic, streamEdited, losingAccess: access?.losingAccess ?? new Set(), now })
-      : automaticPolicyOnMove(state, id, target!, targetTopic, changedIds, access?.losingAccess ?? new Set(), now);
-  const events = [...visibility.events, ...updateEvents(state, cmd, record, orig, target, access)];
+/** The rendered content change (mention checks as Zulip: wildcards for the original sender), or the error. */
+function contentChange(state: RealmState, cmd: EditMessage, r: EditRequest, newContent: string): Result<ContentChange> {
+  if (cmd.body === undefined || cmd.bodyVersion !== contentVersion(state, r.id)) return fail(Errors.badRequest(STALE_BODY));
+  const rendering = renderMessageContent(state, newContent, {
+    ...(r.recipient.type === 'stream'
+      ? { senderId: r.senderId, streamId: r.orig!.id, topic: r.targetTopic }
+      : { senderId: r.senderId, directUserIds: r.recipient.userIds }),
+    nowSeconds: r.now,
+  });
+  if (rendering instanceof ZulipError) return fail(rendering);
+  const mentionError =
+    (r.recipient.type === 'stream' ? checkWildcardMentions(state, r.senderId, r.orig!, rendering) : null) ?? checkGroupMentions(state, r.actor.id, rendering);
+  if (mentionError !== null) return fail(mentionError);
+  const change: ContentChange = {
+    content: newContent,
+    rendered: rendering.rendered,
+    isMeMessage: isMeMessage(newContent),
+    prevContent: cmd.body.content,
+    prevRendered: cmd.body.rendered,
+  };
+  if (Object.keys(rendering.userFlags).length > 0) change.userFlags = rendering.userFlags;
+  return ok(change);
+}
+
+/** Zulip's `maybe_send_resolve_topic_notifications` and the move breadcrumbs, as follow-up commands. */
+function editFollowUps(state: RealmState, cmd: EditMessage, r: EditRequest, changedIds: number[], contentChanged: boolean): Command[] {
   const followUps: Command[] = [];
-  if (topicEdited && !change && !streamEdited && (resolved || unresolved)) {
-    // maybe_send_resolve_topic_notifications: an undo within the grace period deletes the
-    // previous notice (Zulip's maybe_delete_previous_resolve_topic_notification) instead.
-    const undo = resolveNoticeToUndo(state, orig!, targetTopic, changedIds, now);
-    if (undo !== null) followUps.push({ type: 'delete_message', actorId: actor.id, messageId: undo, internal: true });
+  if (r.topicEdited && !contentChanged && !r.streamEdited && (r.resolved || r.unresolved)) {
+    // An undo within the grace period deletes the previous notice (Zulip's
+    // maybe_delete_previous_resolve_topic_notification) instead.
+    const undo = resolveNoticeToUndo(state, r.orig!, r.targetTopic, changedIds, r.now);
+    if (undo !== null) followUps.push({ type: 'delete_message', actorId: r.actor.id, messageId: undo, internal: true });
     else {
       followUps.push({
-        type: 'internal_send', bot: 'notification', messageType: 'stream', to: orig!.id, topic: targetTopic,
-        content: `@_**${actor.fullName}|${actor.id}** has marked this topic as ${resolved ? 'resolved' : 'unresolved'}.`,
+        type: 'internal_send', bot: 'notification', messageType: 'stream', to: r.orig!.id, topic: r.targetTopic,
+        content: `@_**${r.actor.fullName}|${r.actor.id}** has marked this topic as ${r.resolved ? 'resolved' : 'unresolved'}.`,
         resolveTopicNotice: true,
       });
     }
   }
-  if (moved) {
+  if (r.topicEdited || r.streamEdited) {
     followUps.push(...moveNotifications(state, {
-      actor, orig: orig!, origTopic, target: target!, targetTopic, messageId: id, changedIds,
-      streamEdited, topicEdited, resolveToggle: resolved || unresolved, mode: cmd.propagateMode,
+      actor: r.actor, orig: r.orig!, origTopic: r.origTopic, target: r.target!, targetTopic: r.targetTopic, messageId: r.id, changedIds,
+      streamEdited: r.streamEdited, topicEdited: r.topicEdited, resolveToggle: r.resolved || r.unresolved, mode: cmd.propagateMode,
       notifyOld: cmd.sendNotificationToOldThread, notifyNew: cmd.sendNotificationToNewThread,
     }));
   }
-  return ok({ records: [record, ...visibility.records], events, reply: { detached_uploads: [] }, ...(followUps.length > 0 && { followUps }) });
-};
+  return followUps;
+}
 
 /**
- * `update_message` (one event per distinct flag list: flags are per user) and, on channel moves,
- * `delete_message` for users losing access (https://zulip.com/api/get-events; Zulip's `do_update_message`).
+ * `PATCH /messages/{id}` in Zulip's steps: build and validate the request, check topic-edit,
+ * content and channel-move permissions, then `do_update_message` (record, user_topic changes,
+ * events, notices).
  */
-function updateEvents(
-  state: RealmState,
-  cmd: EditMessage,
-  r: MessageEdited,
-  orig: Stream | undefined,
-  target: Stream | undefined,
-  access: ReturnType<typeof accessChanges> | undefined,
-): RealmEvent[] {
-  const id = r.messageId;
-  const payload: Record<string, unknown> = {
-    type: 'update_message', user_id: r.userId, edit_timestamp: r.timestamp, message_id: id,
-    message_ids: r.messageIds, rendering_only: false,
-  };
-  if (r.content) {
-    Object.assign(payload, {
-      orig_content: r.content.prevContent, orig_rendered_content: r.content.prevRendered,
-      content: r.content.content, rendered_content: r.content.rendered,
-      prev_rendered_content_version: 1, is_me_message: r.content.isMeMessage,
-    });
+export const editMessage: Handler<EditMessage, EditMessageReply> = (state, cmd, ctx) => {
+  const request = buildEditRequest(state, cmd, ctx.now());
+  if (!request.ok) return request;
+  const r = request.value;
+  const topicError = r.topicEdited ? checkTopicEdit(state, r) : null;
+  if (topicError) return fail(topicError);
+  let change: ContentChange | undefined;
+  if (r.newContent !== undefined) {
+    const changed = contentChange(state, cmd, r, r.newContent);
+    if (!changed.ok) return changed;
+    change = changed.value;
   }
-  if (orig !== undefined) {
-    payload.stream_name = orig.name;
-    payload.stream_id = orig.id;
-    if (r.topic !== undefined || r.stream !== undefined) payload.propagate_mode = cmd.propagateMode;
-    if (r.stream !== undefined) {
-      payload.orig_subject = r.prevTopic ?? state.topics.value(state.messages.topic.get(id));
-      payload.new_stream_id = r.stream;
-    }
-    if (r.topic !== undefined) {
-      payload.orig_subject = r.prevTopic;
-      payload.subject = r.topic;
-      payload.topic_links = topicLinks(state, r.topic);
-    }
+  const moveError = (r.streamEdited ? checkStreamMove(state, r) : null) ?? checkChangeAll(state, cmd, r);
+  if (moveError) return fail(moveError);
+
+  // do_update_message
+  const moved = r.topicEdited || r.streamEdited;
+  const changedIds = moved ? messagesToMove(state, r.orig!, r.origTopic, r.actor, r.id, cmd.propagateMode) : [r.id];
+  const record: MessageEdited = { type: 'message_edited', v: 1, messageId: r.id, messageIds: changedIds, userId: r.actor.id, timestamp: Math.floor(r.now) };
+  if (change) record.content = change;
+  if (r.topicEdited) {
+    record.prevTopic = r.origTopic;
+    record.topic = r.targetTopic;
   }
-  // Row holders of the edited message after the edit, with their new flags.
-  const removed = new Set(r.removeUserIds ?? []);
-  const flagsByUser = new Map<number, number>();
-  for (const [userId, um] of state.messages.users) {
-    if (removed.has(userId)) continue;
-    const at = um.indexOf(id);
-    if (at < 0) continue;
-    let bits = um.flags.get(at);
-    if (r.content) {
-      const mention = Flag.mentioned | Flag.stream_wildcard_mentioned | Flag.topic_wildcard_mentioned | Flag.group_mentioned | Flag.has_alert_word;
-      bits = (bits & ~mention) | (r.content.userFlags?.[userId] ?? 0);
-    }
-    flagsByUser.set(userId, bits);
+  const access = r.streamEdited ? accessChanges(state, changedIds, r.orig!, r.target!) : undefined;
+  if (access !== undefined) {
+    record.prevStream = r.orig!.id;
+    record.stream = r.target!.id;
+    record.recipientId = r.target!.recipientId;
+    if (access.removeUserIds.length) record.removeUserIds = access.removeUserIds;
+    if (access.addUserIds.length) record.addUserIds = access.addUserIds;
   }
-  for (const userId of r.addUserIds ?? []) if (!flagsByUser.has(userId)) flagsByUser.set(userId, Flag.read);
-  if (orig !== undefined && target !== undefined) {
-    const holders = new Set(flagsByUser.keys());
-    for (const u of subscriberRecipients(state, orig, target, holders, access?.losingAccess ?? new Set())) flagsByUser.set(u, Flag.read);
-  }
-  const groups = new Map<string, number[]>();
-  for (const [userId, bits] of flagsByUser) {
-    if (state.users.get(userId)?.isActive !== true) continue;
-    const key = flagNames(bits).join(',');
-    (groups.get(key) ?? groups.set(key, []).get(key)!).push(userId);
-  }
-  const events: RealmEvent[] = [];
-  const emptyTopic = payload.orig_subject === '' || payload.subject === '' ? { emptyTopicDisplayName: state.settings.emptyTopicDisplayName } : {};
-  for (const [key, userIds] of groups) {
-    events.push({ userIds: userIds.sort((a, b) => a - b), payload: { ...payload, flags: key === '' ? [] : key.split(',') }, ...emptyTopic });
-  }
-  if (access !== undefined && access.losingAccess.size > 0) {
-    const oldTopic = r.prevTopic ?? state.topics.value(state.messages.topic.get(id));
-    events.push({
-      ...(oldTopic === '' && { emptyTopicDisplayName: state.settings.emptyTopicDisplayName }),
-      userIds: [...access.losingAccess].filter((u) => state.users.get(u)?.isActive === true),
-      payload: { type: 'delete_message', message_ids: r.messageIds, message_type: 'stream', stream_id: orig!.id, topic: oldTopic },
-    });
-  }
-  return events;
-}
+  // As Zulip: user_topic changes are queued before the update_message event.
+  const losingAccess = access?.losingAccess ?? new Set<number>();
+  const visibility = !moved
+    ? { records: [], events: [] }
+    : movedAllVisible(state, r.orig!, r.origTopic, r.actor, changedIds, cmd.propagateMode)
+      ? moveVisibilityPolicies(state, { orig: r.orig!, origTopic: r.origTopic, target: r.target!, targetTopic: r.targetTopic, streamEdited: r.streamEdited, losingAccess, now: r.now })
+      : automaticPolicyOnMove(state, r.id, r.target!, r.targetTopic, changedIds, losingAccess, r.now);
+  const events = [...visibility.events, ...updateEvents(state, cmd, record, r.orig, r.target, access)];
+  const followUps = editFollowUps(state, cmd, r, changedIds, change !== undefined);
+  return ok({ records: [record, ...visibility.records], events, reply: { detached_uploads: [] }, ...(followUps.length > 0 && { followUps }) });
+};

@@ -35,7 +35,7 @@ import { ok, fail, Errors, type Result } from '../../errors.js';
 import { Flag, type UserMessages } from '../../domain/message-index.js';
 import type { RealmState, User } from '../../domain/realm-state.js';
 import { canAccessMessage, isSubscribed } from '../../domain/access.js';
-import { hasContentAccess } from '../../domain/channel-settings.js';
+import { accessStreamById } from '../../domain/access.js';
 import {
   API_FLAGS,
   DEFAULT_HISTORICAL_FLAGS,
@@ -184,10 +184,10 @@ export const markAllAsRead: Handler<MarkAllAsRead, { count: number }> = (state, 
 export const markChannelAsRead: Handler<MarkChannelAsRead, { count: number }> = (state, cmd) => {
   const user = activeUser(state, cmd.userId);
   if (user === undefined) return fail(Errors.noSuchUser());
-  const stream = state.streams.get(cmd.streamId);
-  if (stream === undefined || stream.isArchived || !(stream.isWebPublic || hasContentAccess(state, user, stream))) {
-    return fail(Errors.invalidStreamId());
-  }
+  // Zulip's `mark_stream_as_read` / `mark_topic_as_read`: `access_stream_by_id`.
+  const access = accessStreamById(state, user, cmd.streamId);
+  if (!access.ok) return access;
+  const stream = access.value.stream;
   const m = state.messages;
   const rows = m.users.get(user.id);
   const n = rows?.length ?? 0;

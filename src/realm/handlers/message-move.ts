@@ -7,7 +7,6 @@
 import { Role, type RealmState, type Stream, type User } from '../../domain/realm-state.js';
 import { canAccessMessage, isSubscribed } from '../../domain/access.js';
 import { topicMessageIds as topicIdsInChannel } from '../../domain/recipient-index.js';
-import { hasGroupPermission } from '../../domain/groups.js';
 import type { Command } from '../commands.js';
 
 /** `propagate_mode` values. */
@@ -41,43 +40,6 @@ export function movedAllVisible(state: RealmState, orig: Stream, origTopic: stri
   if (mode === 'change_all') return true;
   const changed = new Set(changedIds);
   return topicMessageIds(state, orig, origTopic, actor).every((id) => changed.has(id));
-}
-
-/** Whether `user` may administer the channel (`can_administer_channel_group`; realm admins always). */
-function canAdministerChannel(state: RealmState, user: User, stream: Stream): boolean {
-  return user.role <= Role.admin || hasGroupPermission(state, user.id, stream.groups.can_administer_channel_group);
-}
-
-const realmGroup = (state: RealmState, user: User, name: string): boolean => {
-  const value = state.settings.groups[name];
-  return value !== undefined && hasGroupPermission(state, user.id, value);
-};
-
-/** Zulip's `can_move_messages_within_channel`. */
-function canMoveWithinChannel(state: RealmState, user: User, stream: Stream): boolean {
-  return canAdministerChannel(state, user, stream) || hasGroupPermission(state, user.id, stream.groups.can_move_messages_within_channel_group);
-}
-
-/** Zulip's `can_edit_topic`: realm `can_move_messages_between_topics_group` or either channel's setting. */
-export function canEditTopic(state: RealmState, user: User, orig: Stream, target: Stream): boolean {
-  if (realmGroup(state, user, 'can_move_messages_between_topics_group')) return true;
-  if (canMoveWithinChannel(state, user, orig)) return true;
-  return orig.id !== target.id && canMoveWithinChannel(state, user, target);
-}
-
-/** Zulip's `can_resolve_topics`: realm `can_resolve_topics_group` or either channel's setting. */
-export function canResolveTopics(state: RealmState, user: User, orig: Stream, target: Stream): boolean {
-  if (realmGroup(state, user, 'can_resolve_topics_group')) return true;
-  if (hasGroupPermission(state, user.id, orig.groups.can_resolve_topics_group)) return true;
-  return orig.id !== target.id && hasGroupPermission(state, user.id, target.groups.can_resolve_topics_group);
-}
-
-/** Zulip's `can_move_messages_out_of_channel`. */
-export function canMoveOutOfChannel(state: RealmState, user: User, stream: Stream): boolean {
-  if (user.role <= Role.admin) return true;
-  if (realmGroup(state, user, 'can_move_messages_between_channels_group')) return true;
-  if (canAdministerChannel(state, user, stream)) return true;
-  return hasGroupPermission(state, user.id, stream.groups.can_move_messages_out_of_channel_group);
 }
 
 /** UserMessage changes of a channel move (Zulip's `users_losing_usermessages` & co.). */
@@ -159,9 +121,9 @@ export function topicLinkSyntax(stream: Stream, topic: string): string {
   return `[#${escapeLink(stream.name)} > ${escapeLink(topic === '' ? 'general chat' : topic)}](${link})`;
 }
 
-/** Zulip's `stream_message_url` for a message at its new place. */
+/** Zulip's `stream_message_url` for a message at its new place (absolute; rendering makes it relative). */
 export function messageUrl(state: RealmState, stream: Stream, topic: string, id: number): string {
-  return `http://${state.host}/#narrow/channel/${stream.id}-${encodeHashComponent(stream.name.replace(/ /g, '-'))}/topic/${encodeHashComponent(topic)}/near/${id}`;
+  return `${state.url}/#narrow/channel/${stream.id}-${encodeHashComponent(stream.name.replace(/ /g, '-'))}/topic/${encodeHashComponent(topic)}/near/${id}`;
 }
 
 /** What the move notifications need. */

@@ -1,11 +1,10 @@
 /**
- * `send_message` (https://zulip.com/api/send-message with the feature-level-417 changes: `channel`
+ * `send_message` (seed §4.1; zulip-behavior.md §2.1 with the feature-level-417 changes: `channel`
  * and `direct` types, the empty topic and `topics_policy`, `can_send_message_group`).
  * Check order follows Zulip: `to` parsing, topic, content, channel lookup, permission, access.
  */
-import { ok, fail, Errors, type Result, type ZulipError } from '../../errors.js';
+import { ok, fail, Errors, type Result, ZulipError } from '../../errors.js';
 import type { RealmState, Recipient, Stream, User } from '../../domain/realm-state.js';
-import { Role } from '../../domain/realm-state.js';
 import type { MessageSent } from '../../domain/records.js';
 import { Flag, flagNames } from '../../domain/message-index.js';
 import type { MessageEventExtras, RealmEvent } from '../../events/realm-event.js';
@@ -21,17 +20,35 @@ import {
 } from '../../domain/messages.js';
 import { checkStreamName, findStreamByName } from '../../domain/streams.js';
 import { apiEmail, findUserByEmail } from '../../domain/users.js';
-import { hasGroupPermission } from '../../domain/groups.js';
-import { isSubscribed } from '../../domain/access.js';
+import { accessStreamForSend } from '../../domain/access.js';
 import { directMembers, findDirectRecipient } from '../../domain/recipients.js';
-import { checkGroupMentions, checkWildcardMentions, renderMessageContent } from '../../domain/message-render.js';
-import type { SendMessage, CommandReplies } from '../commands.js';
+import { checkGroupMentions, checkWildcardMentions, renderMessageContent } from '../message-render.js';
+import type { CommandReplies } from '../commands.js';
 import type { Handler } from '../decision.js';
 import { automaticVisibilityOnSend } from './user-topics.js';
 
+export interface SendMessage {
+  type: 'send_message';
+  senderId: number;
+  /** `stream` (also for wire `channel`) or `private` (also for wire `direct`). */
+  messageType: 'stream' | 'private';
+  /** The decoded `to` parameter: name, id, or a list (zulip-behavior.md §2.1). */
+  to: unknown;
+  /** Stripped topic; undefined when the client passed none. */
+  topic: string | undefined;
+  content: string;
+  client: string;
+  /** Undefined = Zulip's heuristic on the client name. */
+  readBySender?: boolean;
+  queueId?: string;
+  localId?: string;
+  /** Set only by `internal_send` (system bots): skips the sender permission checks. */
+  internal?: boolean;
+}
+
 type StreamTarget = { kind: 'name'; name: string } | { kind: 'id'; id: number };
 
-/** Parses `to` for a channel message (https://zulip.com/api/send-message `to`). */
+/** Parses `to` for a channel message (zulip-behavior.md §2.1 `to`). */
 function parseStreamTo(to: unknown): Result<StreamTarget | null> {
   let value = to;
   if (Array.isArray(value)) {
@@ -86,21 +103,6 @@ function checkTopicsPolicy(state: RealmState, stream: Stream, topic: string): Zu
     return stream.topicsPolicy === 'inherit' ? Errors.topicsRequired() : Errors.emptyTopicNotAllowedInChannel();
   }
   return null;
-}
-
-/** Whether the sender (or a bot's owner) may post under `can_send_message_group`. */
-function maySendToStream(state: RealmState, sender: User, stream: Stream): boolean {
-  const group = stream.groups.can_send_message_group;
-  if (hasGroupPermission(state, sender.id, group)) return true;
-  return sender.isBot && sender.botOwnerId !== null && hasGroupPermission(state, sender.botOwnerId, group);
-}
-
-/** Whether the sender can access the channel to post (https://zulip.com/api/send-message step 8). */
-function canPostToStream(state: RealmState, sender: User, stream: Stream): boolean {
-  if (stream.isWebPublic) return true;
-  if (!stream.inviteOnly && sender.role !== Role.guest) return true;
-  if (isSubscribed(state, sender.id, stream.id)) return true;
-  return sender.isBot && sender.botOwnerId !== null && isSubscribed(state, sender.botOwnerId, stream.id);
 }
 
 function resolveStream(state: RealmState, target: StreamTarget): Result<Stream> {
@@ -167,8 +169,8 @@ export const sendMessage: Handler<SendMessage, CommandReplies['send_message']> =
     const policyError = checkTopicsPolicy(state, stream.value, topic);
     if (policyError) return fail(policyError);
     if (!cmd.internal) {
-      if (!maySendToStream(state, sender, stream.value)) return fail(Errors.cannotSendToChannel());
-      if (!canPostToStream(state, sender, stream.value)) return fail(Errors.notAuthorizedToSend(stream.value.name));
+      const denied = accessStreamForSend(state, sender, stream.value);
+      if (denied) return fail(denied);
     }
     recipientId = stream.value.recipientId;
     receivers = receiversOf(state, sender.id, state.subscriptions.get(stream.value.id)!.keys());
@@ -197,8 +199,8 @@ export const sendMessage: Handler<SendMessage, CommandReplies['send_message']> =
       ? { senderId: sender.id, streamId: targetStream.id, topic }
       : { senderId: sender.id, directUserIds: receivers }),
     nowSeconds: ctx.now(),
-    ...(cmd.realmUrl !== undefined && { realmUrl: cmd.realmUrl }),
   });
+  if (rendering instanceof ZulipError) return fail(rendering);
   if (!cmd.internal) {
     const mentionError =
       (targetStream && checkWildcardMentions(state, sender.id, targetStream, rendering)) || checkGroupMentions(state, sender.id, rendering);
@@ -223,8 +225,7 @@ export const sendMessage: Handler<SendMessage, CommandReplies['send_message']> =
   const automatic = targetStream && automaticVisibilityOnSend(state, sender, targetStream, topic, record.timestamp);
   const message = messageEvent(state, record, receivers, cmd);
   if (automatic) {
-    // Zulip sets the sender's visibility before delivering the message (Zulip's
-    // `visibility_policy_for_send_message`).
+    // Zulip sets the sender's visibility before delivering the message (seed §3 last row, §6.3).
     return ok({
       records: [automatic.record, record],
       events: [...automatic.events, message],
@@ -235,7 +236,7 @@ export const sendMessage: Handler<SendMessage, CommandReplies['send_message']> =
 };
 
 /**
- * The `message` event (https://zulip.com/api/get-events): the message object with rendered content, plus
+ * The `message` event (zulip-behavior.md §10.4): the message object with rendered content, plus
  * what each queue needs to finalize it (raw content, per-user flags, the sender's local id).
  */
 function messageEvent(state: RealmState, r: MessageSent, receivers: readonly number[], cmd?: SendMessage): RealmEvent {

@@ -17,8 +17,23 @@ import { presenceRows } from '../../domain/presence.js';
 import { SERVER_LIMITS } from '../../domain/server-limits.js';
 import { formatPresences } from '../../events/register/presence.js';
 import type { RealmState } from '../../domain/realm-state.js';
-import type { UpdatePresence, CommandReplies } from '../commands.js';
+import type { CommandReplies } from '../commands.js';
 import type { Handler } from '../decision.js';
+
+/**
+ * A presence report (`POST /users/me/presence`, zulip-behavior.md §8.1): no records; the handler
+ * updates the in-memory presence store (see `domain/presence.ts`) and may emit a `presence` event.
+ */
+export interface UpdatePresence {
+  type: 'update_presence';
+  userId: number;
+  status: 'active' | 'idle';
+  /** Reply without `presences`. */
+  pingOnly: boolean;
+  slim: boolean;
+  /** FL 263: only presences changed after this id; undefined = all. */
+  lastUpdateId?: number;
+}
 
 /** Zulip's `USER_LIMIT_FOR_SENDING_PRESENCE_UPDATE_EVENTS`. */
 export const USER_LIMIT_FOR_PRESENCE_EVENTS = 100;

@@ -5,7 +5,7 @@
  *
  * Add, checks in Zulip's order (`check_add_reaction`):
  * 1. the message must be accessible for modification (`access_message(…, is_modifying_message)`:
- *    `canAccessMessage`, and not in an archived channel), else "Invalid message(s)";
+ *    `accessMessage` for modification: not in an archived channel), else "Invalid message(s)";
  * 2. when `emoji_code` or `reaction_type` is missing, both missing ones come from the name
  *    (`get_emoji_data`): unknown → "Emoji '<name>' does not exist";
  * 3. the actor already reacted with this (code, type) → "Reaction already exists." (code
@@ -33,7 +33,7 @@
  */
 import { ok, fail, Errors, ZulipError, type Result } from '../../errors.js';
 import { Role, type RealmState, type User } from '../../domain/realm-state.js';
-import { canAccessMessage } from '../../domain/access.js';
+import { accessMessage } from '../../domain/access.js';
 import { checkEmoji, emojiCodeByName } from '../../domain/emoji.js';
 import { existingEmojiName, findUserReaction, type ReactionAdded, type ReactionRemoved } from '../../domain/reactions.js';
 import { apiEmail } from '../../domain/users.js';
@@ -87,12 +87,8 @@ export const ReactionErrors = {
 function accessForModification(state: RealmState, actorId: number, messageId: number): Result<User> {
   const actor = state.users.get(actorId);
   if (actor === undefined || !actor.isActive) return fail(Errors.noSuchUser());
-  if (!canAccessMessage(state, actor, messageId)) return fail(Errors.invalidMessage());
-  const recipient = state.recipients.get(state.messages.recipient.get(messageId));
-  if (recipient?.type === 'stream' && state.streams.get(recipient.streamId)?.isArchived === true) {
-    return fail(Errors.invalidMessage());
-  }
-  return ok(actor);
+  const access = accessMessage(state, actor, messageId, { forModification: true });
+  return access.ok ? ok(actor) : access;
 }
 
 /**

@@ -9,8 +9,40 @@ import { ok, fail, Errors, type Result } from '../../errors.js';
 import { Role, type RealmState, type User } from '../../domain/realm-state.js';
 import { linkifiersOf, validateLinkifier, type Linkifier, type LinkifiersChanged } from '../../domain/linkifiers.js';
 import type { RealmEvent } from '../../events/realm-event.js';
-import type { AddLinkifier, RemoveLinkifier, ReorderLinkifiers, UpdateLinkifier } from '../linkifier-commands.js';
 import type { Decision, Handler } from '../decision.js';
+
+/** `POST /realm/filters`: append a linkifier. Reply `{id}`. */
+export interface AddLinkifier {
+  type: 'add_linkifier';
+  actorId: number;
+  pattern: string;
+  urlTemplate: string;
+}
+
+/** `PATCH /realm/filters/{filter_id}`: replace pattern and URL template, keeping the position. */
+export interface UpdateLinkifier {
+  type: 'update_linkifier';
+  actorId: number;
+  id: number;
+  pattern: string;
+  urlTemplate: string;
+}
+
+/** `DELETE /realm/filters/{filter_id}`. */
+export interface RemoveLinkifier {
+  type: 'remove_linkifier';
+  actorId: number;
+  id: number;
+}
+
+/** `PATCH /realm/linkifiers`: `orderedIds` must enumerate every linkifier exactly once. */
+export interface ReorderLinkifiers {
+  type: 'reorder_linkifiers';
+  actorId: number;
+  orderedIds: number[];
+}
+
+export type LinkifierCommand = AddLinkifier | UpdateLinkifier | RemoveLinkifier | ReorderLinkifiers;
 
 /** The acting administrator, or Zulip's error. */
 function admin(state: RealmState, actorId: number): Result<User> {

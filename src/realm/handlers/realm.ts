@@ -4,8 +4,15 @@
  */
 import { ok, fail, Errors } from '../../errors.js';
 import { defaultRealmGroups, systemGroupData } from '../../domain/groups.js';
-import type { CreateRealm, CommandReplies } from '../commands.js';
+import type { CommandReplies } from '../commands.js';
 import type { Handler } from '../decision.js';
+
+export interface CreateRealm {
+  type: 'create_realm';
+  subdomain: string;
+  name: string;
+  description: string;
+}
 
 export const createRealm: Handler<CreateRealm, CommandReplies['create_realm']> = (state, cmd, ctx) => {
   if (state.created) return fail(Errors.badRequest('Organization already exists'));

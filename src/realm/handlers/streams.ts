@@ -1,16 +1,21 @@
 /**
- * `create_stream` and `subscribe` (https://zulip.com/api/subscribe). The full channel API (permissions,
- * `POST /channels/create`, events) builds on these.
+ * `subscribe` (zulip-behavior.md §3.2): system setup subscribing users to an existing channel (the
+ * demo organization, tests), without events. Channels are created by `create_channel`
+ * (`channel-create.ts`); clients subscribe through `update_subscriptions`.
  */
 import { ok, fail, Errors } from '../../errors.js';
-import { checkStreamName, findStreamByName, pickColor } from '../../domain/streams.js';
-import { defaultStreamGroups } from '../../domain/groups.js';
-import { MAX_STREAM_DESCRIPTION_LENGTH, codePointLength } from '../../domain/messages.js';
+import { pickColor } from '../../domain/streams.js';
 import type { RealmState } from '../../domain/realm-state.js';
 import type { SubscriptionsAdded } from '../../domain/records.js';
-import { renderMarkdown } from '../../markdown/render.js';
-import type { CreateStream, Subscribe, CommandReplies } from '../commands.js';
+import type { CommandReplies } from '../commands.js';
 import type { Handler } from '../decision.js';
+
+/** Subscribe existing users to an existing channel (system setup; no permission checks). */
+export interface Subscribe {
+  type: 'subscribe';
+  streamId: number;
+  userIds: number[];
+}
 
 function subscriptionRecord(state: RealmState, streamId: number, recipientId: number, userIds: readonly number[]): SubscriptionsAdded {
   const existing = state.subscriptions.get(streamId);
@@ -22,43 +27,6 @@ function subscriptionRecord(state: RealmState, streamId: number, recipientId: nu
     subscriptions: fresh.map((userId) => ({ userId, color: pickColor(state, userId, recipientId) })),
   };
 }
-
-export const createStream: Handler<CreateStream, CommandReplies['create_stream']> = (state, cmd, ctx) => {
-  const name = checkStreamName(cmd.name);
-  if (!name.ok) return fail(Errors.badRequest(name.msg));
-  if (findStreamByName(state, name.name)) return fail(Errors.badRequest(`Channel name '${name.name}' is already taken.`));
-  const description = cmd.description.replace(/\r?\n/g, ' ');
-  if (codePointLength(description) > MAX_STREAM_DESCRIPTION_LENGTH) {
-    return fail(Errors.badRequest(`description is too long (limit: ${MAX_STREAM_DESCRIPTION_LENGTH} characters)`));
-  }
-  for (const id of cmd.subscriberIds) if (!state.users.get(id)?.isActive) return fail(Errors.noSuchUser());
-  const id = state.nextIds.stream;
-  const recipientId = state.nextIds.recipient;
-  const history = cmd.inviteOnly ? (cmd.historyPublicToSubscribers ?? false) : true;
-  const records = [
-    {
-      type: 'stream_created' as const,
-      v: 1 as const,
-      id,
-      recipientId,
-      name: name.name,
-      description,
-      renderedDescription: description === '' ? '' : renderMarkdown(description),
-      dateCreated: Math.floor(ctx.now()),
-      creatorId: cmd.actorId,
-      inviteOnly: cmd.inviteOnly,
-      isWebPublic: cmd.isWebPublic,
-      historyPublicToSubscribers: history,
-      isDefault: cmd.isDefault,
-      messageRetentionDays: null,
-      topicsPolicy: 'inherit' as const,
-      folderId: null,
-      groups: defaultStreamGroups(state, cmd.actorId),
-    },
-    subscriptionRecord(state, id, recipientId, cmd.subscriberIds),
-  ];
-  return ok({ records, events: [], reply: { streamId: id } });
-};
 
 export const subscribe: Handler<Subscribe, CommandReplies['subscribe']> = (state, cmd) => {
   const stream = state.streams.get(cmd.streamId);

@@ -4,11 +4,18 @@
  * are subscribed to — color, muting (`is_muted`, legacy `in_home_view`), pinning, notifications.
  */
 import { ok, fail, Errors } from '../../errors.js';
-import { visibleStream } from '../../domain/access.js';
+import { accessStreamById } from '../../domain/access.js';
 import type { RealmRecord } from '../../domain/records.js';
 import { SUBSCRIPTION_PROPERTY_FIELDS } from '../../domain/subscriptions.js';
-import type { CommandReplies, SetSubscriptionProperties } from '../commands.js';
+import type { CommandReplies } from '../commands.js';
 import type { Handler, RealmEvent } from '../decision.js';
+
+/** Changes of the actor's own subscription settings (zulip-behavior.md §3.6). */
+export interface SetSubscriptionProperties {
+  type: 'set_subscription_properties';
+  actorId: number;
+  changes: Array<{ streamId: number; property: string; value: unknown }>;
+}
 
 const HEX_COLOR = /^#([a-fA-F0-9]{3,6})$/;
 
@@ -27,8 +34,10 @@ export const setSubscriptionProperties: Handler<SetSubscriptionProperties, Comma
     if (property !== 'in_home_view' && !(property in SUBSCRIPTION_PROPERTY_FIELDS)) {
       return fail(Errors.badRequest(`Unknown subscription property: ${property}`));
     }
-    if (visibleStream(state, actor, streamId) === undefined) return fail(Errors.invalidStreamId());
-    if (!state.subscriptions.get(streamId)?.has(actor.id)) return fail(Errors.badRequest(`Not subscribed to channel ID ${streamId}`));
+    // Zulip's `update_subscription_properties_backend`: `access_stream_by_id`, then the subscription.
+    const access = accessStreamById(state, actor, streamId, { requireActive: false });
+    if (!access.ok) return access;
+    if (!access.value.subscribed) return fail(Errors.badRequest(`Not subscribed to channel ID ${streamId}`));
     if (property === 'color') {
       if (typeof value !== 'string') return fail(Errors.badRequest('color is not a string'));
       if (!HEX_COLOR.test(value)) return fail(Errors.badRequest('color is not a valid hex color code'));

@@ -26,17 +26,33 @@ import { defaultStreamGroups, hasGroupPermission } from '../../domain/groups.js'
 import { MAX_STREAM_DESCRIPTION_LENGTH, codePointLength } from '../../domain/messages.js';
 import { Role, type RealmState, type Stream, type Subscription, type User } from '../../domain/realm-state.js';
 import type { RealmRecord, StreamCreated, SubscriptionsAdded } from '../../domain/records.js';
-import { canSeeStream } from '../../domain/access.js';
 import { apiEmail, findUserByEmail } from '../../domain/users.js';
-import {
-  canAddSubscribers,
-  canJoinStream,
-  canRemoveSubscribers,
-  canSeeWithSubscribers,
-} from '../../domain/subscriptions.js';
+import { canAddSubscribers, canJoinStream, canRemoveSubscribers, canSeeWithSubscribers, hasMetadataAccess } from '../../domain/access.js';
 import { renderMarkdown } from '../../markdown/render.js';
-import type { CommandReplies, UpdateSubscriptions } from '../commands.js';
+import type { CommandReplies } from '../commands.js';
 import type { CommandContext, Handler, RealmEvent } from '../decision.js';
+
+/**
+ * Subscribe and/or unsubscribe (zulip-behavior.md §3.2–3.4): `POST`, `DELETE` and `PATCH
+ * /users/me/subscriptions`. Channels in `add` that do not exist are created by `actorId`.
+ */
+export interface UpdateSubscriptions {
+  type: 'update_subscriptions';
+  actorId: number;
+  /** Validated `subscriptions` / `add` entries. */
+  add: Array<{ name: string; color?: string; description?: string }>;
+  /** Channel names to unsubscribe from. */
+  remove: string[];
+  /** Emails or user ids; undefined or empty = the actor. */
+  principals?: Array<string | number>;
+  inviteOnly: boolean;
+  isWebPublic: boolean;
+  historyPublicToSubscribers?: boolean;
+  isDefault: boolean;
+  authorizationErrorsFatal: boolean;
+  /** Announce new channels in the realm's new-channel announcements channel. */
+  announce?: boolean;
+}
 
 const insufficientPermission = () => Errors.badRequest('Insufficient permission');
 
@@ -119,7 +135,7 @@ function decideAdd(state: RealmState, actor: User, users: User[], cmd: UpdateSub
     const stream = w.stream;
     if (stream === undefined) continue;
     if (others && !canAddSubscribers(state, actor, stream)) {
-      if (canSeeStream(state, actor, stream)) return insufficientPermission();
+      if (hasMetadataAccess(state, actor, stream)) return insufficientPermission();
       unauthorized.push(stream.name);
       continue;
     }
@@ -201,12 +217,12 @@ function decideAdd(state: RealmState, actor: User, users: User[], cmd: UpdateSub
     const subscribers = [...after].sort(ascending);
     if (t.created) {
       const wire = { ...streamToWire(state, stream), subscriber_count: 0 };
-      const to = everyone.filter((u) => canSeeWithSubscribers(u, stream, after)).map((u) => u.id);
+      const to = everyone.filter((u) => canSeeWithSubscribers(state, u, stream, after)).map((u) => u.id);
       if (to.length > 0) events.push({ userIds: to, payload: { type: 'stream', op: 'create', streams: [wire] } });
     } else {
       const gaining = [...fresh.keys()].filter((id) => {
         const u = state.users.get(id)!;
-        return !canSeeWithSubscribers(u, stream, before);
+        return !canSeeWithSubscribers(state, u, stream, before);
       });
       if (gaining.length > 0) {
         events.push({ userIds: gaining, payload: { type: 'stream', op: 'create', streams: [streamToWire(state, stream)] } });
@@ -226,7 +242,7 @@ function decideAdd(state: RealmState, actor: User, users: User[], cmd: UpdateSub
     const fresh = newSubs.get(t.stream.id)!;
     if (fresh.size === 0) continue;
     const after = new Set([...(state.subscriptions.get(t.stream.id)?.keys() ?? []), ...fresh.keys()]);
-    const to = everyone.filter((u) => !fresh.has(u.id) && canSeeWithSubscribers(u, t.stream, after)).map((u) => u.id);
+    const to = everyone.filter((u) => !fresh.has(u.id) && canSeeWithSubscribers(state, u, t.stream, after)).map((u) => u.id);
     if (to.length > 0) {
       events.push({
         userIds: to,
@@ -262,7 +278,7 @@ function decideRemove(state: RealmState, actor: User, users: User[], names: read
     const name = checkStreamName(raw);
     if (!name.ok) return Errors.badRequest(name.msg);
     const stream = findStreamByName(state, name.name);
-    if (stream === undefined || !canSeeStream(state, actor, stream)) missing.push(name.name);
+    if (stream === undefined || !hasMetadataAccess(state, actor, stream)) missing.push(name.name);
     else if (!streams.includes(stream)) streams.push(stream);
   }
   if (missing.length > 0) return Errors.badRequest(`Channel(s) (${missing.join(', ')}) do not exist`);
@@ -297,11 +313,11 @@ function decideRemove(state: RealmState, actor: User, users: User[], names: read
     records.push({ type: 'subscriptions_removed', v: 1, streamId: stream.id, userIds: gone });
     const after = new Set([...subs.keys()].filter((id) => !gone.includes(id)));
     const goneSet = new Set(gone);
-    const to = everyone.filter((u) => !goneSet.has(u.id) && canSeeWithSubscribers(u, stream, after)).map((u) => u.id);
+    const to = everyone.filter((u) => !goneSet.has(u.id) && canSeeWithSubscribers(state, u, stream, after)).map((u) => u.id);
     if (to.length > 0) {
       peers.push({ userIds: to, payload: { type: 'subscription', op: 'peer_remove', stream_ids: [stream.id], user_ids: gone } });
     }
-    const losing = gone.filter((id) => !canSeeWithSubscribers(state.users.get(id)!, stream, after));
+    const losing = gone.filter((id) => !canSeeWithSubscribers(state, state.users.get(id)!, stream, after));
     if (losing.length > 0) {
       const wire = { ...streamToWire(state, stream), subscriber_count: after.size };
       deletes.push({ userIds: losing, payload: { type: 'stream', op: 'delete', streams: [wire] } });
@@ -368,7 +384,7 @@ export function defaultStreamSubscriptions(state: RealmState, user: { id: number
     const color = STREAM_COLORS[i] ?? STREAM_COLORS[stream.recipientId % STREAM_COLORS.length]!;
     records.push({ type: 'subscriptions_added', v: 1, streamId: stream.id, subscriptions: [{ userId: user.id, color }] });
     const after = new Set([...(state.subscriptions.get(stream.id)?.keys() ?? []), user.id]);
-    const to = everyone.filter((u) => u.id !== user.id && canSeeWithSubscribers(u, stream, after)).map((u) => u.id);
+    const to = everyone.filter((u) => u.id !== user.id && canSeeWithSubscribers(state, u, stream, after)).map((u) => u.id);
     if (to.length > 0) {
       events.push({ userIds: to, payload: { type: 'subscription', op: 'peer_add', stream_ids: [stream.id], user_ids: [user.id] } });
     }

@@ -5,9 +5,22 @@
  */
 import { ok, fail, Errors } from '../../errors.js';
 import { apiEmail } from '../../domain/users.js';
-import { visibleStream } from '../../domain/access.js';
-import type { Typing, CommandReplies } from '../commands.js';
+import { accessStreamById } from '../../domain/access.js';
+import type { CommandReplies } from '../commands.js';
 import type { Handler } from '../decision.js';
+
+/** A typing notification: no records, only `typing` events (zulip-behavior.md §10.4). */
+export interface Typing {
+  type: 'typing';
+  senderId: number;
+  op: 'start' | 'stop';
+  messageType: 'direct' | 'stream';
+  /** Direct: recipient user ids. */
+  to?: number[];
+  /** Channel: the channel and topic. */
+  streamId?: number;
+  topic?: string;
+}
 
 export const typing: Handler<Typing, CommandReplies['typing']> = (state, cmd) => {
   const sender = state.users.get(cmd.senderId);
@@ -34,8 +47,10 @@ export const typing: Handler<Typing, CommandReplies['typing']> = (state, cmd) =>
   }
   if (cmd.streamId === undefined) return fail(Errors.badRequest('Missing stream_id'));
   if (cmd.topic === undefined) return fail(Errors.missingTopic());
-  const stream = visibleStream(state, sender, cmd.streamId);
-  if (stream === undefined) return fail(Errors.invalidStreamId());
+  // Zulip's `check_send_typing_notification`: `access_stream_by_id` (content access, active channel).
+  const access = accessStreamById(state, sender, cmd.streamId);
+  if (!access.ok) return access;
+  const stream = access.value.stream;
   const subscribers = [...(state.subscriptions.get(stream.id)?.keys() ?? [])];
   const payload = { type: 'typing', op: cmd.op, message_type: 'stream', sender: senderRef, stream_id: stream.id, topic: cmd.topic };
   return ok({ records: [], events: [{ userIds: subscribers, payload }], reply: {} });

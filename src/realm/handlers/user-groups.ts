@@ -31,9 +31,49 @@ import { findGroupByName, recursiveSubgroups, userGroupNameError } from '../../d
 import { GROUP_PERMISSION_SETTINGS, groupPermissionValues, realmGroupSetting } from '../../domain/group-permissions.js';
 import { userGroupWire } from '../../events/register/user-groups.js';
 import type { RealmEvent } from '../../events/realm-event.js';
-import type { CommandReplies, CreateUserGroup, DeactivateUserGroup, UpdateUserGroup, UpdateUserGroupMembership } from '../commands.js';
+import type { CommandReplies } from '../commands.js';
 import { groupDeactivationObjections } from './user-group-objections.js';
 import type { Handler } from '../decision.js';
+
+/** `POST /user_groups/create`: a user-defined group (settings already defaulted by the endpoint). */
+export interface CreateUserGroup {
+  type: 'create_user_group';
+  actorId: number;
+  name: string;
+  description: string;
+  members: number[];
+  subgroups: number[];
+  /** Group-setting values given by the client, by wire name (`can_manage_group`, …). */
+  settings: Record<string, GroupSettingValue>;
+}
+
+/** `POST /user_groups/{id}/members` and `/subgroups`: add and/or delete direct members or subgroups. */
+export interface UpdateUserGroupMembership {
+  type: 'update_user_group_membership';
+  actorId: number;
+  groupId: number;
+  addMembers: number[];
+  removeMembers: number[];
+  addSubgroups: number[];
+  removeSubgroups: number[];
+}
+
+/** `PATCH /user_groups/{id}`: new name and/or description; `deactivated: false` reactivates. */
+export interface UpdateUserGroup {
+  type: 'update_user_group';
+  actorId: number;
+  groupId: number;
+  name?: string;
+  description?: string;
+  deactivated?: boolean;
+}
+
+/** `POST /user_groups/{id}/deactivate`. */
+export interface DeactivateUserGroup {
+  type: 'deactivate_user_group';
+  actorId: number;
+  groupId: number;
+}
 
 const insufficient = () => Errors.badRequest('Insufficient permission');
 const invalidGroup = () => Errors.badRequest('Invalid user group');

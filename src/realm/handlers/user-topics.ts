@@ -14,9 +14,9 @@
  */
 import { personalSetting } from '../../domain/user-settings.js';
 import { ok, fail, Errors, type Result } from '../../errors.js';
-import { Role, type RealmState, type Stream, type User } from '../../domain/realm-state.js';
+import type { RealmState, Stream, User } from '../../domain/realm-state.js';
 import type { UserTopicSet } from '../../domain/records.js';
-import { isSubscribed } from '../../domain/access.js';
+import { accessStreamById, accessStreamByName } from '../../domain/access.js';
 import { findStreamByName } from '../../domain/streams.js';
 import { topicMessageIds } from '../../domain/recipient-index.js';
 import {
@@ -28,17 +28,23 @@ import {
 } from '../../domain/user-topics.js';
 import { MODERN_NOTIFICATION_SETTINGS } from '../../domain/user-setting-defaults.js';
 import type { RealmEvent } from '../../events/realm-event.js';
-import type { SetUserTopic, CommandReplies } from '../commands.js';
+import type { CommandReplies } from '../commands.js';
 import type { Handler } from '../decision.js';
 
 /**
- * Content access to a channel, as Zulip's `access_stream_by_id` (subscribers; public channels
- * for non-guests); archived channels are not accessible.
+ * Set a user's visibility policy for (channel, topic) (zulip-behavior.md §3.15): `POST /user_topics`
+ * and, with `legacy`, `PATCH /users/me/subscriptions/muted_topics` (seed §4.4; add = 1, remove = 0).
  */
-function canAccessStream(state: RealmState, user: User, stream: Stream): boolean {
-  if (stream.isArchived) return false;
-  if (!stream.inviteOnly && user.role !== Role.guest) return true;
-  return isSubscribed(state, user.id, stream.id);
+export interface SetUserTopic {
+  type: 'set_user_topic';
+  userId: number;
+  /** By id, or by name (legacy endpoint only). */
+  stream: { id: number } | { name: string };
+  topic: string;
+  /** 0 inherit, 1 muted, 2 unmuted, 3 followed. */
+  visibilityPolicy: number;
+  /** The deprecated muted_topics endpoint: its error for an unknown channel on remove. */
+  legacy?: boolean;
 }
 
 /** Finds the channel of a `set_user_topic` command, with the error Zulip gives for each form. */
@@ -53,7 +59,9 @@ function resolveStream(state: RealmState, user: User, cmd: SetUserTopic): Result
   // Removing a policy only needs the channel to exist in the realm (Zulip's
   // `access_stream_to_remove_visibility_policy_by_id` / `access_stream_for_unmute_topic_*`).
   if (cmd.visibilityPolicy === VisibilityPolicy.inherit) return ok(stream);
-  return canAccessStream(state, user, stream) ? ok(stream) : fail(notFound());
+  // Zulip's `access_stream_by_id` / `access_stream_by_name`: content access to an active channel.
+  const access = 'id' in target ? accessStreamById(state, user, target.id) : accessStreamByName(state, user, target.name);
+  return access.ok ? ok(access.value.stream) : fail(notFound());
 }
 
 /**

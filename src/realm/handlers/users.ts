@@ -1,14 +1,29 @@
 /**
- * `create_user`: a new account or bot (https://zulip.com/api/create-user). Validation of the email and
+ * `create_user`: a new account or bot (zulip-behavior.md §11.6). Validation of the email and
  * name happens here so that the CLI, the demo and `POST /users` share it.
  */
 import { ok, fail, Errors } from '../../errors.js';
 import { checkFullName, isValidEmail } from '../../domain/users.js';
-import type { CreateUser, CommandReplies } from '../commands.js';
+import type { RoleCode } from '../../domain/realm-state.js';
+import type { CommandReplies } from '../commands.js';
 import type { Handler } from '../decision.js';
 import { defaultStreamSubscriptions } from './subscriptions.js';
 
-/** Length of API keys (https://zulip.com/api/http-headers). */
+/** A new account or bot (`POST /users`, `POST /bots`, the CLI and the demo organization). */
+export interface CreateUser {
+  type: 'create_user';
+  email: string;
+  fullName: string;
+  role: RoleCode;
+  /** argon2id hash computed by the caller (off the actor's critical path), or null. */
+  passwordHash: string | null;
+  isBot: boolean;
+  botType: number | null;
+  botOwnerId: number | null;
+  timezone: string;
+}
+
+/** Length of API keys (zulip-behavior.md §0.4). */
 export const API_KEY_LENGTH = 32;
 
 export const createUser: Handler<CreateUser, CommandReplies['create_user']> = (state, cmd, ctx) => {
@@ -21,7 +36,7 @@ export const createUser: Handler<CreateUser, CommandReplies['create_user']> = (s
   const id = state.nextIds.user;
   let apiKey = ctx.randomToken(API_KEY_LENGTH);
   while (state.usersByApiKey.has(apiKey)) apiKey = ctx.randomToken(API_KEY_LENGTH);
-  // New humans join the realm's default channels (https://zulip.com/api/create-user).
+  // New humans join the realm's default channels (zulip-behavior.md §11.6).
   const defaults = defaultStreamSubscriptions(state, { id, isBot: cmd.isBot });
   return ok({
     records: [

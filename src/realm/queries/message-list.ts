@@ -20,13 +20,12 @@
 import type { ZulipError } from '../../errors.js';
 import { Flag, MessageBit, type MessageIndex, type UserMessages } from '../../domain/message-index.js';
 import type { MessageBody } from '../../domain/records.js';
-import { Role, type RealmState, type User } from '../../domain/realm-state.js';
-import { isSubscribed } from '../../domain/access.js';
+import type { RealmState, User } from '../../domain/realm-state.js';
+import { canAccessStreamHistory, channelMessageAccess } from '../../domain/access.js';
 import { messageToWire } from '../../domain/messages.js';
 import {
   LARGER_THAN_MAX_MESSAGE_ID,
   MAX_POSSIBLE_MESSAGE_ID,
-  canAccessStreamHistory,
   compileNarrow,
   includesHistory,
   type CompiledNarrow,
@@ -59,6 +58,8 @@ export interface MessageListRequest {
   applyMarkdown: boolean;
   clientGravatar: boolean;
   allowEmptyTopicName: boolean;
+  /** Highest message id readers may see (`RealmHandle.durableMessageId`); default: every id. */
+  visibleUpTo?: number;
 }
 
 /** Which message ids a fetch selected, before serialization. */
@@ -85,12 +86,14 @@ export class Selection {
   private readonly access = new Map<number, number>();
   private readonly historical = Flag.read | Flag.historical;
 
+  /** @param visibleUpTo ids above it do not exist for this query (not yet durable) */
   constructor(
     private readonly state: RealmState,
     private readonly viewer: User,
     private readonly narrow: CompiledNarrow,
     private readonly historyMode: boolean,
     private readonly readBody: BodyReader,
+    private readonly visibleUpTo: number = MAX_POSSIBLE_MESSAGE_ID,
   ) {
     this.m = state.messages;
     this.rows = state.messages.users.get(viewer.id);
@@ -106,9 +109,7 @@ export class Selection {
     else if (r?.type === 'stream') {
       const stream = this.state.streams.get(r.streamId);
       if (stream !== undefined) {
-        if ((!stream.inviteOnly && this.viewer.role !== Role.guest) || isSubscribed(this.state, this.viewer.id, stream.id)) {
-          bits |= ROW_OK;
-        }
+        if (channelMessageAccess(this.state, this.viewer, stream) !== 'none') bits |= ROW_OK;
         if (this.historyMode && canAccessStreamHistory(this.state, this.viewer, stream)) bits |= HISTORY_OK;
       }
     }
@@ -131,7 +132,7 @@ export class Selection {
    */
   accepts(id: number, knownFlags?: number, firstUnread?: { muted: ((id: number) => boolean) | null }): boolean {
     const m = this.m;
-    if (id <= 0 || id > MAX_POSSIBLE_MESSAGE_ID || (m.bits.get(id) & MessageBit.exists) === 0) return false;
+    if (id <= 0 || id > this.visibleUpTo || (m.bits.get(id) & MessageBit.exists) === 0) return false;
     const rid = m.recipient.get(id);
     const access = this.accessOf(rid);
     let flags: number;
@@ -259,7 +260,8 @@ export function selectMessages(
   const index = messageLookupIndex(state);
   const narrow = compileNarrow(state, viewer, index, req.narrow);
   if (!('tests' in narrow)) return narrow;
-  const selection = new Selection(state, viewer, narrow, includesHistory(state, viewer, req.narrow), readBody);
+  const visibleUpTo = Math.min(req.visibleUpTo ?? MAX_POSSIBLE_MESSAGE_ID, MAX_POSSIBLE_MESSAGE_ID);
+  const selection = new Selection(state, viewer, narrow, includesHistory(state, viewer, req.narrow), readBody, visibleUpTo);
 
   const anchor = req.anchor ?? selection.firstUnread();
   const anchoredLeft = anchor === 0;

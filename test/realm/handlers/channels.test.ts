@@ -123,3 +123,23 @@ t.test('replaying the records reproduces the state', async (t) => {
   t.equal(replayed.streamsByName.get('renamed'), id);
   t.notOk(replayed.streamsByName.has('fresh'));
 });
+
+t.test('create_channel by the system (actorId null): no permission checks, no notices', async (t) => {
+  const { state, ctx, ids } = smallRealm();
+  const system = { ...create(ids.member), actorId: null, name: 'setup', inviteOnly: true, isDefault: false, subscriberIds: [ids.guest, ids.other] } as Command;
+  const asGuest = { ...create(ids.guest), name: 'setup' } as Command;
+  const guestResult = decide(state, asGuest, ctx);
+  t.equal(!guestResult.ok && guestResult.error.message, 'Not allowed for guest users', 'a guest may not create channels');
+  const result = decide(state, system, ctx);
+  t.ok(result.ok, 'the system may');
+  if (!result.ok) return;
+  t.equal(result.value.followUps?.length ?? 0, 0, 'no Notification Bot notice without a creator');
+  const [created] = result.value.records as any[];
+  t.equal(created.creatorId, null);
+  t.equal(created.historyPublicToSubscribers, false, 'private default: protected history');
+  run(state, system, ctx);
+  const again = decide(state, { ...system, name: 'SETUP' } as Command, ctx);
+  t.equal(!again.ok && again.error.message, "Channel 'SETUP' already exists", 'the same wording as real requests');
+  const real = decide(state, create(ids.member), ctx);
+  t.ok(real.ok && (real.value.followUps?.length ?? 0) > 0, 'a real creator gets the Notification Bot notice');
+});

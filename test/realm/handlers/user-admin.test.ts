@@ -13,7 +13,9 @@ import { evolve } from '../../../src/domain/evolve.js';
 import type { RealmRecord } from '../../../src/domain/records.js';
 import type { CommandContext } from '../../../src/realm/decision.js';
 import type { Command } from '../../../src/realm/commands.js';
-import { isValidTimezone, type AddBot, type AdminCreateUser, type UpdateUser } from '../../../src/realm/handlers/user-admin.js';
+import type { UpdateUser } from '../../../src/realm/handlers/user-admin.js';
+import type { AddBot, AdminCreateUser } from '../../../src/realm/handlers/user-create.js';
+import { isValidTimezone } from '../../../src/realm/handlers/user-settings.js';
 
 
 const update = (actorId: number, userId: number, over: Partial<UpdateUser> = {}): UpdateUser => ({ type: 'update_user', actorId, userId, ...over });

@@ -1,14 +1,14 @@
-/** `create_user`, `create_stream`, `subscribe`, `create_realm` handlers: records, replies, errors. */
+/** `create_user`, `create_channel` (system setup), `subscribe`, `create_realm` handlers: records, replies, errors. */
 import t from 'tap';
 import { decide, fingerprint, run, smallRealm } from '../../support/realm-fixture.js';
-import type { CreateStream, CreateUser } from '../../../src/realm/commands.js';
+import type { CreateChannel, CreateUser } from '../../../src/realm/commands.js';
 
 const user = (over: Partial<CreateUser>): CreateUser => ({
   type: 'create_user', email: 'new@example.com', fullName: 'New Person', role: 400, passwordHash: 'h', isBot: false,
   botType: null, botOwnerId: null, timezone: 'Europe/Paris', ...over,
 });
-const stream = (over: Partial<CreateStream>): CreateStream => ({
-  type: 'create_stream', actorId: null, name: 'fresh', description: '', inviteOnly: false, isWebPublic: false, isDefault: false, subscriberIds: [], ...over,
+const stream = (over: Partial<CreateChannel>): CreateChannel => ({
+  type: 'create_channel', actorId: null, name: 'fresh', description: '', inviteOnly: false, isWebPublic: false, isDefault: false, subscriberIds: [], ...over,
 });
 
 t.test('create_user', async (t) => {
@@ -38,7 +38,7 @@ t.test('create_user', async (t) => {
   t.equal(fingerprint(state), before, 'state unchanged');
 });
 
-t.test('create_stream and subscribe', async (t) => {
+t.test('create_channel by the system, and subscribe', async (t) => {
   const { state, ctx, ids } = smallRealm();
   const { streamId } = run(state, stream({ name: '  Fresh Ideas ', description: 'line1\nline2', subscriberIds: [ids.member, ids.other] }), ctx);
   const s = state.streams.get(streamId)!;
@@ -50,8 +50,9 @@ t.test('create_stream and subscribe', async (t) => {
   t.equal(state.streams.get(priv.streamId)!.historyPublicToSubscribers, false, 'private default: protected history');
 
   const before = fingerprint(state);
-  const errors: Array<[Partial<CreateStream>, string]> = [
-    [{ name: 'fresh ideas' }, "Channel name 'fresh ideas' is already taken."],
+  const errors: Array<[Partial<CreateChannel>, string]> = [
+    // The wording real requests get (Zulip's ChannelExistsError); create_stream said "Channel name '…' is already taken.".
+    [{ name: 'fresh ideas' }, "Channel 'fresh ideas' already exists"],
     [{ name: '   ' }, "Channel name can't be empty!"],
     [{ name: 'z'.repeat(61) }, 'Channel name too long (limit: 60 characters).'],
     [{ name: 'a\u0007b' }, 'Invalid character in channel name, at position 2!'],

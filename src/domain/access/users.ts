@@ -1,6 +1,6 @@
 /**
  * Which users a user may "access" (know exists, see in the user list, mention) when the realm
- * restricts guests: Zulip's `can_access_all_users_group` (zerver/lib/users.py
+ * restricts guests, and who may administer whom: Zulip's `can_access_all_users_group` (zerver/lib/users.py
  * `check_user_can_access_all_users`, `check_can_access_user`, `get_inaccessible_user_ids`).
  *
  * Rules (Zulip):
@@ -13,9 +13,10 @@
  * guest's channels (subscriber map lookups), one conversation-key lookup, and — only when those
  * fail — one pass over the realm's direct conversations (never over all users).
  */
-import { Role, type RealmState, type User } from './realm-state.js';
-import { hasGroupPermission } from './groups.js';
-import { findDirectRecipient } from './recipients.js';
+import { Errors, fail, ok, type Result } from '../../errors.js';
+import { Role, type RealmState, type User } from '../realm-state.js';
+import { hasGroupPermission } from '../groups.js';
+import { findDirectRecipient } from '../recipients.js';
 
 /** Zulip's `check_user_can_access_all_users`: false only for a guest outside `can_access_all_users_group`. */
 export function canAccessAllUsers(state: RealmState, user: User): boolean {
@@ -47,4 +48,33 @@ export function canAccessUser(state: RealmState, viewer: User, targetId: number)
     if (recipient.userIds.includes(viewer.id) && recipient.userIds.includes(target.id)) return true;
   }
   return false;
+}
+
+/** Zulip's `UserProfile.can_admin_user`: the bot's owner, or a realm administrator. */
+export function canAdminUser(actor: User, target: User): boolean {
+  return (target.isBot && target.botOwnerId === actor.id) || actor.role <= Role.admin;
+}
+
+/** Options of {@link accessUserById} (Zulip's keyword arguments of `access_user_by_id`). */
+export interface UserAccessOptions {
+  /** Accept a deactivated target (default false: `User is deactivated`). */
+  allowDeactivated?: boolean;
+  /** Accept a bot target (default false: `No such user`). */
+  allowBots?: boolean;
+  /** Require {@link canAdminUser} (else `Insufficient permission`); false: {@link canAccessUser}. */
+  forAdmin: boolean;
+}
+
+/**
+ * Zulip's zerver/lib/users.py `access_user_by_id`: the target user, or — in this order — `No such
+ * user` (unknown id, deactivated actor, or a bot unless `allowBots`), `User is deactivated` (unless
+ * `allowDeactivated`), `Insufficient permission` (not accessible to a restricted guest, or with
+ * `forAdmin` not administrable by `actor`).
+ */
+export function accessUserById(state: RealmState, actor: User, targetId: number, opts: UserAccessOptions): Result<User> {
+  const target = state.users.get(targetId);
+  if (target === undefined || !actor.isActive || (target.isBot && !opts.allowBots)) return fail(Errors.noSuchUser());
+  if (!target.isActive && !opts.allowDeactivated) return fail(Errors.badRequest('User is deactivated'));
+  const allowed = opts.forAdmin ? canAdminUser(actor, target) : canAccessUser(state, actor, target.id);
+  return allowed ? ok(target) : fail(Errors.insufficientPermission());
 }

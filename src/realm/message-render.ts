@@ -14,25 +14,27 @@
  *   message in it, the sender included), for `@**topic**` in a channel message;
  * - silent mentions (`@_**…**`, quoted mentions, deactivated users/groups) flag nobody.
  * - a guest outside `can_access_all_users_group` cannot mention users they cannot access
- *   (`get_inaccessible_user_ids`, see user-access.ts): such mentions render as unknown names.
- * Links into the realm (`RenderTarget.realmUrl`) render relative (`rewrite_local_links_to_relative`).
+ *   (`get_inaccessible_user_ids`, see domain/access/users.ts): such mentions render as unknown names.
+ * Links into the realm (`RealmState.url`, the configured organization URL — never the Host the
+ * sender used, so stored HTML is the same whoever sent it) render relative
+ * (zerver/lib/markdown/__init__.py `rewrite_local_links_to_relative`), internal sends included.
  * Only recipients (users who get a UserMessage row) appear in `userFlags`.
  *
  * Cost on the send path: the context is a handful of closures over the state's maps; lookups run
  * only for mention/link syntax actually present (names via a cached index, see user-name-index.ts).
  */
-import { groupPermissionValues } from './group-permissions.js';
-import { Role, type RealmState, type Stream, type User } from './realm-state.js';
-import { Flag } from './message-index.js';
-import { isSubscribed } from './access.js';
-import { hasGroupPermission, isUserInGroup } from './groups.js';
-import { topicMessageIds } from './recipient-index.js';
-import { personalSetting } from './user-settings.js';
-import { usersByLowerName } from './user-name-index.js';
-import { canAccessAllUsers, canAccessUser } from './user-access.js';
+import { groupPermissionValues } from '../domain/group-permissions.js';
+import type { RealmState, Stream, User } from '../domain/realm-state.js';
+import { Flag } from '../domain/message-index.js';
+import { canAccessAllUsers, canAccessUser, hasContentAccess } from '../domain/access.js';
+import { hasGroupPermission, isUserInGroup } from '../domain/groups.js';
+import { topicMessageIds } from '../domain/recipient-index.js';
+import { personalSetting } from '../domain/user-settings.js';
+import { usersByLowerName } from '../domain/user-name-index.js';
 import { emptyFindings, type LinkableStream, type MentionableUser, type RenderFindings, type ZulipRenderContext } from '../markdown/context.js';
 import { zulipRenderer } from '../markdown/zulip-renderer.js';
-import { Errors, type ZulipError } from '../errors.js';
+import { MarkdownRenderingError, MAX_RENDERED_LENGTH, messageRenderWork } from '../markdown/render-budget.js';
+import { Errors, ZulipError } from '../errors.js';
 
 /** Where the message goes; mentions and topic wildcards depend on it. */
 export interface RenderTarget {
@@ -44,12 +46,6 @@ export interface RenderTarget {
   topic?: string;
   /** Direct messages: every member of the conversation (sender included). */
   directUserIds?: readonly number[];
-  /**
-   * The realm's base URL (`http://<Host>`, see `realmUrl` in src/api/server-settings.ts, the rule
-   * invite links and `realm_url` use): links into it render relative, as Zulip's
-   * `rewrite_local_links_to_relative` does. Absent (e.g. internal sends): links stay absolute.
-   */
-  realmUrl?: string;
 }
 
 /** A rendered message. */
@@ -74,13 +70,23 @@ export interface RenderedMessage {
 /** Zulip's `Realm.WILDCARD_MENTION_THRESHOLD`: up to this many users, anyone may use wildcards. */
 export const WILDCARD_MENTION_THRESHOLD = 15;
 
-/** Renders `content` (already normalized by `normalizeContent`) for `target` in `state`. */
-export function renderMessageContent(state: RealmState, content: string, target: RenderTarget): RenderedMessage {
+/**
+ * Renders `content` (already normalized by `normalizeContent`, or bounded by the caller) for
+ * `target` in `state`. Returns `Errors.unableToRenderMessage()` where Zulip's `markdown_convert`
+ * raises `MarkdownRenderingError`: past the render's work budget (parley's stand-in for Zulip's
+ * 5 s timeout, see markdown/render-budget.ts) or when the HTML exceeds `MAX_MESSAGE_LENGTH * 100`.
+ */
+export function renderMessageContent(state: RealmState, content: string, target: RenderTarget): RenderedMessage | ZulipError {
   const zulip = renderContext(state, target.senderId, target.nowSeconds);
-  const rendered = zulipRenderer.render(
-    content,
-    target.realmUrl !== undefined ? { zulip, realmUrl: target.realmUrl } : { zulip },
-  );
+  let rendered: string;
+  try {
+    const work = messageRenderWork(content.length);
+    rendered = zulipRenderer.render(content, state.url !== '' ? { zulip, realmUrl: state.url, work } : { zulip, work });
+  } catch (err) {
+    if (err instanceof MarkdownRenderingError) return Errors.unableToRenderMessage();
+    throw err;
+  }
+  if (rendered.length > MAX_RENDERED_LENGTH) return Errors.unableToRenderMessage();
   const found = zulip.out;
   const result: RenderedMessage = {
     rendered,
@@ -214,20 +220,6 @@ export function topicParticipants(state: RealmState, stream: Stream, topic: stri
   return out;
 }
 
-/**
- * Zulip's `user_has_content_access`: which channels' names the sender may turn into links
- * (web-public, subscribed, public for non-guests, or private with permission to subscribe).
- */
-function hasContentAccess(state: RealmState, user: User, stream: Stream): boolean {
-  if (stream.isWebPublic || isSubscribed(state, user.id, stream.id)) return true;
-  if (user.role === Role.guest) return false;
-  if (!stream.inviteOnly) return true;
-  return (
-    hasGroupPermission(state, user.id, stream.groups.can_add_subscribers_group) ||
-    hasGroupPermission(state, user.id, stream.groups.can_subscribe_group)
-  );
-}
-
 const NO_USERS: readonly MentionableUser[] = [];
 
 function mentionable(user: User): MentionableUser {
@@ -241,6 +233,7 @@ function mentionable(user: User): MentionableUser {
 export function renderContext(state: RealmState, senderId: number, nowSeconds: number): ZulipRenderContext {
   const sender = state.users.get(senderId);
   const linkable = (stream: Stream | undefined): LinkableStream | undefined =>
+    // Zulip links only channels the sender has content access to (`user_has_content_access`).
     stream !== undefined && sender !== undefined && hasContentAccess(state, sender, stream)
       ? { id: stream.id, name: stream.name }
       : undefined;

@@ -1,0 +1,195 @@
+/**
+ * Adversarial rendering benchmark: how long one render of a hostile message takes, per pattern
+ * and input size, through the full message renderer (`zulipRenderer` with the test realm's
+ * users, channels, group and linkifier — what `POST /messages/render` runs, minus the length
+ * bound, so the renderer itself is measured past max_message_length).
+ *
+ *     node --import=tsx bench/render-adversarial.ts [--sizes 10,100] [--only name,...]   (standalone)
+ *     npm run bench -- --only render-adversarial                                           (inside the load bench)
+ *
+ * Each pattern is repeated up to the size (KB = 1,000 UTF-16 code units) and rendered a few
+ * times (at most `repeats`, at most ~1 s per cell); the table prints, per size, the best CPU
+ * time of one render (process.cpuUsage: steadier than wall time on a shared machine), ms per KB,
+ * and the renderer's work counter per input character (render-budget.ts; deterministic).
+ * Linear rendering shows flat ms/KB and work/char columns. A size is skipped ("skip") when the
+ * previous size already took more than `skipAboveMs`: a quadratic pattern would otherwise run
+ * for minutes, and the skip itself is the finding. Nothing is asserted.
+ */
+import { parseArgs } from 'node:util';
+import { pathToFileURL } from 'node:url';
+import { zulipRenderer } from '../src/markdown/zulip-renderer.js';
+import { fixtureContext, TEST_REALM_URL } from '../src/markdown/conformance.js';
+
+/** One hostile input family: `unit` repeated (or `build(size)` for structured inputs). */
+export interface AdversarialPattern {
+  name: string;
+  /** Builds an input of about `chars` UTF-16 code units. */
+  build(chars: number): string;
+}
+
+const repeat = (unit: string) => (chars: number) => unit.repeat(Math.max(1, Math.floor(chars / unit.length)));
+
+/** Backtick runs of growing length separated by text: `` ` a `` a ``` a ... ``. */
+function growingBackticks(chars: number): string {
+  const parts: string[] = [];
+  let total = 0;
+  for (let n = 1; total < chars; n++) {
+    const part = '`'.repeat(n) + 'a';
+    parts.push(part);
+    total += part.length;
+  }
+  return parts.join('');
+}
+
+/** A list nested one level deeper per line (2 spaces per level, Zulip's nesting). */
+function nestedList(chars: number): string {
+  const lines: string[] = [];
+  let total = 0;
+  for (let depth = 0; total < chars; depth++) {
+    const line = ' '.repeat(2 * depth) + '* a';
+    lines.push(line);
+    total += line.length + 1;
+  }
+  return lines.join('\n');
+}
+
+/** One line of `> ` markers: a quote nested as deep as the input is long. */
+const nestedQuotes = (chars: number) => '> '.repeat(Math.floor(chars / 2)) + 'a';
+
+/** The hostile inputs (issue 12), one row each. */
+export const ADVERSARIAL_PATTERNS: readonly AdversarialPattern[] = [
+  { name: "'*a' × N", build: repeat('*a') },
+  { name: "'**a' × N", build: repeat('**a') },
+  { name: "'***a' × N", build: repeat('***a') },
+  { name: "'_a' × N", build: repeat('_a') },
+  { name: "'~~a' × N", build: repeat('~~a') },
+  { name: "'[a' × N", build: repeat('[a') },
+  { name: "'[a](' × N", build: repeat('[a](') },
+  { name: "'[a](b) ' × N", build: repeat('[a](b) ') },
+  { name: "'[a](b \"' × N", build: repeat('[a](b "') },
+  { name: "'](' × N", build: repeat('](') },
+  { name: "'`a' × N", build: repeat('`a') },
+  { name: 'growing ` runs', build: growingBackticks },
+  { name: "'\\\\`' × N", build: repeat('\\\\`') },
+  { name: "'> ' × N (1 line)", build: nestedQuotes },
+  { name: "'>\\n' × N", build: repeat('> a\n') },
+  { name: 'nested list', build: nestedList },
+  { name: "'* a\\n' × N", build: repeat('* a\n') },
+  { name: "'a\\n* a\\n' × N", build: repeat('a\n* a\n') },
+  { name: "'@**a** ' × N", build: repeat('@**a** ') },
+  { name: "'@**King Hamlet** ' × N", build: repeat('@**King Hamlet** ') },
+  { name: "'@*a* ' × N", build: repeat('@*a* ') },
+  { name: "'#**Verona>t** ' × N", build: repeat('#**Verona>t** ') },
+  { name: "'**a** @**King Hamlet** '", build: repeat('**a** @**King Hamlet** ') },
+  { name: "':smile: ' × N", build: repeat(':smile: ') },
+  { name: "':a' × N", build: repeat(':a') },
+  { name: "'#1234 ' × N (linkifier)", build: repeat('#1234 ') },
+  { name: "'#1234' × N (no space)", build: repeat('#1234') },
+  { name: "'http://a.co ' × N", build: repeat('http://a.co ') },
+  { name: "'a.co/(' × N", build: repeat('a.co/(') },
+  { name: "'~~~\\n' × N (fences)", build: repeat('~~~\n') },
+  { name: "'```quote\\n' × N", build: repeat('```quote\n') },
+  { name: "'```spoiler a\\n' × N", build: repeat('```spoiler a\n') },
+  { name: "'$$a$$ ' × N", build: repeat('$$a$$ ') },
+  { name: "'$$' × N", build: repeat('$$') },
+  { name: "':) ' × N (emoticons)", build: repeat(':) ') },
+  { name: "'<time:' × N", build: repeat('<time:') },
+  { name: "'<time:1> ' × N", build: repeat('<time:1> ') },
+  { name: "'&amp;' × N", build: repeat('&amp;') },
+  { name: "'| a ' × N (table row)", build: (n) => '| a |\n|---|\n' + repeat('| a ')(n) },
+  { name: "'# a\\n' × N", build: repeat('# a\n') },
+  { name: 'plain prose', build: repeat('Lorem ipsum dolor sit amet, consectetur adipiscing elit. ') },
+];
+
+/** One measured cell. */
+export interface AdversarialCell {
+  kb: number;
+  /** Best of the repeats, ms; null when skipped. */
+  ms: number | null;
+  msPerKb: number | null;
+  /** Rendered HTML length, characters. */
+  outputChars: number | null;
+  /** The render's work counter divided by the input length (null: skipped, or no counter). */
+  workPerChar: number | null;
+}
+
+/** One pattern's row. */
+export interface AdversarialRow {
+  name: string;
+  cells: AdversarialCell[];
+}
+
+function renderOnce(input: string): { ms: number; out: number; work: number } {
+  const work = { used: 0, limit: Infinity };
+  const started = process.cpuUsage();
+  const html = zulipRenderer.render(input, { realmUrl: TEST_REALM_URL, zulip: fixtureContext(true), work });
+  const cpu = process.cpuUsage(started);
+  return { ms: (cpu.user + cpu.system) / 1000, out: html.length, work: work.used };
+}
+
+/** Runs every pattern (or those named in `only`) at each size in KB. */
+export function runAdversarialBench(
+  options: { sizesKb?: readonly number[]; only?: ReadonlySet<string>; repeats?: number; skipAboveMs?: number } = {},
+): AdversarialRow[] {
+  const sizes = options.sizesKb ?? [10, 100];
+  const repeats = options.repeats ?? 5;
+  const skipAboveMs = options.skipAboveMs ?? 2000;
+  for (let i = 0; i < 200; i++) renderOnce('warm *up* **x** `y` [a](b) @**King Hamlet** :smile:');
+  const rows: AdversarialRow[] = [];
+  for (const pattern of ADVERSARIAL_PATTERNS) {
+    if (options.only && !options.only.has(pattern.name)) continue;
+    const cells: AdversarialCell[] = [];
+    let previousMs = 0;
+    for (const kb of sizes) {
+      if (previousMs > skipAboveMs) {
+        cells.push({ kb, ms: null, msPerKb: null, outputChars: null, workPerChar: null });
+        continue;
+      }
+      const input = pattern.build(kb * 1000);
+      let best = Infinity;
+      let out = 0;
+      let work = 0;
+      const deadline = performance.now() + 1000;
+      for (let r = 0; r < repeats; r++) {
+        const once = renderOnce(input);
+        best = Math.min(best, once.ms);
+        out = once.out;
+        work = once.work;
+        if (performance.now() > deadline) break;
+      }
+      previousMs = best;
+      const workPerChar = work > 0 ? work / input.length : null;
+      cells.push({ kb, ms: best, msPerKb: best / (input.length / 1000), outputChars: out, workPerChar });
+    }
+    rows.push({ name: pattern.name, cells });
+  }
+  return rows;
+}
+
+/** A plain-text table: one row per pattern, `ms  ms/KB` per size. */
+export function formatAdversarialBench(rows: readonly AdversarialRow[]): string {
+  const sizes = rows[0]?.cells.map((c) => c.kb) ?? [];
+  const header = ['pattern'.padEnd(28), ...sizes.map((kb) => `${kb} KB: cpu-ms  ms/KB work/char`.padStart(34))].join('');
+  const lines = [header];
+  for (const row of rows) {
+    const cells = row.cells.map((c) =>
+      c.ms === null
+        ? 'skip'.padStart(34)
+        : `${c.ms.toFixed(1).padStart(16)} ${c.msPerKb!.toFixed(3).padStart(6)} ${(c.workPerChar === null ? '-' : c.workPerChar.toFixed(0)).padStart(9)}`,
+    );
+    lines.push(row.name.padEnd(28) + cells.join(''));
+  }
+  return lines.join('\n');
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const { values } = parseArgs({ options: { sizes: { type: 'string' }, only: { type: 'string' }, 'skip-above-ms': { type: 'string' } } });
+  const sizesKb = (values.sizes ?? '10,100').split(',').map(Number);
+  if (!sizesKb.every((n) => Number.isFinite(n) && n > 0 && n <= 10_000)) {
+    console.error('usage: node --import=tsx bench/render-adversarial.ts [--sizes 10,100] [--only "name|name"] [--skip-above-ms MS]');
+    process.exit(2);
+  }
+  const only = values.only !== undefined ? new Set(values.only.split('|')) : undefined;
+  const skipAboveMs = values['skip-above-ms'] !== undefined ? Number(values['skip-above-ms']) : undefined;
+  console.log(formatAdversarialBench(runAdversarialBench({ sizesKb, ...(only && { only }), ...(skipAboveMs !== undefined && { skipAboveMs }) })));
+}
