@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
 import t, { type Test } from 'tap';
 import { RealmRegistry } from '../../src/realm/realm-registry.js';
+import { RealmUrls } from '../../src/realm/realm-urls.js';
 import { openStore, STORAGE_FORMAT_VERSION, StorageVersionError } from '../../src/storage/lmdb.js';
 import { readIdentityFile } from '../../src/storage/store-identity.js';
 import { verifyDataDir } from '../../src/storage/verify.js';
@@ -30,7 +31,7 @@ t.test('a format-1 store is upgraded and loads with all its data', async (t) => 
   t.same(before.problems, [], 'verify reads format 1 without writing');
   t.equal(readIdentityFile(dir), undefined, 'format 1 has no identity file');
 
-  const registry = await RealmRegistry.open({ dataDir: dir, externalHost: 'localhost' });
+  const registry = await RealmRegistry.open({ dataDir: dir, urls: RealmUrls.parse('http://localhost') });
   const realm = registry.all()[0]!;
   t.equal(realm.state.users.size, 12, 'every user (9 humans, the demo bot, 2 system bots)');
   const ids = Array.from({ length: 60 }, (_, i) => i + 1).filter((id) => realm.state.messages.exists(id));
