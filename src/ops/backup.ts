@@ -7,7 +7,8 @@
  *   so the server keeps running and accepting writes; it holds every message acknowledged before
  *   the backup began;
  * - every other file or directory kept beside the store (uploads, identity and format files,
- *   `demo-password.txt`…), copied **after** the store: a file is written before the record that
+ *   `demo-password.txt`…), copied **after** the store (except the durable high-water mark
+ *   `parley-durable.json`, copied **before** it, so it never names more than the copy holds): a file is written before the record that
  *   refers to it (DESIGN.md §8), so every file the copied store refers to is present. Not copied:
  *   LMDB's `lock.mdb` (per-machine reader table), the server's `parley.lock` and the health probe;
  * - `parley-backup.json`: the manifest (format, time, and every file's size and SHA-256), which
@@ -34,6 +35,7 @@ import {
 import { dirname, join, relative, resolve as resolvePath, sep } from 'node:path';
 import { copyStore, LMDB_DATA_FILE, LMDB_LOCK_FILE } from '../storage/store-copy.js';
 import { LOCK_FILE_NAME } from '../storage/data-dir-lock.js';
+import { DURABLE_MARK_FILE_NAME } from '../storage/durable-mark.js';
 import { HEALTH_PROBE_FILE } from './health.js';
 
 /** Name of the manifest inside a backup directory. */
@@ -139,9 +141,14 @@ export async function runBackup(dataDir: string, out: string, progress: Progress
   mkdirSync(target, { recursive: true });
   const startedAt = new Date().toISOString();
   try {
+    // The durable high-water mark is copied BEFORE the store: a mark copied later could name a
+    // sequence the copied store does not hold yet, and the restored store would be refused as
+    // rolled back (storage/durable-mark.ts). An older mark is always consistent with a newer store.
+    const markFirst = existsSync(join(source, DURABLE_MARK_FILE_NAME)) ? [DURABLE_MARK_FILE_NAME] : [];
+    for (const path of markFirst) copyFileSync(join(source, path), join(target, path));
     progress.startPhase('store', 1);
     await copyStore(source, target, (copied, total) => progress.update(copied, total));
-    const others = listFiles(source, isExcluded);
+    const others = listFiles(source, (name) => isExcluded(name) || name === DURABLE_MARK_FILE_NAME);
     progress.startPhase('files', others.length);
     others.forEach((path, i) => {
       const to = join(target, path);
@@ -150,7 +157,7 @@ export async function runBackup(dataDir: string, out: string, progress: Progress
       progress.update(i + 1);
     });
     const files: ManifestEntry[] = [];
-    const all = [LMDB_DATA_FILE, ...others];
+    const all = [LMDB_DATA_FILE, ...markFirst, ...others];
     progress.startPhase('checksums', all.length);
     for (const [i, path] of all.entries()) {
       const full = join(target, path);

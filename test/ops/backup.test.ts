@@ -60,7 +60,7 @@ async function waitFor(cond: () => boolean, what: string, timeoutMs = 30_000): P
 
 t.test('backup under a send load, restore, compare: every message acknowledged before the backup is there', async (t) => {
   const dataDir = makeTempDir(t);
-  const server = await startServer({ timeoutMs: START_TIMEOUT_MS, t, dataDir, demoPassword: PW });
+  const server = await startServer({ timeoutMs: START_TIMEOUT_MS, t, dataDir, demoPassword: PW, args: ['--rate-limits', 'off'] });
   const { api_key: key } = await fetchApiKey(server.url, EMAIL, PW);
   const load = sendLoad(server, key, 'load');
   await waitFor(() => load.acks.length >= 200, '200 acknowledged sends');
