@@ -8,11 +8,12 @@
  *   (compared in constant time); anything else → 401 UNAUTHORIZED.
  */
 import { timingSafeEqual } from 'node:crypto';
-import { App, us_listen_socket_close, us_socket_local_port, type HttpResponse, type us_listen_socket } from 'uWebSockets.js';
+import { App, us_listen_socket_close, us_socket_local_port, type HttpResponse } from 'uWebSockets.js';
 import { Errors } from '../errors.js';
 import { errorResponse, type ApiResponse } from '../api/registry.js';
 import { copyRequestHead, type RequestHead, type ResponseState } from './request.js';
 import { NEVER_CACHE, statusLine, writeResponse } from './response.js';
+import { listenExclusive } from './listen-exclusive.js';
 
 /** How to produce the exposition, and the token guarding it on the main port ('' = no token needed). */
 export interface MetricsEndpoint {
@@ -96,14 +97,7 @@ export function startMetricsServer(
     writeResponse(res, state, response, head.method === 'HEAD', false);
   });
   return new Promise((resolve, reject) => {
-    const LIBUS_LISTEN_EXCLUSIVE_PORT = 1; // see server.ts: never share a port with another process
-    const listen = app.listen as unknown as (
-      host: string,
-      port: number,
-      options: number,
-      cb: (listenSocket: us_listen_socket | false) => void,
-    ) => void;
-    listen.call(app, host, port, LIBUS_LISTEN_EXCLUSIVE_PORT, (socket) => {
+    listenExclusive(app, host, port, (socket) => {
       if (socket === false) {
         app.close();
         reject(new Error(`cannot listen on ${host}:${port} for metrics`));

@@ -13,7 +13,6 @@ import {
   us_socket_local_port,
   type HttpResponse,
   type HttpRequest,
-  type us_listen_socket,
 } from 'uWebSockets.js';
 import { Errors, ZulipError } from '../errors.js';
 import { API_PREFIX, errorResponse, type ApiRequest, type ApiResponse, type RequestTrace } from '../api/registry.js';
@@ -30,6 +29,7 @@ import { attachEventSocket, type EventSocketOptions } from './websocket.js';
 import type { TrustedProxies } from './client-ip.js';
 import { serveMetrics, type MetricsEndpoint } from './metrics-endpoint.js';
 import { log } from '../log.js';
+import { listenExclusive } from './listen-exclusive.js';
 
 /** Options for `startHttpServer`. */
 export interface HttpServerOptions {
@@ -235,18 +235,7 @@ export function startHttpServer(opts: HttpServerOptions): Promise<HttpServer> {
   app.any('/*', handle);
 
   return new Promise((resolve, reject) => {
-    // uWS's ListenOptions.LIBUS_LISTEN_EXCLUSIVE_PORT (the enum is declared but not exported).
-    const LIBUS_LISTEN_EXCLUSIVE_PORT = 1;
-    // Exclusive: uWS's default listen sets SO_REUSEPORT, so a second server on a busy port would
-    // "succeed" and the kernel would split connections between two processes and two stores.
-    // The (host, port, options, cb) form exists at runtime but is missing from the typings.
-    const listen = app.listen as unknown as (
-      host: string,
-      port: number,
-      options: number,
-      cb: (listenSocket: us_listen_socket | false) => void,
-    ) => void;
-    listen.call(app, opts.host, opts.port, LIBUS_LISTEN_EXCLUSIVE_PORT, (listenSocket) => {
+    listenExclusive(app, opts.host, opts.port, (listenSocket) => {
       if (listenSocket === false) {
         app.close();
         reject(new Error(`cannot listen on ${opts.host}:${opts.port}`));

@@ -3,26 +3,11 @@
  */
 import t from 'tap';
 import { api, fetchApiKey, startServer, DEFAULT_DEMO_PASSWORD } from '../support/server-process.js';
+import { sample, scrape } from '../support/metrics-scrape.js';
 
 /** Start-up can take tens of seconds on a loaded shared machine; a real hang still fails. */
 const START_TIMEOUT_MS = 60_000;
 
-/** One sample value of the exposition (first line matching name + label fragment), or undefined. */
-function sample(text: string, name: string, labels = ''): number | undefined {
-  for (const line of text.split('\n')) {
-    if (!line.startsWith(name)) continue;
-    const rest = line.slice(name.length);
-    if (!(rest.startsWith('{') || rest.startsWith(' '))) continue;
-    if (labels !== '' && !rest.includes(labels)) continue;
-    return Number(line.slice(line.lastIndexOf(' ') + 1));
-  }
-  return undefined;
-}
-
-async function scrape(url: string, token?: string): Promise<{ status: number; type: string | null; text: string }> {
-  const res = await fetch(`${url}/metrics`, token === undefined ? {} : { headers: { Authorization: `Bearer ${token}` } });
-  return { status: res.status, type: res.headers.get('content-type'), text: await res.text() };
-}
 
 t.test('--metrics-port serves /metrics without a token on its own listener; the main port does not', async (t) => {
   const server = await startServer({ timeoutMs: START_TIMEOUT_MS, t, args: ['--metrics-port', '0'] });
