@@ -113,7 +113,7 @@ t.test('handler: expiry honoured; defaults only on request', async (t) => {
 });
 
 t.test('join pages: a malformed %-escape is a 404 page; counted per IP like other unauthenticated calls', async (t) => {
-  const s = await startTestServer(t);
+  const s = await startTestServer(t, { rateLimits: true });
   const malformed = await fetch(`${s.url}/join/%ZZ${'a'.repeat(21)}/`);
   t.equal(malformed.status, 404, 'not a 500');
   t.match(await malformed.text(), /malformed/);

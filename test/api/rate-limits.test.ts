@@ -29,7 +29,7 @@ async function untilLimited(call: () => Promise<Reply>, max: number, batch = 10)
 }
 
 t.test('api_by_user: 200 calls, then 429 with retry-after; other users unaffected', async (t) => {
-  const s = await startTestServer(t);
+  const s = await startTestServer(t, { rateLimits: true });
   const hamlet = await s.as('hamlet@zulip.com');
   const othello = await s.as('othello@zulip.com');
   const realm = s.server.registry.bySubdomainName('')!;
@@ -77,7 +77,7 @@ t.test('api_by_user: 200 calls, then 429 with retry-after; other users unaffecte
 });
 
 t.test('long-polls (GET /events) are not counted, but answer with the headers', async (t) => {
-  const s = await startTestServer(t);
+  const s = await startTestServer(t, { rateLimits: true });
   const hamlet = await s.as('hamlet@zulip.com');
   const reg = await hamlet.call('POST', '/register', { event_types: ['message'], fetch_event_types: ['message'] });
   t.equal(reg.status, 200);
@@ -111,7 +111,7 @@ t.test('long-polls (GET /events) are not counted, but answer with the headers', 
 });
 
 t.test('api_by_ip: 100 unauthenticated calls per IP, refused credentials included', async (t) => {
-  const s = await startTestServer(t);
+  const s = await startTestServer(t, { rateLimits: true });
   const first = await s.request('GET', '/server_settings');
   t.equal(first.status, 200);
   t.equal(first.headers.get('x-ratelimit-limit'), '100');

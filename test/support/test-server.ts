@@ -74,7 +74,9 @@ export async function startTestServer(
   options: Parameters<typeof startServer>[1] = {},
 ): Promise<TestServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'parley-test-'));
-  const server = await startServer({ ...DEFAULT_CONFIG, port: 0, dataDir, demoPassword: DEMO_PASSWORD, ...overrides }, options);
+  // Rate limits are off unless a test asks for them: a test's verifyAction rounds can pass 200
+  // requests a minute by one user on a fast machine (test/api/rate-limits.test.ts turns them on).
+  const server = await startServer({ ...DEFAULT_CONFIG, port: 0, dataDir, demoPassword: DEMO_PASSWORD, rateLimits: false, ...overrides }, options);
   const url = server.url;
   const request: TestServer['request'] = async (method, path, init = {}) => {
     const encoded = formEncode(init.params ?? {});
