@@ -42,6 +42,7 @@ export type ErrorCode =
   | 'PAYLOAD_TOO_LARGE'
   | 'SERVER_NOT_READY'
   | 'CANNOT_DEACTIVATE_GROUP_IN_USE'
+  | 'REALM_UPLOAD_QUOTA'
   // parley's own (no Zulip equivalent): storage failures a client can meet
   | 'DISK_FULL'
   | 'MESSAGE_DAMAGED';
@@ -249,4 +250,18 @@ export const Errors = {
   // User groups (Zulip's `CannotDeactivateGroupInUseError`, FL 298): where the group is used.
   cannotDeactivateGroupInUse: (objections: readonly Record<string, unknown>[]) =>
     new ZulipError('CANNOT_DEACTIVATE_GROUP_IN_USE', 'Cannot deactivate user group in use.', 400, { objections }),
+
+  // Uploads (zerver/views/upload.py upload_file_backend, zerver/lib/upload/__init__.py
+  // check_upload_within_quota, zerver/views/attachments.py remove)
+  uploadNoFile: () => bad('You must specify a file to upload'),
+  uploadTooManyFiles: () => bad('You may only upload one file at a time'),
+  uploadTooLarge: (maxMib: number) => bad(`File is larger than this server's configured maximum upload size (${maxMib} MiB).`),
+  /** parley's: Zulip stores empty files; the issue asks to refuse them. */
+  uploadEmpty: () => bad('Uploaded file is empty'),
+  uploadQuota: () => new ZulipError('REALM_UPLOAD_QUOTA', "Upload would exceed your organization's upload quota.", 400),
+  invalidAttachment: () => bad('Invalid attachment'),
+  /** Missing and not allowed alike (no existence oracle; Zulip's serve_file 404 page). */
+  fileNotFound: () => new ZulipError('BAD_REQUEST', 'File not found', 404),
+  invalidUploadToken: () => bad('Invalid token'),
+  invalidUploadFilename: () => bad('Invalid filename'),
 } as const;

@@ -22,3 +22,4 @@ export * from './access/users.js';
 export * from './access/drafts.js';
 export * from './access/subscriptions.js';
 export * from './access/message-moves.js';
+export * from './access/attachments.js';
