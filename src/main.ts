@@ -28,6 +28,11 @@ import { addScrapeSource, enableDefaultMetrics, scrapeMetrics } from './metrics.
 import { recordAnsweredRequest } from './ops/request-log.js';
 import { bindFailureCause, lockDataDir, writeDemoPasswordFile } from './ops/startup.js';
 import { log as logger } from './log.js';
+import { FileStore, FileTooLarge } from './storage/file-store.js';
+import { attachmentDigests } from './domain/attachments.js';
+import { handleUserUploads, isUserUploadsPath } from './api/user-uploads-page.js';
+import type { UploadServices } from './api/uploaded-file.js';
+import type { UploadRoute } from './http/multipart-upload.js';
 
 /** A running server. */
 export interface RunningServer {
@@ -81,12 +86,19 @@ export async function startServer(
     throw error;
   }
   const createDemo = config.demo && registry.all().length === 0;
+  // Uploaded files: a file no record names (a crash between file and record) is garbage.
+  const files = new FileStore(registry.dataDir);
+  const referenced = new Set(registry.all().flatMap((realm) => [...attachmentDigests(realm.state)]));
+  const swept = await files.sweep((digest) => referenced.has(digest));
+  if (swept.temp + swept.unreferenced > 0) logger.info(swept, 'removed unreferenced upload files');
+  const uploads = uploadServices(files, config.maxFileUploadMib, config.uploadQuotaMib);
   const queues = new EventQueueManager(options.eventTiming ?? DEFAULT_TIMING);
   registry.events.subscribe((realmId, seq, events) => queues.publish(realmId, seq, events));
   const services: ApiServices = {
     realmForHost: (host) => registry.realmForHost(host),
     authenticate: (realm, email, apiKey) => registry.authenticate(realm, email, apiKey),
     rateLimits: config.rateLimits ? new ApiRateLimits() : null,
+    uploads,
   };
   const apiDispatch = createDispatcher(buildRoutes({ queues }), services);
   // Bound before the demo exists: until then every request gets 503 (clients retry).
@@ -129,6 +141,8 @@ export async function startServer(
       health,
       ...((config.metricsToken ?? '') !== '' && { metrics: { token: config.metricsToken!, scrape: scrapeMetrics } }),
       onAnswered: recordAnsweredRequest,
+      upload: uploadRoute(files, config.maxFileUploadMib),
+      userUploads: { matches: isUserUploadsPath, handle: (req) => (starting ? Promise.resolve(startingError) : handleUserUploads(req, services)) },
     });
   } catch (error) {
     await release();
@@ -195,4 +209,30 @@ function realmCounts(subdomain: string, state: RealmState): { subdomain: string;
   let messages = 0;
   for (let id = 0; id < index.bits.length; id++) if (index.exists(id)) messages++;
   return { subdomain, messages, users };
+}
+
+const MIB = 1024 * 1024;
+
+/** The file store's read side and the upload limits, as the API layer sees them. */
+function uploadServices(files: FileStore, maxFileUploadMib: number, uploadQuotaMib: number): UploadServices {
+  return {
+    maxFileUploadMib,
+    quotaBytes: uploadQuotaMib > 0 ? uploadQuotaMib * MIB : null,
+    size: (sha256) => files.size(sha256),
+    open: (sha256, start, end) => files.openRead(sha256, { start, end }),
+  };
+}
+
+/** `POST /api/v1/user_uploads`: streamed to the file store's temp area, at most the upload limit. */
+function uploadRoute(files: FileStore, maxFileUploadMib: number): UploadRoute {
+  const tooLarge = () => Errors.uploadTooLarge(maxFileUploadMib);
+  return {
+    matches: (method, path) => method === 'POST' && path === '/api/v1/user_uploads',
+    maxFileBytes: maxFileUploadMib * MIB,
+    tooLarge,
+    stage: (source, maxBytes) =>
+      files.stage(source, { maxBytes }).catch((error: unknown) => {
+        throw error instanceof FileTooLarge ? tooLarge() : error;
+      }),
+  };
 }

@@ -18,6 +18,7 @@ import { parseBasicAuth } from '../auth/basic-auth.js';
 import { LRUCache } from 'lru-cache';
 import { rateLimitedError, type ApiRateLimits } from './api-rate-limits.js';
 import { log } from '../log.js';
+import type { FileBody, UploadedFile, UploadServices } from './uploaded-file.js';
 
 /**
  * One request as `http/` hands it over: everything copied out of uWS, body already parsed.
@@ -51,6 +52,8 @@ export interface ApiRequest {
    * route template and who asked. Absent in tests that build requests by hand.
    */
   readonly trace?: RequestTrace;
+  /** File parts of a streamed multipart upload (`POST /user_uploads`), already on disk. */
+  readonly files?: readonly UploadedFile[];
 }
 
 /** What the dispatcher learned about a request, for logs and metrics (issue 13 §2). */
@@ -71,6 +74,8 @@ export interface ApiResponse {
   readonly status: number;
   readonly headers?: Readonly<Record<string, string>>;
   readonly body: Record<string, unknown> | null;
+  /** A file download (`GET /user_uploads/...`): streamed instead of `body` (which is then null). */
+  readonly file?: FileBody;
 }
 
 /** What the dispatcher needs from the rest of the server. */
@@ -85,6 +90,8 @@ export interface ApiServices {
   authenticate(realm: RealmHandle | null, email: string, apiKey: string): Authenticated | ZulipError;
   /** API rate limits (`api/api-rate-limits.ts`); absent or null = no limits (`--rate-limits off`). */
   rateLimits?: ApiRateLimits | null;
+  /** The upload store and limits (`POST /user_uploads`, file downloads); absent = uploads refused. */
+  uploads?: UploadServices;
 }
 
 /** A successfully authenticated request's principal: the user and the realm they belong to. */
@@ -97,6 +104,7 @@ export interface Authenticated {
 export const API_PREFIX = '/api/v1/';
 
 const NEVER_ABORTS = (): void => {};
+const NO_FILES: readonly UploadedFile[] = [];
 
 /** The wire form of a ZulipError: its status, its extra headers, `toBody()`. */
 export function errorResponse(error: ZulipError): ApiResponse {
@@ -388,12 +396,14 @@ export function createDispatcher(
     const clientName = client || clientNameFromUserAgent(req.headers['user-agent']);
     const onAbort = req.onAbort ?? NEVER_ABORTS;
     const scheme = req.scheme ?? 'http';
+    const files = req.files ?? NO_FILES;
+    const uploads = services.uploads ?? null;
     // `auth: 'user'` endpoints were authenticated above: they get the principal's realm and user.
     // Two literals of one shape (not a spread): the hot path keeps a single object layout.
     const ctx: Parameters<AnyEndpoint['handler']>[0] =
       principal === null
-        ? { params, path: pathParams, realm, user: null, clientName, remoteAddress: req.remoteAddress, scheme, onAbort }
-        : { params, path: pathParams, realm: principal.realm, user: principal.user, clientName, remoteAddress: req.remoteAddress, scheme, onAbort };
+        ? { params, path: pathParams, realm, user: null, clientName, remoteAddress: req.remoteAddress, scheme, onAbort, files, uploads, headers: req.headers }
+        : { params, path: pathParams, realm: principal.realm, user: principal.user, clientName, remoteAddress: req.remoteAddress, scheme, onAbort, files, uploads, headers: req.headers };
     const result = endpoint.handler(ctx);
     if (result instanceof Promise) return result.then((outcome) => envelope(req, outcome, consumed));
     return envelope(req, result, consumed);

@@ -206,6 +206,16 @@ export async function toApiRequest(
   trace?: RequestTrace,
 ): Promise<ApiRequest> {
   const fields = BODY_METHODS.has(head.method) ? await parseForm(head.headers['content-type'], body) : [];
+  return apiRequestFromFields(head, fields, onAbort, trace);
+}
+
+/** The `ApiRequest` of a copied head and already parsed form fields (streamed uploads add `files`). */
+export function apiRequestFromFields(
+  head: RequestHead,
+  fields: [string, string][],
+  onAbort?: (callback: () => void) => void,
+  trace?: RequestTrace,
+): ApiRequest {
   return {
     method: head.method,
     path: head.path,
