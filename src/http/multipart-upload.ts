@@ -70,10 +70,17 @@ export function readMultipartUpload(
     const pending: Promise<void>[] = [];
     let extraParts = 0;
     let settled = false;
+    let paused = false;
+    /** A paused socket must be resumed before answering, or the keep-alive connection hangs. */
+    const resumeIfPaused = () => {
+      if (paused && !state.aborted) res.resume();
+      paused = false;
+    };
     const fail = (error: unknown) => {
       if (settled) return;
       settled = true;
       state.onAbort = null;
+      resumeIfPaused();
       parser.removeAllListeners();
       parser.on('error', () => {});
       parser.destroy();
@@ -84,6 +91,8 @@ export function readMultipartUpload(
     state.onAbort = () => fail(new RequestAborted());
     parser.on('field', (name, value) => fields.push([name, value]));
     parser.on('file', (fieldName, stream, info) => {
+      // A truncated body errors the part's stream after its consumer may have stopped listening.
+      stream.on('error', () => {});
       if (files.length + pending.length > 0) {
         extraParts++;
         stream.resume();
@@ -114,6 +123,7 @@ export function readMultipartUpload(
         if (settled) return;
         settled = true;
         state.onAbort = null;
+        resumeIfPaused();
         // Extra file parts only need counting: the endpoint refuses more than one file.
         for (let i = 0; i < extraParts; i++) files.push(EXTRA_PART);
         resolve({ fields, files });
@@ -126,10 +136,11 @@ export function readMultipartUpload(
       if (received > maxBodyBytes) return fail(route.tooLarge());
       const more = parser.write(Buffer.from(new Uint8Array(chunk)));
       if (isLast) parser.end();
-      else if (!more) {
+      else if (!more && !paused) {
+        paused = true;
         res.pause();
         parser.once('drain', () => {
-          if (!state.aborted && !settled) res.resume();
+          if (!settled) resumeIfPaused();
         });
       }
     });
