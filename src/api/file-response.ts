@@ -32,7 +32,9 @@ export async function fileResponse(uploads: UploadServices, a: Attachment, range
   if (rangeHeader !== undefined && size > 0) {
     const ranges = parseRange(size, rangeHeader, { combine: true });
     if (ranges === -1) {
-      return { status: 416, headers: { ...headers, 'Content-Range': `bytes */${size}` }, body: null };
+      // An empty file body: sent with `Content-Length: 0` (a bodiless JSON answer would have none).
+      const empty = { start: 0, length: 0, open: () => Promise.reject(new Error('empty body')) };
+      return { status: 416, headers: { ...headers, 'Content-Range': `bytes */${size}` }, body: null, file: empty };
     }
     if (ranges !== -2 && ranges.type === 'bytes' && ranges.length === 1) {
       start = ranges[0]!.start;
