@@ -14,7 +14,7 @@ import { verifyAction } from '../support/verify-action.js';
 const auth = (c: Caller) => 'Basic ' + Buffer.from(`${c.email}:${c.apiKey}`).toString('base64');
 
 /** POST /user_uploads with the given file parts (name → [bytes, filename, type]). */
-async function upload(s: TestServer, c: Caller, parts: Array<[string, Uint8Array | string, string, string?]>) {
+async function upload(s: TestServer, c: Caller, parts: Array<[string, Uint8Array<ArrayBuffer> | string, string, string?]>) {
   const form = new FormData();
   for (const [field, bytes, filename, type] of parts) form.append(field, new Blob([bytes], type ? { type } : {}), filename);
   const res = await fetch(`${s.url}/api/v1/user_uploads`, { method: 'POST', headers: { Authorization: auth(c) }, body: form });
