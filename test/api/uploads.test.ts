@@ -71,6 +71,13 @@ t.test('upload, list, serve with headers and ranges, delete', async (t) => {
   t.equal(ranged.headers.get('content-range'), `bytes 6-10/${text.length}`);
   const unsatisfiable = await getFile(s, reply.uri, hamlet, { Range: 'bytes=999-' });
   t.equal(unsatisfiable.status, 416);
+  t.equal(unsatisfiable.headers.get('content-range'), `bytes */${text.length}`);
+  const headRes = await fetch(`${s.url}${reply.uri}`, { method: 'HEAD', headers: { Authorization: auth(hamlet) } });
+  t.equal(headRes.status, 200);
+  t.equal(headRes.headers.get('content-length'), String(text.length), 'HEAD: the length without the body');
+  t.equal((await headRes.arrayBuffer()).byteLength, 0);
+  const crafted = await getFile(s, `/user_uploads/${reply.uri.split('/')[2]}/..%2F..%2F..%2Fetc/passwd/x/y`, hamlet);
+  t.equal(crafted.status, 404, 'a crafted path only selects (no) record');
 
   const othello = await s.as('othello@zulip.com');
   const id = list.attachments[0].id;
@@ -133,8 +140,11 @@ t.test('bad uploads are refused with Zulip errors and store nothing', async (t) 
 });
 
 t.test('the realm upload quota', async (t) => {
-  const s = await startTestServer(t, { uploadQuotaMib: 1 });
+  const s = await startTestServer(t, { uploadQuotaMib: 1, maxFileUploadMib: 3 });
   const hamlet = await s.as('hamlet@zulip.com');
+  const realm = (await hamlet.call('POST', '/register', { fetch_event_types: ['realm'] })).body;
+  t.equal(realm.realm_upload_quota_mib, 1, 'register reports the quota');
+  t.equal(realm.max_file_upload_size_mib, 3, 'and the upload limit');
   t.equal((await upload(s, hamlet, [['a', new Uint8Array(700 * 1024), 'a.bin']])).body.result, 'success');
   const over = await upload(s, hamlet, [['a', new Uint8Array(400 * 1024).fill(1), 'b.bin']]);
   t.same(over.body, { result: 'error', msg: "Upload would exceed your organization's upload quota.", code: 'REALM_UPLOAD_QUOTA' });
