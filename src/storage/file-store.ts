@@ -189,6 +189,16 @@ export class FileStore {
     }
   }
 
+  /** Age in ms of a stored digest's file (since its last commit), or undefined when absent. */
+  async ageMs(sha256: string): Promise<number | undefined> {
+    if (!isSha256(sha256)) return undefined;
+    try {
+      return Date.now() - (await stat(this.pathOf(sha256))).mtimeMs;
+    } catch {
+      return undefined;
+    }
+  }
+
   /** Removes a stored digest (no error when absent). Only for digests no record names any more. */
   async remove(sha256: string): Promise<void> {
     if (!isSha256(sha256)) return;

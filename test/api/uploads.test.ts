@@ -5,7 +5,7 @@
  * FormData, files read back through `/user_uploads/...`. Error cases assert that nothing was
  * stored (no attachment, no file in the store).
  */
-import { readdirSync, existsSync } from 'node:fs';
+import { readdirSync, existsSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
 import t from 'tap';
 import { startTestServer, type Caller, type TestServer } from '../support/test-server.js';
@@ -84,10 +84,21 @@ t.test('upload, list, serve with headers and ranges, delete', async (t) => {
   t.same((await othello.call('DELETE', `/attachments/${id}`)).body, bad('Invalid attachment'), "another user's attachment");
   t.same((await hamlet.call('DELETE', '/attachments/999')).body, bad('Invalid attachment'), 'unknown id');
   t.equal((await hamlet.call('GET', '/attachments')).body.attachments.length, 1, 'unchanged after errors');
+  // The same bytes uploaded twice are stored once; deleting one attachment keeps them for the other.
+  const twin = (await upload(s, hamlet, [['file', text, 'twin.txt', 'text/plain']])).body;
+  t.equal(storedFiles(s).length, 1, 'stored once');
+  const aged = new Date(Date.now() - 5 * 60_000);
+  for (const digest of storedFiles(s)) utimesSync(join(s.dataDir, 'files', 'sha256', digest.slice(0, 2), digest), aged, aged);
   const removed = await verifyAction(t, s, hamlet, { action: () => hamlet.call('DELETE', `/attachments/${id}`), numEvents: 1, stateChangeExpected: false });
-  t.same(removed.events[0], { ...removed.events[0], type: 'attachment', op: 'remove', attachment: { id }, upload_space_used: 0 });
-  t.same((await hamlet.call('GET', '/attachments')).body.attachments, []);
+  t.same(removed.events[0], { ...removed.events[0], type: 'attachment', op: 'remove', attachment: { id }, upload_space_used: text.length }, 'the twin still counts');
   t.equal((await getFile(s, reply.uri, hamlet)).status, 404, 'gone once deleted');
+  t.equal((await getFile(s, twin.uri, hamlet)).bytes.toString(), text, 'the twin still serves the bytes');
+  t.equal(storedFiles(s).length, 1);
+  const twinId = (await hamlet.call('GET', '/attachments')).body.attachments[0].id;
+  await hamlet.call('DELETE', `/attachments/${twinId}`);
+  t.same((await hamlet.call('GET', '/attachments')).body.attachments, []);
+  for (let i = 0; i < 50 && storedFiles(s).length > 0; i++) await new Promise((r) => setTimeout(r, 100));
+  t.same(storedFiles(s), [], 'the bytes are removed with the last attachment naming them');
 });
 
 t.test('HTML and SVG are never served inline; binary types are guessed from the name', async (t) => {
