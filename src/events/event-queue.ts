@@ -39,6 +39,14 @@ export interface QueueConsumer {
 /** Largest backlog kept for a queue nobody drains; past it the queue is dropped (client re-registers). */
 export const MAX_QUEUE_EVENTS = 50_000;
 
+/**
+ * Events held by all of one user's queues together (`EventQueueManager` bounds it): every queue
+ * of the user shares one counter and keeps it current on push, acknowledgement and close.
+ */
+export interface BacklogCounter {
+  events: number;
+}
+
 export class EventQueue {
   private events: QueuedEvent[] = [];
   private nextEventId = 0;
@@ -60,6 +68,8 @@ export class EventQueue {
     readonly settings: QueueSettings,
     readonly minCommandSeq: number,
     now: number,
+    /** The owner's counter across all their queues (a private one when not given). */
+    readonly backlog: BacklogCounter = { events: 0 },
   ) {
     this.lastActivity = now;
   }
@@ -84,6 +94,7 @@ export class EventQueue {
     if (this.closed) return true;
     const event = { ...payload, id: this.nextEventId++ } as QueuedEvent;
     this.events.push(event);
+    this.backlog.events++;
     if (this.events.length > MAX_QUEUE_EVENTS) return false;
     if (this.consumer !== null) this.consumer.deliver([event]);
     return true;
@@ -94,7 +105,10 @@ export class EventQueue {
     this.lastActivity = now;
     let i = 0;
     while (i < this.events.length && this.events[i]!.id <= lastEventId) i++;
-    if (i > 0) this.events.splice(0, i);
+    if (i > 0) {
+      this.events.splice(0, i);
+      this.backlog.events -= i;
+    }
   }
 
   /** Events with id > `lastEventId`, in order. */
@@ -121,6 +135,7 @@ export class EventQueue {
   /** Closes the queue: the consumer is told, events are dropped. */
   close(): void {
     this.closed = true;
+    this.backlog.events -= this.events.length;
     this.events = [];
     const consumer = this.consumer;
     this.consumer = null;
