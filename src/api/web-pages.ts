@@ -160,7 +160,7 @@ async function loginPost(req: ApiRequest, realm: RealmHandle | null, services: W
   const limited = limitByIp(req, services);
   if (limited !== null) return limited;
   if (realm === null) return noOrganization();
-  const csrf = checkCsrf({ method: 'POST', headers: req.headers, body: req.body, realmUrl: realm.url });
+  const csrf = checkCsrf({ method: 'POST', headers: req.headers, body: req.body, realmUrl: realm.url, scheme: req.scheme ?? 'http' });
   if (csrf !== null) return csrfFailurePage(String(csrf.data.reason));
   const next = safeNext(field(req.body, 'next') ?? field(req.query, 'next'));
   const username = field(req.body, 'username') ?? '';
@@ -178,7 +178,7 @@ async function loginPost(req: ApiRequest, realm: RealmHandle | null, services: W
 
 async function logout(req: ApiRequest, realm: RealmHandle | null): Promise<WebResponse> {
   if (realm === null) return redirect('/login/');
-  const csrf = checkCsrf({ method: 'POST', headers: req.headers, body: req.body, realmUrl: realm.url });
+  const csrf = checkCsrf({ method: 'POST', headers: req.headers, body: req.body, realmUrl: realm.url, scheme: req.scheme ?? 'http' });
   if (csrf !== null) return csrfFailurePage(String(csrf.data.reason));
   const session = sessionFromCookie(realm, req.headers);
   if (session !== null) {

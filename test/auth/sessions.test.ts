@@ -52,7 +52,13 @@ t.test('checkCsrf: safe methods pass; unsafe ones need the header or form field 
   t.equal(post({ cookie, 'x-csrftoken': TOKEN }), null);
   t.equal(post({ cookie }, [['csrfmiddlewaretoken', TOKEN]]), null, 'the form field on POST');
   t.equal(checkCsrf({ method: 'PATCH', headers: { cookie, 'x-csrftoken': TOKEN }, body: [], realmUrl: URL_ }), null);
-  t.equal(post({ cookie, 'x-csrftoken': TOKEN, origin: URL_ }), null, 'same origin');
+  t.equal(post({ cookie, 'x-csrftoken': TOKEN, origin: URL_ }), null, 'the realm URL\'s origin');
+  t.equal(post({ cookie, 'x-csrftoken': TOKEN, origin: 'http://localhost:9991', host: 'localhost:9991' }), null, 'the origin the request was sent to');
+  t.equal(
+    reason(checkCsrf({ method: 'POST', headers: { cookie, 'x-csrftoken': TOKEN, origin: 'http://localhost:9991', host: 'localhost:9991' }, body: [], realmUrl: URL_, scheme: 'https' }))!.reason,
+    'Origin checking failed - http://localhost:9991 does not match any trusted origins.',
+    'scheme matters',
+  );
 
   t.same(reason(post({ 'x-csrftoken': TOKEN })), { status: 403, code: 'CSRF_FAILED', msg: 'CSRF error: CSRF cookie not set.', reason: 'CSRF cookie not set.' });
   t.same(reason(post({ cookie })), { status: 403, code: 'CSRF_FAILED', msg: 'CSRF error: CSRF token missing.', reason: 'CSRF token missing.' });
