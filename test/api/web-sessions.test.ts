@@ -36,6 +36,8 @@ t.test('GET /login/: a script-free form with the CSRF token, strict security hea
   const again = await b.fetch('GET', '/login/');
   t.same(again.headers.getSetCookie(), [], 'an existing CSRF cookie is kept');
   t.equal((await b.fetch('POST', '/login/')).status, 405);
+  t.match((await b.fetch('GET', '/accounts/login/')).text, /<button type="submit">Log in<\/button>/, 'GET /accounts/login/ shows the form too');
+  t.equal((await b.fetch('PUT', '/accounts/login/')).status, 405);
 });
 
 t.test('POST /accounts/login/: CSRF, wrong password, success with cookies and next', async (t) => {
