@@ -22,6 +22,9 @@ import { startHttpServer } from './http/server.js';
 import { ApiRateLimits } from './api/api-rate-limits.js';
 import { startMetricsServer, type MetricsServer } from './http/metrics-endpoint.js';
 import { handleJoin, isJoinPath } from './api/join.js';
+import { handleWebPage, isWebPagePath } from './api/web-pages.js';
+import { StaticAssets } from './http/static-assets.js';
+import { fileURLToPath } from 'node:url';
 import { errorResponse, type ApiResponse } from './api/registry.js';
 import { checkHealth } from './ops/health.js';
 import { addScrapeSource, enableDefaultMetrics, scrapeMetrics } from './metrics.js';
@@ -60,6 +63,8 @@ export async function startServer(
     eventTiming?: EventQueueTiming;
     /** Test hook: see `RealmActorDeps.afterAppend`. */
     afterAppend?: () => Promise<void>;
+    /** The built browser app (`index.html` + assets); default `<package>/dist/webapp`. */
+    webappDir?: string;
   } = {},
 ): Promise<RunningServer> {
   const log = options.log ?? (() => {});
@@ -101,6 +106,8 @@ export async function startServer(
     uploads,
   };
   const apiDispatch = createDispatcher(buildRoutes({ queues }), services);
+  const assets = new StaticAssets(options.webappDir ?? fileURLToPath(new URL('../dist/webapp/', import.meta.url)));
+  const pageServices = { ...services, appShell: () => assets.shell() };
   // Bound before the demo exists: until then every request gets 503 (clients retry).
   let starting = true;
   const startingError = errorResponse(Errors.unhealthy('Server is starting'));
@@ -138,6 +145,8 @@ export async function startServer(
       benchCeiling: config.bench,
       socket: { services, queues },
       join: { matches: isJoinPath, handle: (req) => handleJoin(req, services) },
+      pages: { matches: isWebPagePath, handle: (req) => handleWebPage(req, pageServices) },
+      assets,
       health,
       ...((config.metricsToken ?? '') !== '' && { metrics: { token: config.metricsToken!, scrape: scrapeMetrics } }),
       onAnswered: recordAnsweredRequest,
@@ -242,7 +251,7 @@ const FRESH_FILE_MS = 60_000;
 function uploadRoute(files: FileStore, maxFileUploadMib: number): UploadRoute {
   const tooLarge = () => Errors.uploadTooLarge(maxFileUploadMib);
   return {
-    matches: (method, path) => method === 'POST' && path === '/api/v1/user_uploads',
+    matches: (method, path) => method === 'POST' && (path === '/api/v1/user_uploads' || path === '/json/user_uploads'),
     maxFileBytes: maxFileUploadMib * MIB,
     tooLarge,
     stage: (source, maxBytes) =>
