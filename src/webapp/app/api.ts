@@ -1,0 +1,87 @@
+/**
+ * The app's one way to the server: `/json/<path>`, the same endpoints as `/api/v1/<path>` with the
+ * session cookie (sent by the browser) and Zulip's CSRF protection: the `csrftoken` cookie's
+ * value echoed in the `X-CSRFToken` header on every request (Zulip's web app does the same in
+ * `web/src/channel.ts`). The API key never reaches the browser.
+ *
+ * Parameters are form-encoded as Zulip expects; arrays and objects are JSON-encoded values.
+ */
+
+/** A Zulip error answer (`{"result":"error","msg","code"}`) or a transport failure (`code` NETWORK). */
+export class ApiError extends Error {
+  constructor(
+    message: string,
+    readonly code: string,
+    readonly status: number,
+    readonly body: Record<string, unknown> = {},
+  ) {
+    super(message);
+  }
+}
+
+/** A parameter value: strings and numbers as they are, anything else JSON-encoded. */
+export type ParamValue = string | number | boolean | readonly unknown[] | Record<string, unknown>;
+
+function encode(params: Record<string, ParamValue | undefined>): URLSearchParams {
+  const body = new URLSearchParams();
+  for (const [key, value] of Object.entries(params)) {
+    if (value === undefined) continue;
+    body.set(key, typeof value === 'string' ? value : typeof value === 'number' ? String(value) : JSON.stringify(value));
+  }
+  return body;
+}
+
+/** The `csrftoken` cookie ('' when absent: the server then refuses writes). */
+export function csrfToken(): string {
+  const match = /(?:^|;\s*)csrftoken=([^;]*)/.exec(document.cookie);
+  return match === null ? '' : decodeURIComponent(match[1]!);
+}
+
+/** Called when the server says the session is gone (401): the app goes to the login page. */
+let onUnauthorized: () => void = () => {
+  location.assign('/login/');
+};
+
+/** Replaces the 401 handler (tests of the app never need it; the app keeps the default). */
+export function setUnauthorizedHandler(fn: () => void): void {
+  onUnauthorized = fn;
+}
+
+/**
+ * Calls `METHOD /json/<path>` and resolves with the success body; rejects with `ApiError`.
+ * GET and DELETE carry parameters in the query string, others in a form body.
+ */
+export async function api<T = Record<string, unknown>>(
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
+  path: string,
+  params: Record<string, ParamValue | undefined> = {},
+  init: { signal?: AbortSignal } = {},
+): Promise<T> {
+  const query = encode(params);
+  const inUrl = method === 'GET' || method === 'DELETE';
+  const url = `/json/${path}${inUrl && [...query.keys()].length > 0 ? `?${query}` : ''}`;
+  let response: Response;
+  try {
+    response = await fetch(url, {
+      method,
+      credentials: 'same-origin',
+      headers: { 'X-CSRFToken': csrfToken(), ...(inUrl ? {} : { 'Content-Type': 'application/x-www-form-urlencoded' }) },
+      body: inUrl ? null : query,
+      signal: init.signal ?? null,
+    });
+  } catch (error) {
+    if (error instanceof DOMException && error.name === 'AbortError') throw error;
+    throw new ApiError('Unable to reach the server', 'NETWORK', 0);
+  }
+  let body: Record<string, unknown>;
+  try {
+    body = (await response.json()) as Record<string, unknown>;
+  } catch {
+    throw new ApiError(`Unexpected answer (HTTP ${response.status})`, 'BAD_RESPONSE', response.status);
+  }
+  if (response.status === 401) onUnauthorized();
+  if (!response.ok || body['result'] !== 'success') {
+    throw new ApiError(String(body['msg'] ?? `HTTP ${response.status}`), String(body['code'] ?? 'BAD_REQUEST'), response.status, body);
+  }
+  return body as T;
+}
