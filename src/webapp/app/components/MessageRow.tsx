@@ -8,12 +8,12 @@
  * rendered as text.
  */
 import { useSignal } from '@preact/signals';
-import { useEffect } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useRef } from 'preact/hooks';
 import { deleteMessage, editMessage, rawContent, report, setStarred, toggleReaction } from '../actions.js';
 import { dmPeers } from '../narrow.js';
 import { me, selectedId, streamById, userName } from '../state.js';
 import type { Message, Reaction } from '../types.js';
-import { EmojiPicker, emojiChar } from './EmojiPicker.js';
+import { codeToChar, EmojiPicker, emojiChar } from './EmojiPicker.js';
 import { dmOperand, go } from './Sidebar.js';
 
 /** Whether two messages are in the same conversation (one recipient header covers both). */
@@ -122,6 +122,21 @@ function Editor({ message, onDone }: { message: Message; onDone: () => void }) {
   );
 }
 
+/**
+ * The server's rendered HTML. Zulip draws Unicode emoji (`<span class="emoji emoji-1f604">:smile:</span>`)
+ * from sprite sheets parley does not ship; the spans get the emoji character as text instead.
+ */
+function RenderedContent({ html }: { html: string }) {
+  const el = useRef<HTMLDivElement>(null);
+  useLayoutEffect(() => {
+    for (const span of el.current?.querySelectorAll<HTMLElement>('span.emoji') ?? []) {
+      const code = /(?:^|\s)emoji-([0-9a-f-]+)(?:\s|$)/.exec(span.className)?.[1];
+      if (code !== undefined) span.textContent = codeToChar(code);
+    }
+  }, [html]);
+  return <div class="message-content rendered_markdown" ref={el} dangerouslySetInnerHTML={{ __html: html }} />;
+}
+
 export function MessageRow({ message, previous }: { message: Message; previous: Message | undefined }) {
   const editing = useSignal(false);
   const picking = useSignal(false);
@@ -154,7 +169,7 @@ export function MessageRow({ message, previous }: { message: Message; previous: 
             <p>{message.local_text}</p>
           </div>
         ) : (
-          <div class="message-content rendered_markdown" dangerouslySetInnerHTML={{ __html: message.content }} />
+          <RenderedContent html={message.content} />
         )}
         <Reactions message={message} />
         {message.id > 0 && (
