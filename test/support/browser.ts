@@ -92,3 +92,89 @@ export async function appAssetSizes(baseUrl: string, cookie: string): Promise<{ 
 export async function cookieHeader(context: BrowserContext, baseUrl: string): Promise<string> {
   return (await context.cookies(baseUrl)).map((c) => `${c.name}=${c.value}`).join('; ');
 }
+
+/**
+ * Scrolls the feed to its top until the whole narrow is loaded ("Beginning of this view"), at
+ * most `maxSteps` steps or `timeLimitMs`. Resolves with whether everything was loaded.
+ */
+export async function loadWholeNarrow(page: Page, maxSteps = 400, timeLimitMs = 120_000): Promise<boolean> {
+  const feed = feedOf(page);
+  const deadline = Date.now() + timeLimitMs;
+  for (let i = 0; i < maxSteps && Date.now() < deadline; i++) {
+    if ((await feed.getByText('Beginning of this view').count()) > 0) return true;
+    await feed.evaluate((el) => {
+      el.scrollTop = 0;
+      el.dispatchEvent(new Event('scroll'));
+    });
+    await page.waitForTimeout(150);
+  }
+  return (await feed.getByText('Beginning of this view').count()) > 0;
+}
+
+/** What scrolling the whole feed cost: frame intervals (ms) and the most rows in the DOM at once. */
+export interface ScrollReport {
+  steps: number;
+  p50FrameMs: number;
+  p95FrameMs: number;
+  maxFrameMs: number;
+  /** The most `.message-row` elements present at once (virtualization keeps this small). */
+  maxRenderedRows: number;
+}
+
+/**
+ * Scrolls the feed from top to bottom `stepPx` per animation frame (at most `maxSteps` steps) and
+ * reports the frame intervals and the largest number of rendered rows.
+ */
+export async function scrollThroughFeed(page: Page, stepPx = 400, maxSteps = 3000): Promise<ScrollReport> {
+  return feedOf(page).evaluate(
+    async (el, { stepPx, maxSteps }) => {
+      const frames: number[] = [];
+      let maxRenderedRows = 0;
+      let last = performance.now();
+      for (let y = 0; y < el.scrollHeight && frames.length < maxSteps; y += stepPx) {
+        el.scrollTop = y;
+        await new Promise((r) => requestAnimationFrame(r));
+        const now = performance.now();
+        frames.push(now - last);
+        last = now;
+        maxRenderedRows = Math.max(maxRenderedRows, el.querySelectorAll('.message-row').length);
+      }
+      frames.sort((a, b) => a - b);
+      const at = (q: number) => frames[Math.min(frames.length - 1, Math.floor(frames.length * q))] ?? 0;
+      return { steps: frames.length, p50FrameMs: at(0.5), p95FrameMs: at(0.95), maxFrameMs: at(1), maxRenderedRows };
+    },
+    { stepPx, maxSteps },
+  );
+}
+
+/**
+ * Sends `count` short messages to one channel topic through the API (16 at a time, stopping at
+ * `timeLimitMs`); some have a second paragraph and a quote so row heights vary. The server must
+ * run with `--rate-limits off`. Resolves with the number sent.
+ */
+export async function preloadTopic(
+  url: string,
+  auth: string,
+  target: { channel: string; topic: string },
+  count: number,
+  timeLimitMs = 180_000,
+): Promise<number> {
+  const deadline = Date.now() + timeLimitMs;
+  let next = 0;
+  let sent = 0;
+  const worker = async () => {
+    while (next < count && Date.now() < deadline) {
+      const i = next++;
+      const content = `long message ${i}` + (i % 7 === 0 ? '\n\nwith a second paragraph\n> and a quote' : '');
+      const response = await fetch(`${url}/api/v1/messages`, {
+        method: 'POST',
+        headers: { authorization: auth },
+        body: new URLSearchParams({ type: 'stream', to: target.channel, topic: target.topic, content }),
+      });
+      if (!response.ok) throw new Error(`preload send failed: HTTP ${response.status} ${await response.text()}`);
+      sent++;
+    }
+  };
+  await Promise.all(Array.from({ length: 16 }, worker));
+  return sent;
+}
