@@ -35,8 +35,11 @@ t.test('the web app in headless Chromium', { skip: missing ?? false, timeout: 30
   const hamletKey = (await fetchApiKey(url, HAMLET, PW)).api_key;
   const asOthello = (method: string, path: string, params: Json = {}) => api<Json>(url, OTHELLO, othelloKey, method, path, params);
   const asHamlet = (method: string, path: string, params: Json = {}) => api<Json>(url, HAMLET, hamletKey, method, path, params);
-  const newest = async (narrow: Json[], who = asHamlet) =>
-    (await who('GET', 'messages', { anchor: 'newest', num_before: 20, num_after: 0, narrow, apply_markdown: false })).body.messages as Json[];
+  /** The newest message of a narrow, as `who` sees it (Markdown source). */
+  const latest = async (narrow: Json[], who = asHamlet) =>
+    ((await who('GET', 'messages', { anchor: 'newest', num_before: 1, num_after: 0, narrow, apply_markdown: false })).body.messages as Json[]).at(-1);
+  const unreadCount = async (narrow: Json[]) =>
+    ((await asHamlet('GET', 'messages', { anchor: 'newest', num_before: 100, num_after: 0, narrow: [...narrow, { operator: 'is', operand: 'unread' }] })).body.messages as Json[]).length;
   mkdirSync(SCREENS, { recursive: true });
   const shot = (page: Page, name: string) => page.screenshot({ path: join(SCREENS, `${name}.png`) });
 
@@ -62,6 +65,8 @@ t.test('the web app in headless Chromium', { skip: missing ?? false, timeout: 30
     t.same(cookies.map((c) => c.name).sort(), ['csrftoken', 'sessionid']);
     t.equal(cookies.find((c) => c.name === 'sessionid')?.httpOnly, true, 'the session cookie is HttpOnly');
     t.notOk(await page.evaluate(() => document.cookie.includes('sessionid')), 'script cannot read the session');
+    await page.locator('.connection-live').waitFor({ state: 'attached' });
+    t.pass('events arrive over the WebSocket (/json/events/socket with the session cookie)');
     await shot(page, '02-all-messages');
 
     await nav.getByRole('button', { name: 'Verona' }).click();
@@ -85,7 +90,7 @@ t.test('the web app in headless Chromium', { skip: missing ?? false, timeout: 30
     const veronaCount = page.getByRole('navigation', { name: 'Channels' }).getByRole('button', { name: /^Verona/ }).getByLabel(/unread/);
     await t.resolves(waitFor(async () => (await veronaCount.getAttribute('aria-label')) === '3 unread messages'), 'Verona shows 3 unread');
     await shot(page, '04-unread-counts');
-    const unreadOnServer = async () => (await newest([{ operator: 'channel', operand: 'Verona' }, { operator: 'is', operand: 'unread' }])).length;
+    const unreadOnServer = () => unreadCount([{ operator: 'channel', operand: 'Verona' }]);
     t.equal(await unreadOnServer(), 3, 'three unread on the server');
 
     await page.getByRole('navigation', { name: 'Channels' }).getByRole('button', { name: /^Verona/ }).click();
@@ -109,7 +114,7 @@ t.test('the web app in headless Chromium', { skip: missing ?? false, timeout: 30
     await box.press('Enter');
     await feedOf(page).locator('strong', { hasText: 'the browser' }).waitFor();
     t.equal(await box.inputValue(), '', 'the box is cleared');
-    const [sent] = await newest([{ operator: 'channel', operand: 'Verona' }, { operator: 'topic', operand: 'browser' }]);
+    const sent = await latest([{ operator: 'channel', operand: 'Verona' }, { operator: 'topic', operand: 'browser' }]);
     t.equal(sent?.content, 'Hello from **the browser**\nsecond line', 'stored as typed');
     sentId = sent?.id;
     await feedOf(othelloPage).locator('strong', { hasText: 'the browser' }).waitFor();
@@ -124,7 +129,7 @@ t.test('the web app in headless Chromium', { skip: missing ?? false, timeout: 30
   });
 
   await t.test('edits and reacts to own message; the other user sees both', async (t) => {
-    const row = feedOf(page).locator('.message-group', { hasText: 'second line' }).locator('.message-row');
+    const row = feedOf(page).locator(`.message-group[data-message-id="${sentId}"] .message-row`);
     await row.hover();
     await row.getByRole('button', { name: 'Edit' }).click();
     const editor = page.getByLabel('Edit message');
@@ -158,7 +163,7 @@ t.test('the web app in headless Chromium', { skip: missing ?? false, timeout: 30
     await page.getByRole('button', { name: 'Send' }).click();
     await othelloPage.getByRole('navigation', { name: 'Channels' }).getByRole('button', { name: /King Hamlet/ }).click();
     await feedOf(othelloPage).getByText('a private word from the browser').waitFor();
-    const [dm] = await newest([{ operator: 'dm', operand: HAMLET }], asOthello);
+    const dm = await latest([{ operator: 'dm', operand: HAMLET }], asOthello);
     t.equal(dm?.content, 'a private word from the browser');
     await shot(othelloPage, '07-direct-message');
   });
