@@ -155,6 +155,51 @@ t.test('the web app in headless Chromium', { skip: missing ?? false, timeout: 30
     await shot(page, '06-edit-and-reaction');
   });
 
+  await t.test('typing notices, preview, and a failed send keeps the draft', async (t) => {
+    await othelloPage.getByRole('navigation', { name: 'Channels' }).getByRole('button', { name: /^browser/ }).click();
+    await feedOf(othelloPage).getByText('sent by othello via the API').waitFor();
+    const box = page.getByLabel('Message', { exact: true });
+    await page.getByLabel('Topic', { exact: true }).fill('browser');
+    await box.pressSequentially('Some *markdown* with @**Othello, the Moor of Venice**');
+    await othelloPage.getByText('King Hamlet is typing…').waitFor();
+    t.pass('the other user sees the typing notice');
+
+    await page.getByRole('button', { name: 'Preview' }).click();
+    const preview = page.getByLabel('Preview');
+    await preview.locator('em', { hasText: 'markdown' }).waitFor();
+    t.equal(await preview.locator('.user-mention').textContent(), '@Othello, the Moor of Venice', 'rendered by the server');
+    await page.getByRole('button', { name: 'Write', exact: true }).click();
+
+    // A channel that does not exist: the server refuses, the text stays in the box.
+    await page.getByLabel('Channel', { exact: true }).fill('No such channel');
+    await box.press('Enter');
+    await page.getByRole('alert').filter({ hasText: 'Message not sent' }).waitFor();
+    t.equal(await box.inputValue(), 'Some *markdown* with @**Othello, the Moor of Venice**', 'the draft is kept');
+    t.equal(await feedOf(page).getByText('Some *markdown*').count(), 0, 'the local echo is gone');
+    t.equal((await latest([{ operator: 'sender', operand: HAMLET }]))?.content, 'Hello from the browser, *edited*', 'nothing was stored');
+    await box.fill('');
+    await page.getByLabel('Channel', { exact: true }).fill('Verona');
+  });
+
+  await t.test('keyboard: j/k select, r replies, c composes, Esc leaves the box', async (t) => {
+    await page.getByLabel('Topic', { exact: true }).fill('');
+    await page.getByLabel('Message', { exact: true }).focus();
+    await page.keyboard.press('Escape');
+    const selectedText = () => page.locator('.message-row.selected').textContent();
+    await page.keyboard.press('k');
+    const afterK = await selectedText();
+    await page.keyboard.press('j');
+    t.not(await selectedText(), afterK, 'j moves the selection');
+    await page.keyboard.press('r');
+    t.equal(await page.getByLabel('Topic', { exact: true }).inputValue(), 'browser', 'r fills the selected message’s topic');
+    t.ok(await page.getByLabel('Message', { exact: true }).evaluate((el) => el === document.activeElement), 'and focuses the message box');
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('c');
+    t.equal(await page.getByLabel('Channel', { exact: true }).inputValue(), 'Verona', 'c in a channel narrow targets the channel');
+    t.ok(await page.getByLabel('Topic', { exact: true }).evaluate((el) => el === document.activeElement), 'and focuses the empty topic');
+    await page.keyboard.press('Escape');
+  });
+
   await t.test('sends a direct message (keyboard x); the recipient sees it', async (t) => {
     await page.keyboard.press('Escape');
     await page.keyboard.press('x');
@@ -195,6 +240,19 @@ t.test('the web app in headless Chromium', { skip: missing ?? false, timeout: 30
     await page.evaluate(() => (window as unknown as { parley: { stream: { reconnect(): void } } }).parley.stream.reconnect());
     await feedOf(page).getByText('while offline 3').waitFor({ timeout: 30_000 });
     for (let i = 1; i <= 3; i++) t.equal(await feedOf(page).getByText(`while offline ${i}`).count(), 1, `message ${i} shown once`);
+  });
+
+  await t.test('deletes own message; the other user sees it go', async (t) => {
+    await othelloPage.getByRole('navigation', { name: 'Channels' }).getByRole('button', { name: /^Verona/ }).click();
+    const doomed = (await asHamlet('POST', 'messages', { type: 'stream', to: 'Verona', topic: 'browser', content: 'to be deleted' })).body.id as number;
+    await feedOf(othelloPage).getByText('to be deleted').waitFor();
+    const row = feedOf(page).locator(`.message-group[data-message-id="${doomed}"] .message-row`);
+    await row.click();
+    page.once('dialog', (dialog) => void dialog.accept());
+    await row.getByRole('button', { name: 'Delete' }).click();
+    await row.waitFor({ state: 'detached' });
+    await feedOf(othelloPage).getByText('to be deleted').waitFor({ state: 'detached' });
+    t.equal((await asHamlet('GET', `messages/${doomed}`)).status, 400, 'gone on the server');
   });
 
   await t.test('budgets: JS+CSS compressed, navigation to first messages', async (t) => {

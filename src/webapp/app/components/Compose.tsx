@@ -170,7 +170,7 @@ export function Compose() {
               );
           }}
         >
-          {preview.value === null ? 'Preview' : 'Edit'}
+          {preview.value === null ? 'Preview' : 'Write'}
         </button>
         {composeError.value && (
           <span class="error" role="alert">
