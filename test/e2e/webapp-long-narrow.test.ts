@@ -11,6 +11,9 @@ import { basicAuth, DEFAULT_DEMO_PASSWORD, fetchApiKey, REPO_ROOT, startServer }
 import { chromiumMissing, feedOf, launchChromium, loadWholeNarrow, logIn, newContext, preloadTopic, scrollThroughFeed } from '../support/browser.js';
 
 const MESSAGES = 10_000;
+// Sending 10,000 messages takes a while on a loaded 2-core machine: this file may run longer
+// than the suite's default 120 s per file.
+t.setTimeout(420_000);
 const INDEX = join(REPO_ROOT, 'dist', 'webapp', 'index.html');
 const missing = chromiumMissing() ?? (existsSync(INDEX) ? null : `${INDEX} is missing: run npm run build`);
 

@@ -289,6 +289,20 @@ t.test('the web app in headless Chromium', { skip: missing ?? false, timeout: 30
     await phone.close();
   });
 
+  await t.test('without WebSockets the app long-polls GET /json/events', async (t) => {
+    const context = await newContext(browser);
+    // A proxy that accepts the upgrade and drops the socket at once.
+    await context.routeWebSocket(/\/events\/socket/, (ws) => void ws.close());
+    await context.addCookies(await hamletContext.cookies(url));
+    const polling = await context.newPage();
+    await polling.goto(`${url}/#narrow/channel/Verona/topic/browser`);
+    await polling.locator('.connection-polling').waitFor({ state: 'attached' });
+    await asOthello('POST', 'messages', { type: 'stream', to: 'Verona', topic: 'browser', content: 'delivered by long-poll' });
+    await feedOf(polling).getByText('delivered by long-poll').waitFor();
+    t.equal(await feedOf(polling).getByText('delivered by long-poll').count(), 1, 'shown once');
+    await context.close();
+  });
+
   await t.test('dark theme in personal settings', async (t) => {
     await page.getByRole('button', { name: 'Settings' }).click();
     await page.getByLabel('Dark').check();

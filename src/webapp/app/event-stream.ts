@@ -32,6 +32,9 @@ const REGISTER_PARAMS = {
   client_capabilities: { notification_settings_null: true, user_settings_object: true, bulk_message_deletion: true },
 };
 
+/** Sockets closed before subscribing, in a row, after which the stream long-polls instead. */
+const DEAD_SOCKETS_BEFORE_POLLING = 2;
+
 /** Retry delays after failures (ms), capped at the last. */
 const BACKOFF_MS = [500, 1000, 2000, 5000, 10000];
 
@@ -40,8 +43,10 @@ export class EventStream {
   /** Highest event id handed to `onEvents` (−1 right after register). */
   lastEventId = -1;
   private socket: WebSocket | null = null;
-  /** The socket route refused us (no upgrade): long-poll from now on. */
+  /** The socket route refused us (no upgrade, or sockets that die before subscribing): long-poll from now on. */
   private socketUnavailable = false;
+  /** Sockets in a row that closed before the server confirmed the subscription. */
+  private deadSockets = 0;
   private failures = 0;
   private stopped = false;
   private poll: AbortController | null = null;
@@ -94,6 +99,7 @@ export class EventStream {
     const socket = new WebSocket(url);
     this.socket = socket;
     let opened = false;
+    let subscribed = false;
     let queueLost = false;
     socket.onopen = () => {
       opened = true;
@@ -107,7 +113,9 @@ export class EventStream {
         return;
       }
       if (data['type'] === 'subscribed') {
+        subscribed = true;
         this.failures = 0;
+        this.deadSockets = 0;
         this.handlers.onStatus('live');
       } else if (data['type'] === 'events' && Array.isArray(data['events'])) {
         this.deliver(data['events'] as ServerEvent[]);
@@ -119,9 +127,10 @@ export class EventStream {
     socket.onclose = () => {
       if (this.socket === socket) this.socket = null;
       if (this.stopped) return;
-      if (!opened) {
-        // The upgrade was refused (no socket route for sessions, a proxy without upgrades):
-        // Zulip's long-poll works everywhere.
+      if (!subscribed && !queueLost) this.deadSockets += 1;
+      if (!opened || this.deadSockets >= DEAD_SOCKETS_BEFORE_POLLING) {
+        // The upgrade was refused, or sockets keep dying before they carry anything (a proxy
+        // without WebSocket support): Zulip's long-poll works everywhere.
         this.socketUnavailable = true;
         void this.pollLoop();
         return;
