@@ -25,6 +25,7 @@ import { runServerFanout, type ServerFanoutReport } from './fanout-server.js';
 import { formatRenderBench, runRenderBench, type RenderBenchReport } from './render.js';
 import { formatRateLimitBench, runRateLimitBench, type RateLimitBenchReport } from './rate-limit.js';
 import { formatAdversarialBench, runAdversarialBench, type AdversarialRow } from './render-adversarial.js';
+import { formatWebappBench, runWebappBench, WEBAPP_BUDGETS, type WebappBenchReport } from './webapp.js';
 
 const USAGE = `usage: npm run bench -- [--duration S] [--connections N] [--warmup S]
                        [--preload N] [--preload-time-limit S] [--preload-connections N]
@@ -37,7 +38,7 @@ const USAGE = `usage: npm run bench -- [--duration S] [--connections N] [--warmu
   --fanout N               fan-out scenario: N long-polling queues in Verona, one sender (default 1000; 0 = skip)
   --fanout-messages K      messages sent in the fan-out scenario (default 50)
   --only a,b               run only these scenarios of ceiling,send,fetch,list,fanout,render,render-adversarial,
-                           rate-limit (the ceiling is always run)`;
+                           rate-limit,webapp (the ceiling is always run)`;
 
 /** Targets printed next to the results. */
 const TARGETS = {
@@ -81,9 +82,9 @@ function parseOptions(argv: string[]) {
     console.log(USAGE);
     process.exit(0);
   }
-  const only = new Set((values.only ?? 'ceiling,send,fetch,list,fanout,render,render-adversarial,rate-limit').split(',').map((s) => s.trim()));
+  const only = new Set((values.only ?? 'ceiling,send,fetch,list,fanout,render,render-adversarial,rate-limit,webapp').split(',').map((s) => s.trim()));
   for (const name of only) {
-    if (!['ceiling', 'send', 'fetch', 'list', 'fanout', 'render', 'render-adversarial', 'rate-limit'].includes(name)) throw new Error(`unknown scenario '${name}'`);
+    if (!['ceiling', 'send', 'fetch', 'list', 'fanout', 'render', 'render-adversarial', 'rate-limit', 'webapp'].includes(name)) throw new Error(`unknown scenario '${name}'`);
   }
   only.add('ceiling');
   return {
@@ -426,6 +427,16 @@ async function main(): Promise<number> {
       renderAdversarial = runAdversarialBench();
       console.log(`Markdown rendering of hostile inputs (in-process, CPU time of one render):\n${formatAdversarialBench(renderAdversarial)}`);
     }
+    // The browser app in headless Chromium (bench/webapp.ts): bundle size, first messages, 10,000-message narrow.
+    let webapp: WebappBenchReport | string | undefined;
+    if (!interrupted && opts.only.has('webapp')) {
+      webapp = await runWebappBench(server.url, PASSWORD);
+      console.log(typeof webapp === 'string' ? `web app: skipped, ${webapp}` : `web app (headless Chromium):\n${formatWebappBench(webapp)}`);
+      if (typeof webapp !== 'string') {
+        if (webapp.gzipBytes >= WEBAPP_BUDGETS.gzipBytes) missedExtra.push(`web app JS+CSS < ${WEBAPP_BUDGETS.gzipBytes} B gzip`);
+        if (webapp.medianFirstMessagesMs >= WEBAPP_BUDGETS.firstMessagesMs) missedExtra.push(`web app first messages < ${WEBAPP_BUDGETS.firstMessagesMs} ms`);
+      }
+    }
     const flagged = reports.filter((r) => r.flagged);
     for (const r of flagged) console.log(`FLAGGED ${r.name} (${r.phase}): ${r.flagged}; sample reply: ${r.sampleErrorReply}`);
     const missed = [...reports.flatMap((r) => r.targets.filter((x) => !x.met).map((x) => `${r.name} (${r.phase}) ${x.description}`)), ...missedExtra];
@@ -452,6 +463,7 @@ async function main(): Promise<number> {
           render: render ?? null,
           rateLimit: rateLimit ?? null,
           renderAdversarial: renderAdversarial ?? null,
+          webapp: webapp ?? null,
           interrupted,
         },
         null,
