@@ -181,6 +181,27 @@ t.test('the web app in headless Chromium', { skip: missing ?? false, timeout: 30
     await page.getByLabel('Channel', { exact: true }).fill('Verona');
   });
 
+  const uploadProbe = await asHamlet('POST', 'user_uploads');
+  const noUploads = uploadProbe.status === 404 ? 'this server has no uploads (POST /user_uploads answers 404)' : false;
+  await t.test('a file dropped on the message box is uploaded and linked', { skip: noUploads }, async (t) => {
+    const box = page.getByLabel('Message', { exact: true });
+    await page.getByLabel('Channel', { exact: true }).fill('Verona');
+    await page.getByLabel('Topic', { exact: true }).fill('browser');
+    await box.evaluate((el) => {
+      const data = new DataTransfer();
+      data.items.add(new File(['dropped in the browser'], 'note.txt', { type: 'text/plain' }));
+      el.dispatchEvent(new DragEvent('drop', { dataTransfer: data, bubbles: true, cancelable: true }));
+    });
+    await t.resolves(waitFor(async () => /^\[note\.txt\]\(\/user_uploads\/[^)]+\)$/.test(await box.inputValue())), 'a link to the upload');
+    await box.press('Enter');
+    await feedOf(page).getByRole('link', { name: 'note.txt' }).last().waitFor();
+    const stored = await latest([{ operator: 'sender', operand: HAMLET }]);
+    const path = /\((\/user_uploads\/[^)]+)\)/.exec(String(stored?.content))?.[1];
+    t.ok(path, 'the message links the upload');
+    const file = await page.evaluate(async (p) => (await fetch(p, { credentials: 'same-origin' })).text(), path!);
+    t.equal(file, 'dropped in the browser', 'the file is served to the session');
+  });
+
   await t.test('keyboard: j/k select, r replies, c composes, Esc leaves the box', async (t) => {
     await page.getByLabel('Topic', { exact: true }).fill('');
     await page.getByLabel('Message', { exact: true }).focus();

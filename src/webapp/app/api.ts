@@ -85,3 +85,24 @@ export async function api<T = Record<string, unknown>>(
   }
   return body as T;
 }
+
+/**
+ * Uploads one file (https://zulip.com/api/upload-file, `POST /json/user_uploads`, multipart with
+ * the file as its one part) and resolves with its URL (`url`, or the older `uri`).
+ */
+export async function uploadFile(file: File): Promise<{ url: string; filename: string }> {
+  const body = new FormData();
+  body.append('file', file, file.name);
+  let response: Response;
+  try {
+    response = await fetch('/json/user_uploads', { method: 'POST', credentials: 'same-origin', headers: { 'X-CSRFToken': csrfToken() }, body });
+  } catch {
+    throw new ApiError('Unable to reach the server', 'NETWORK', 0);
+  }
+  const answer = (await response.json().catch(() => ({}))) as Record<string, unknown>;
+  if (response.status === 404 && answer['result'] !== 'error') throw new ApiError('Uploads are not available on this server', 'NOT_FOUND', 404);
+  if (!response.ok || answer['result'] !== 'success') {
+    throw new ApiError(String(answer['msg'] ?? `Upload failed (HTTP ${response.status})`), String(answer['code'] ?? 'BAD_REQUEST'), response.status, answer);
+  }
+  return { url: String(answer['url'] ?? answer['uri']), filename: String(answer['filename'] ?? file.name) };
+}

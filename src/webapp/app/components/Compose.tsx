@@ -2,9 +2,11 @@
  * The compose box: "Channel" + "Topic" or direct-message recipients ("To", emails), "Message",
  * "Send". Enter sends, Shift+Enter is a newline (Zulip's default `enter_sends`); "Preview"
  * renders through `/messages/render`; typing notices while typing; a failed send keeps the text
- * (the draft) and says why. State is module-level signals so keyboard shortcuts can open it.
+ * (the draft) and says why; files dropped or pasted into the message are uploaded and linked.
+ * State is module-level signals so keyboard shortcuts can open it.
  */
 import { signal } from '@preact/signals';
+import { uploadFile } from '../api.js';
 import { noteTyping, renderPreview, sendMessage, stopTyping, type ComposeTarget } from '../actions.js';
 import { subscriptions } from '../state.js';
 
@@ -77,6 +79,25 @@ async function send(): Promise<void> {
   }
 }
 
+/**
+ * Uploads dropped or pasted files one by one and inserts a Markdown link for each where the
+ * cursor was (Zulip's `[name](/user_uploads/...)`), with a placeholder while it uploads.
+ */
+async function attachFiles(files: readonly File[], box: HTMLTextAreaElement): Promise<void> {
+  for (const file of files) {
+    const placeholder = `[Uploading ${file.name}…]()`;
+    const at = box.selectionStart ?? composeText.value.length;
+    composeText.value = composeText.value.slice(0, at) + placeholder + composeText.value.slice(at);
+    try {
+      const { url, filename } = await uploadFile(file);
+      composeText.value = composeText.value.replace(placeholder, `[${filename.replace(/[[\]]/g, '')}](${url})`);
+    } catch (error) {
+      composeText.value = composeText.value.replace(placeholder, '');
+      composeError.value = `${file.name}: ${(error as Error).message}`;
+    }
+  }
+}
+
 /** Restores a draft kept by a failed send (called once at start). */
 export function restoreDraft(): void {
   const draft = localStorage.getItem(DRAFT_KEY);
@@ -144,6 +165,19 @@ export function Compose() {
           onInput={(e) => {
             composeText.value = e.currentTarget.value;
             noteTyping(target());
+          }}
+          onDragOver={(e) => e.preventDefault()}
+          onDrop={(e) => {
+            const files = [...(e.dataTransfer?.files ?? [])];
+            if (files.length === 0) return;
+            e.preventDefault();
+            void attachFiles(files, e.currentTarget);
+          }}
+          onPaste={(e) => {
+            const files = [...(e.clipboardData?.files ?? [])];
+            if (files.length === 0) return;
+            e.preventDefault();
+            void attachFiles(files, e.currentTarget);
           }}
           onKeyDown={(e) => {
             if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) {
