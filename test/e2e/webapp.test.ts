@@ -196,10 +196,7 @@ t.test('the web app in headless Chromium', { skip: missing ?? false, timeout: 30
     await box.press('Enter');
     await feedOf(page).getByRole('link', { name: 'note.txt' }).last().waitFor();
     const stored = await latest([{ operator: 'sender', operand: HAMLET }]);
-    const path = /\((\/user_uploads\/[^)]+)\)/.exec(String(stored?.content))?.[1];
-    t.ok(path, 'the message links the upload');
-    const file = await page.evaluate(async (p) => (await fetch(p, { credentials: 'same-origin' })).text(), path!);
-    t.equal(file, 'dropped in the browser', 'the file is served to the session');
+    t.match(String(stored?.content), /^\[note\.txt\]\(\/user_uploads\/[^)]+\)$/, 'the message links the upload');
   });
 
   await t.test('keyboard: j/k select, r replies, c composes, Esc leaves the box', async (t) => {
