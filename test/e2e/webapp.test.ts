@@ -260,6 +260,19 @@ t.test('the web app in headless Chromium', { skip: missing ?? false, timeout: 30
     for (let i = 1; i <= 3; i++) t.equal(await feedOf(page).getByText(`while offline ${i}`).count(), 1, `message ${i} shown once`);
   });
 
+  await t.test('a lost event queue is registered again and nothing is missed', async (t) => {
+    type Parley = { parley: { stream: { queueId: string } } };
+    const oldQueue = await page.evaluate(() => (window as unknown as Parley).parley.stream.queueId);
+    // The queue disappears (as after 10 minutes asleep): deleted through the API.
+    t.equal((await asHamlet('DELETE', 'events', { queue_id: oldQueue })).status, 200, 'queue deleted');
+    await asOthello('POST', 'messages', { type: 'stream', to: 'Verona', topic: 'browser', content: 'after the queue was lost' });
+    await feedOf(page).getByText('after the queue was lost').waitFor({ timeout: 30_000 });
+    t.not(await page.evaluate(() => (window as unknown as Parley).parley.stream.queueId), oldQueue, 'a new queue');
+    t.equal(await feedOf(page).getByText('after the queue was lost').count(), 1, 'shown once');
+    await asOthello('POST', 'messages', { type: 'stream', to: 'Verona', topic: 'browser', content: 'on the new queue' });
+    await feedOf(page).getByText('on the new queue').waitFor();
+  });
+
   await t.test('deletes own message; the other user sees it go', async (t) => {
     await othelloPage.getByRole('navigation', { name: 'Channels' }).getByRole('button', { name: /^Verona/ }).click();
     const doomed = (await asHamlet('POST', 'messages', { type: 'stream', to: 'Verona', topic: 'browser', content: 'to be deleted' })).body.id as number;

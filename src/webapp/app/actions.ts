@@ -5,7 +5,7 @@
  */
 import { api, ApiError, csrfToken } from './api.js';
 import { mergeIntoFeed, removeMessages } from './feed.js';
-import { feed, me, notice, streamByName, unread, userByEmail } from './state.js';
+import { feed, me, noteTopic, notice, streamByName, unread, userByEmail } from './state.js';
 import type { Message } from './types.js';
 
 /** The queue id of the event stream (for `queue_id` + `local_id` local echo). */
@@ -192,4 +192,10 @@ export function report(error: unknown): void {
 /** Messages of the feed by id (for keyboard actions). */
 export function loadedMessage(id: number | null): Message | undefined {
   return id === null ? undefined : feed.value.find((m) => m.id === id);
+}
+
+/** Loads a channel's topics for the sidebar (https://zulip.com/api/get-stream-topics). */
+export async function loadTopics(streamId: number): Promise<void> {
+  const answer = await api<{ topics: Array<{ name: string; max_id: number }> }>('GET', `users/me/${streamId}/topics`);
+  for (const topic of answer.topics) noteTopic(streamId, topic.name, topic.max_id);
 }

@@ -146,7 +146,8 @@ export function MessageRow({ message, previous }: { message: Message; previous: 
   const isStarred = message.flags.includes('starred');
   const date = new Date(message.timestamp * 1000);
   const selected = selectedId.value === message.id;
-  const classes = ['message-row', message.flags.includes('read') ? '' : 'unread', selected ? 'selected' : '', message.local_id && message.id < 0 ? 'local-echo' : '']
+  const mentioned = message.flags.includes('mentioned') || message.flags.includes('wildcard_mentioned');
+  const classes = ['message-row', message.flags.includes('read') ? '' : 'unread', mentioned ? 'mentioned' : '', selected ? 'selected' : '', message.local_id && message.id < 0 ? 'local-echo' : '']
     .filter(Boolean)
     .join(' ');
   return (

@@ -3,6 +3,7 @@
  * subscribed channels with unread counts, the open channel's topics with their counts, and
  * direct-message conversations. Every entry narrows the feed.
  */
+import { loadTopics, report } from '../actions.js';
 import { openNarrow } from '../feed.js';
 import { narrowPlace, narrowToHash } from '../narrow.js';
 import {
@@ -31,6 +32,9 @@ export function go(terms: NarrowTerm[]): void {
   drawer.value = 'none';
   syncHash(terms);
   void openNarrow(terms);
+  const channel = narrowPlace(terms).channel;
+  const stream = channel === undefined ? undefined : streamByName(channel);
+  if (stream !== undefined) loadTopics(stream.stream_id).catch(report);
 }
 
 /** Keeps the URL's hash in step with the narrow, without re-triggering navigation. */
