@@ -45,7 +45,7 @@ import type { EventQueueManager } from '../events/event-queues.js';
 import { decodeParams, P, type ParamPairs } from './params.js';
 import type { ApiServices, Authenticated } from './registry.js';
 import { sessionFromCookie } from './session-auth.js';
-import { originOf } from '../auth/sessions.js';
+import { checkOrigin } from '../auth/sessions.js';
 
 /** URL path of the socket route. */
 export const EVENT_SOCKET_PATH = '/api/v1/events/socket';
@@ -105,6 +105,8 @@ export interface SocketUpgradeRequest {
   readonly cookie?: string | undefined;
   /** The `Origin` header (browsers always send it on a WebSocket handshake); undefined when absent. */
   readonly origin?: string | undefined;
+  /** The request's scheme per trusted proxies (absent = http), for the origin check. */
+  readonly scheme?: 'http' | 'https';
   /** Query string pairs of the URL. */
   readonly query: ParamPairs;
 }
@@ -116,7 +118,7 @@ const queryParams = { queue_id: P.string(), last_event_id: P.int() };
  * `services` exactly as the REST API does (missing → 401 "Not logged in…", bad → 401 with
  * `WWW-Authenticate`), or, without an `Authorization` header, the browser's session cookie
  * (`session-auth.ts`; no session → 401 with the session challenge) from a page of the realm's own
- * origin (another `Origin` → 403 CSRF_FAILED: a WebSocket handshake carries no CSRF token, so the
+ * origin or the one it was sent to (another `Origin` → 403 CSRF_FAILED: a WebSocket handshake carries no CSRF token, so the
  * origin is what stops cross-site socket hijacking), then the optional `queue_id`/`last_event_id` query parameters (both or
  * neither; the queue must exist and belong to the user, else BAD_EVENT_QUEUE_ID).
  * Returns the grant, or the error to answer the HTTP request with (no upgrade).
@@ -158,11 +160,9 @@ function bySession(services: ApiServices, req: SocketUpgradeRequest): Authentica
   const session = sessionFromCookie(services.realmForHost(req.host), { cookie: req.cookie ?? '' });
   if (session === null) return Errors.notLoggedInSession();
   if (session.realm.state.settings.deactivated) return Errors.realmDeactivated();
-  const expected = originOf(session.realm.url);
-  if (req.origin !== undefined && req.origin !== expected) {
-    return Errors.csrfFailed(`Origin checking failed - ${req.origin} does not match any trusted origins.`);
-  }
-  return session;
+  const headers: Record<string, string> = { host: req.host };
+  if (req.origin !== undefined) headers.origin = req.origin;
+  return checkOrigin(headers, session.realm.url, req.scheme ?? 'http') ?? session;
 }
 
 /** Tuning of a session. */

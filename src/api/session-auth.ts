@@ -38,6 +38,8 @@ export interface SessionPrincipal {
 /** What session authentication reads from a request (lower-case header names). */
 export interface SessionRequest {
   readonly method: string;
+  /** The request's scheme per trusted proxies (absent = http). */
+  readonly scheme?: 'http' | 'https';
   readonly headers: Readonly<Record<string, string>>;
   readonly body: readonly (readonly [string, string])[];
 }
@@ -68,7 +70,7 @@ export function authenticateJson(realm: RealmHandle | null, req: SessionRequest)
   const principal = sessionFromCookie(realm, req.headers);
   if (principal === null) return Errors.notLoggedInSession();
   if (principal.realm.state.settings.deactivated) return Errors.realmDeactivated();
-  const csrf = checkCsrf({ method: req.method, headers: req.headers, body: req.body, realmUrl: principal.realm.url });
+  const csrf = checkCsrf({ method: req.method, headers: req.headers, body: req.body, realmUrl: principal.realm.url, scheme: req.scheme ?? 'http' });
   return csrf ?? principal;
 }
 

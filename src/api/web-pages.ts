@@ -5,7 +5,7 @@
  * - `GET /login/`: the login form (inputs labelled "Email" and "Password", button "Log in"),
  *   posting `username`, `password`, `next` and Django's hidden `csrfmiddlewaretoken` (the value of
  *   the `csrftoken` cookie, set here when missing). Already logged in → 302 to `/`.
- * - `POST /accounts/login/`: CSRF checked (403 HTML page on failure), the per-IP limit of
+ * - `POST /accounts/login/` (a GET shows the form, as Zulip's `accounts/login/` does): CSRF checked (403 HTML page on failure), the per-IP limit of
  *   unauthenticated requests and the per-username login limit (`auth.ts` `authenticateByPassword`)
  *   applied; success → a new session (`session-auth.ts` `logIn`) and 302 to `next` when it is a
  *   local path, else `/`; failure → the form again with the error.
@@ -123,8 +123,10 @@ export async function handleWebPage(req: ApiRequest, services: WebPageServices):
     case 'root':
       if (!isGet) return methodNotAllowed('GET, HEAD');
       return appPage(req, realm, services);
-    case 'login': {
-      if (!isGet) return methodNotAllowed('GET, HEAD');
+    case 'login':
+    case 'login_post': {
+      if (kind === 'login_post' && req.method === 'POST') return loginPost(req, realm, services);
+      if (!isGet) return methodNotAllowed(kind === 'login' ? 'GET, HEAD' : 'GET, HEAD, POST');
       const limited = limitByIp(req, services);
       if (limited !== null) return limited;
       const next = safeNext(field(req.query, 'next'));
@@ -133,9 +135,6 @@ export async function handleWebPage(req: ApiRequest, services: WebPageServices):
       if (realm === null) return noOrganization(cookies);
       return loginForm(realm, token, next, null, '', 200, cookies);
     }
-    case 'login_post':
-      if (req.method !== 'POST') return methodNotAllowed('POST');
-      return loginPost(req, realm, services);
     case 'logout':
       if (req.method !== 'POST') return methodNotAllowed('POST');
       return logout(req, realm);
@@ -160,7 +159,7 @@ async function loginPost(req: ApiRequest, realm: RealmHandle | null, services: W
   const limited = limitByIp(req, services);
   if (limited !== null) return limited;
   if (realm === null) return noOrganization();
-  const csrf = checkCsrf({ method: 'POST', headers: req.headers, body: req.body, realmUrl: realm.url });
+  const csrf = checkCsrf({ method: 'POST', headers: req.headers, body: req.body, realmUrl: realm.url, scheme: req.scheme ?? 'http' });
   if (csrf !== null) return csrfFailurePage(String(csrf.data.reason));
   const next = safeNext(field(req.body, 'next') ?? field(req.query, 'next'));
   const username = field(req.body, 'username') ?? '';
@@ -178,7 +177,7 @@ async function loginPost(req: ApiRequest, realm: RealmHandle | null, services: W
 
 async function logout(req: ApiRequest, realm: RealmHandle | null): Promise<WebResponse> {
   if (realm === null) return redirect('/login/');
-  const csrf = checkCsrf({ method: 'POST', headers: req.headers, body: req.body, realmUrl: realm.url });
+  const csrf = checkCsrf({ method: 'POST', headers: req.headers, body: req.body, realmUrl: realm.url, scheme: req.scheme ?? 'http' });
   if (csrf !== null) return csrfFailurePage(String(csrf.data.reason));
   const session = sessionFromCookie(realm, req.headers);
   if (session !== null) {

@@ -13,8 +13,9 @@
  *   Unsafe requests (anything but GET/HEAD/OPTIONS/TRACE) to `/json/...` and the HTML form posts
  *   must carry the same value in the `X-CSRFToken` header (or, for form posts, the
  *   `csrfmiddlewaretoken` field), else 403 `CSRF_FAILED` (Django's reasons, see `checkCsrf`).
- * - A browser's `Origin` header, when present on an unsafe request, must be the realm URL's
- *   origin (Django's `CsrfViewMiddleware._origin_verified`).
+ * - A browser's `Origin` header, when present on an unsafe request, must be the origin the request
+ *   was made to (`scheme://Host`) or the realm URL's (Django's `CsrfViewMiddleware._origin_verified`
+ *   with the realm URL as trusted origin).
  *
  * Pure functions and constants only: no realm, no I/O beyond `crypto`.
  */
@@ -110,15 +111,17 @@ export interface CsrfInput {
   readonly headers: Readonly<Record<string, string>>;
   /** Form fields of the body (for `csrfmiddlewaretoken` on POST). */
   readonly body: readonly (readonly [string, string])[];
-  /** The realm's URL (`https://chat.example.com`), whose origin a browser's `Origin` must be. */
+  /** The realm's URL (`https://chat.example.com`): its origin is always trusted. */
   readonly realmUrl: string;
+  /** The request's scheme (per trusted proxies); with the `Host` header it gives the request's own origin. */
+  readonly scheme?: 'http' | 'https';
 }
 
 /**
  * Django's `CsrfViewMiddleware.process_view` for a session-authenticated request, as Zulip applies
  * it to `/json` (zerver/lib/rest.py `rest_dispatch`: `csrf_protect` once the session is known):
  * safe methods pass; otherwise, in Django's order,
- * 1. an `Origin` header other than the realm URL's origin →
+ * 1. an `Origin` header that is neither the request's own origin nor the realm URL's →
  *    "Origin checking failed - <origin> does not match any trusted origins.";
  * 2. no `csrftoken` cookie → "CSRF cookie not set.";
  * 3. the token from the `csrfmiddlewaretoken` field (POST), else the `X-CSRFToken` header; none →
@@ -130,10 +133,8 @@ export interface CsrfInput {
  */
 export function checkCsrf(req: CsrfInput): ZulipError | null {
   if (SAFE_METHODS.has(req.method)) return null;
-  const origin = req.headers.origin;
-  if (origin !== undefined && origin !== originOf(req.realmUrl)) {
-    return Errors.csrfFailed(`Origin checking failed - ${origin} does not match any trusted origins.`);
-  }
+  const originError = checkOrigin(req.headers, req.realmUrl, req.scheme ?? 'http');
+  if (originError !== null) return originError;
   const cookie = parseCookies(req.headers.cookie)[CSRF_COOKIE];
   if (cookie === undefined || !isWellFormedCsrfToken(cookie)) return Errors.csrfFailed('CSRF cookie not set.');
   let token = req.method === 'POST' ? (req.body.find(([name]) => name === CSRF_FORM_FIELD)?.[1] ?? '') : '';
@@ -147,6 +148,21 @@ export function checkCsrf(req: CsrfInput): ZulipError | null {
   if (token.length !== CSRF_TOKEN_LENGTH) return Errors.csrfFailed(`CSRF token from ${source} has incorrect length.`);
   if (!keysEqual(token, cookie)) return Errors.csrfFailed(`CSRF token from ${source} incorrect.`);
   return null;
+}
+
+/**
+ * Django's origin check (`CsrfViewMiddleware._origin_verified`): no `Origin` header passes (non-browser
+ * clients; the token check still applies); otherwise it must be `scheme://Host` of the request
+ * itself (a cross-site page cannot make the browser send our Host with its own Origin) or the realm
+ * URL's origin. Returns the 403 CSRF_FAILED error, or null.
+ */
+export function checkOrigin(headers: Readonly<Record<string, string>>, realmUrl: string, scheme: 'http' | 'https'): ZulipError | null {
+  const origin = headers.origin;
+  if (origin === undefined) return null;
+  const host = headers.host;
+  if (host !== undefined && origin.toLowerCase() === `${scheme}://${host.toLowerCase()}`) return null;
+  if (origin === originOf(realmUrl)) return null;
+  return Errors.csrfFailed(`Origin checking failed - ${origin} does not match any trusted origins.`);
 }
 
 /** `scheme://host[:port]` of a URL, as browsers send it in `Origin`. */

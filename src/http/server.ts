@@ -226,7 +226,7 @@ export function startHttpServer(opts: HttpServerOptions): Promise<HttpServer> {
     if (join !== undefined && join.matches(head.path)) return servePage('/join/{key}/', join);
     const pages = opts.pages;
     if (pages !== undefined && pages.matches(head.path)) return servePage(head.path, pages);
-    if (head.path.startsWith(STATIC_PREFIX)) {
+    if (opts.assets !== undefined && head.path.startsWith(STATIC_PREFIX)) {
       trace.route = '/static/{name}';
       return serveAsset(res, state, head.method, head.path, head.headers['accept-encoding'], opts.assets, (status) => {
         answered(status);
@@ -302,7 +302,7 @@ function serveAsset(
   method: string,
   path: string,
   acceptEncoding: string | undefined,
-  assets: StaticAssets | undefined,
+  assets: StaticAssets,
   done: (status: number) => void,
 ): void {
   if (method !== 'GET' && method !== 'HEAD') {
@@ -310,7 +310,7 @@ function serveAsset(
     writeResponse(res, state, { status: error.status, headers: { Allow: 'GET, HEAD' }, body: error.toBody() }, method === 'HEAD');
     return done(error.status);
   }
-  const file = assets?.asset(path, acceptEncoding) ?? null;
+  const file = assets.asset(path, acceptEncoding);
   if (file === null) {
     writeResponse(res, state, errorResponse(Errors.notFound()), method === 'HEAD');
     return done(404);
