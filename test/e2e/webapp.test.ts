@@ -341,7 +341,33 @@ t.test('the web app in headless Chromium', { skip: missing ?? false, timeout: 30
     const colorScheme = async () => (await asHamlet('POST', 'register', { fetch_event_types: ['user_settings'] })).body.user_settings?.color_scheme;
     await t.resolves(waitFor(async () => (await colorScheme()) === 2), 'color_scheme 2 (dark) saved on the server');
     await shot(page, '11-dark-settings');
-    await page.getByRole('button', { name: 'Close' }).click();
+  });
+
+  await t.test('name and password in personal settings', async (t) => {
+    const settings = page.getByRole('region', { name: 'Personal settings' });
+    await settings.getByLabel('Full name').fill('Prince Hamlet');
+    await settings.getByRole('button', { name: 'Save name' }).click();
+    await settings.getByRole('status').getByText('Name saved.').waitFor();
+    t.equal(((await asHamlet('GET', 'users/me')).body as Json).full_name, 'Prince Hamlet', 'renamed on the server');
+
+    await settings.getByLabel('Current password').fill('wrong password');
+    await settings.getByLabel('New password').fill('a much longer new secret 42');
+    await settings.getByRole('button', { name: 'Change password' }).click();
+    const status = settings.getByRole('status');
+    await t.resolves(waitFor(async () => !['', 'Name saved.'].includes((await status.textContent()) ?? '')), 'the server’s refusal is shown');
+    t.comment(`refusal shown: ${await status.textContent()}`);
+    t.equal((await api(url, null, null, 'POST', 'fetch_api_key', { username: HAMLET, password: PW })).status, 200, 'a wrong current password changes nothing');
+
+    await settings.getByLabel('Current password').fill(PW);
+    await settings.getByLabel('New password').fill('a much longer new secret 42');
+    await settings.getByRole('button', { name: 'Change password' }).click();
+    await settings.getByRole('status').getByText('Password changed.').waitFor();
+    t.equal((await api(url, null, null, 'POST', 'fetch_api_key', { username: HAMLET, password: 'a much longer new secret 42' })).status, 200, 'the new password works');
+    await page.reload();
+    await feedOf(page).locator('.message-row').first().waitFor();
+    t.pass('this session survives its own password change');
+    await page.getByRole('button', { name: 'Settings' }).click();
+    await settings.getByRole('button', { name: 'Close' }).click();
   });
 
   await t.test('logs out', async (t) => {
