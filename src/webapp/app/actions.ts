@@ -5,7 +5,7 @@
  */
 import { api, ApiError, csrfToken } from './api.js';
 import { mergeIntoFeed, removeMessages } from './feed.js';
-import { feed, me, noteTopic, notice, streamByName, unread, userByEmail } from './state.js';
+import { me, noteTopic, notice, streamByName, unread, userByEmail } from './state.js';
 import type { Message } from './types.js';
 
 /** The queue id of the event stream (for `queue_id` + `local_id` local echo). */
@@ -187,11 +187,6 @@ export async function logOut(): Promise<void> {
 /** Puts an action's failure in the notice bar. */
 export function report(error: unknown): void {
   notice.value = error instanceof ApiError || error instanceof Error ? error.message : String(error);
-}
-
-/** Messages of the feed by id (for keyboard actions). */
-export function loadedMessage(id: number | null): Message | undefined {
-  return id === null ? undefined : feed.value.find((m) => m.id === id);
 }
 
 /** Loads a channel's topics for the sidebar (https://zulip.com/api/get-stream-topics). */

@@ -37,14 +37,9 @@ export function csrfToken(): string {
   return match === null ? '' : decodeURIComponent(match[1]!);
 }
 
-/** Called when the server says the session is gone (401): the app goes to the login page. */
-let onUnauthorized: () => void = () => {
+/** The server says the session is gone (401: logged out elsewhere, password changed): log in again. */
+function onUnauthorized(): void {
   location.assign('/login/');
-};
-
-/** Replaces the 401 handler (tests of the app never need it; the app keeps the default). */
-export function setUnauthorizedHandler(fn: () => void): void {
-  onUnauthorized = fn;
 }
 
 /**
