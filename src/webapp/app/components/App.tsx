@@ -5,7 +5,7 @@
 import { useSignal } from '@preact/signals';
 import { logOut } from '../actions.js';
 import { narrowPlace, narrowToText, parseSearch } from '../narrow.js';
-import { connection, drawer, narrow, notice, panel, realmName, streamByName, theme, typing, userName } from '../state.js';
+import { connection, dmKey, drawer, me, narrow, notice, panel, realmName, streamByName, theme, typing, userByEmail, userName } from '../state.js';
 import { Compose } from './Compose.js';
 import { Feed } from './Feed.js';
 import { Inbox } from './Inbox.js';
@@ -47,13 +47,16 @@ function SearchBox() {
   );
 }
 
-/** "Hamlet is typing…" for the open conversation. */
+/** "Hamlet is typing…" for the open conversation (a topic or a DM), or anywhere in wider views. */
 function TypingNotice() {
   const place = narrowPlace(narrow.value);
   let key: string | null = null;
   if (place.channel !== undefined && place.topic !== undefined) {
     const stream = streamByName(place.channel);
     if (stream !== undefined) key = `stream:${stream.stream_id}:${place.topic.toLowerCase()}`;
+  } else if (place.dm !== undefined) {
+    const ids = place.dm.split(',').map((email) => userByEmail(email.trim())?.user_id ?? 0).filter((id) => id !== me.value.userId);
+    key = `dm:${dmKey(ids.length > 0 ? ids : [me.value.userId])}`;
   }
   const who = key === null ? [...new Set([...typing.value.values()].flatMap((s) => [...s]))] : [...(typing.value.get(key) ?? [])];
   return (
