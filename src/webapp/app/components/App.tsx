@@ -4,7 +4,7 @@
  */
 import { useSignal } from '@preact/signals';
 import { logOut } from '../actions.js';
-import { narrowPlace, narrowToText, parseSearch } from '../narrow.js';
+import { narrowPlace, narrowToHash, narrowToText, parseSearch } from '../narrow.js';
 import { connection, dmKey, drawer, me, narrow, notice, panel, realmName, streamByName, theme, typing, userByEmail, userName } from '../state.js';
 import { Compose } from './Compose.js';
 import { Feed } from './Feed.js';
@@ -100,7 +100,8 @@ export function App() {
         )}
         {panel.value === 'settings' && <Settings />}
         {panel.value === 'inbox' && <Inbox />}
-        <Feed />
+        {/* A new narrow starts a new list: at the bottom, no stale measurements. */}
+        <Feed key={narrowToHash(narrow.value)} />
         <TypingNotice />
         <Compose />
       </main>
