@@ -27,6 +27,9 @@ const INDEX = join(REPO_ROOT, 'dist', 'webapp', 'index.html');
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 const missing = chromiumMissing() ?? (existsSync(INDEX) ? null : `${INDEX} is missing: run npm run build`);
+// Two browsers walking through the app take about a minute alone, longer beside the rest of the
+// suite on a 2-core machine: more than the suite's 120 s per file.
+t.setTimeout(360_000);
 
 t.test('the web app in headless Chromium', { skip: missing ?? false, timeout: 300_000 }, async (t) => {
   const server = await startServer({ t });
