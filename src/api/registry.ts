@@ -18,7 +18,7 @@ import { parseBasicAuth } from '../auth/basic-auth.js';
 import { LRUCache } from 'lru-cache';
 import { rateLimitedError, type ApiRateLimits } from './api-rate-limits.js';
 import { log } from '../log.js';
-import { authenticateJson, browserClientName } from './session-auth.js';
+import { authenticateJson, browserClientName, type SessionPrincipal } from './session-auth.js';
 import { CSRF_FORM_FIELD } from '../auth/sessions.js';
 
 /**
@@ -270,6 +270,14 @@ interface RateLimitNote {
   headers: Record<string, string> | null;
 }
 
+/** HTTP Basic `email:api_key` (Zulip's `validate_api_key`): the principal or the 401/400 to send. */
+function authenticateBasic(services: ApiServices, realm: RealmHandle | null, header: string | undefined): Authenticated | ZulipError {
+  const credentials = parseBasicAuth(header);
+  if (credentials === null) return Errors.notLoggedIn();
+  if (credentials instanceof ZulipError) return credentials;
+  return services.authenticate(realm, credentials.email, credentials.apiKey);
+}
+
 /** Unconsumed parameter names from body and query, deduplicated and sorted; null when none. */
 function ignoredParameters(req: ApiRequest, consumed: Set<string>): string[] | null {
   let out: string[] | null = null;
@@ -369,26 +377,12 @@ export function createDispatcher(
     if (trace !== undefined && realm !== null) trace.realm = realm.subdomain;
     let principal: Authenticated | null = null;
     let sessionIdHash: string | null = null;
-    if (endpoint.auth === 'user' && web) {
-      // `/json`: the session cookie, then Zulip's CSRF check (never HTTP Basic).
-      const session = authenticateJson(realm, req);
-      if (session instanceof ZulipError) return limitByIp() ?? errorResponse(session);
-      principal = session;
-      sessionIdHash = session.idHash;
-      const userId = session.user.id;
-      if (trace !== undefined) trace.userId = userId;
-      if (limits !== null) {
-        const verdict = endpoint.rateLimit === false ? limits.peekUser(session.realm.id, userId) : limits.takeUser(session.realm.id, userId);
-        note.headers = verdict.headers;
-        if (verdict.limited) return rateLimitedError(verdict);
-      }
-    } else if (endpoint.auth === 'user') {
-      const credentials = parseBasicAuth(req.headers.authorization);
-      if (credentials === null) return limitByIp() ?? errorResponse(Errors.notLoggedIn());
-      if (credentials instanceof ZulipError) return limitByIp() ?? errorResponse(credentials);
-      const authenticated = services.authenticate(realm, credentials.email, credentials.apiKey);
+    if (endpoint.auth === 'user') {
+      // `/json`: the session cookie, then Zulip's CSRF check; `/api/v1`: HTTP Basic only.
+      const authenticated = web ? authenticateJson(realm, req) : authenticateBasic(services, realm, req.headers.authorization);
       if (authenticated instanceof ZulipError) return limitByIp() ?? errorResponse(authenticated);
       principal = authenticated;
+      if (web) sessionIdHash = (authenticated as SessionPrincipal).idHash;
       const userId = authenticated.user.id;
       if (trace !== undefined) trace.userId = userId;
       if (limits !== null) {
