@@ -10,7 +10,6 @@
  *   deactivated user.
  * The rules and error messages are in `realm/handlers/user-status.ts`.
  */
-import { Errors } from '../errors.js';
 import { userStatusOf, userStatusWire } from '../domain/user-status.js';
 import { accessUserById } from '../domain/access.js';
 import type { UpdateUserStatus } from '../realm/commands.js';
