@@ -85,6 +85,11 @@ t.test('hasRealmPermission: guests never hold allow_everyone_group=False realm s
   rejects(t, state, create(ids.guest), ctx, 'Insufficient permission');
   rejects(t, state, create(ids.member), ctx, 'Insufficient permission');
   t.ok(decide(state, create(ids.other), ctx).ok, 'the named member creates');
+  // Was: channel creation, bot creation and register's can_create_streams tested the group alone.
+  state.settings.groups.can_create_public_channel_group = members(ids.guest, ids.other);
+  t.equal(hasRealmPermission(state, user(ids.guest), 'can_create_public_channel_group'), false, 'guest named for channel creation');
+  state.settings.groups.can_create_bots_group = members(ids.guest);
+  t.equal(hasRealmPermission(state, user(ids.guest), 'can_create_bots_group'), false, 'guest named for bot creation');
   // A realm-level setting a guest may hold (allow_everyone_group=True) is not refused to them.
   t.equal(hasRealmPermission(state, user(ids.guest), 'can_resolve_topics_group'), true);
 });

@@ -10,7 +10,7 @@
  */
 import { ok, fail, Errors } from '../../errors.js';
 import { checkStreamName, findStreamByName, pickColor, streamToWire } from '../../domain/streams.js';
-import { defaultStreamGroups, hasGroupPermission } from '../../domain/groups.js';
+import { defaultStreamGroups } from '../../domain/groups.js';
 import { Role, STREAM_GROUP_SETTINGS, type RealmState, type Stream, type StreamGroupSetting, type TopicsPolicy, type User } from '../../domain/realm-state.js';
 import type { RealmRecord, StreamCreated, SubscriptionsAdded } from '../../domain/records.js';
 import { parseGroupSettingValue, parseRetentionDays, parseTopicsPolicy, webPublicChannelsEnabled } from '../../domain/channel-settings.js';
@@ -19,7 +19,7 @@ import type { CommandReplies } from '../commands.js';
 import type { Handler, RealmEvent } from '../decision.js';
 import { channelCreatedNotice, newChannelsAnnouncement } from '../notifications.js';
 import { checkDescription, isError, renderDescription, viewers } from './channels.js';
-import { isRealmAdmin } from '../../domain/access.js';
+import { hasRealmPermission, isRealmAdmin } from '../../domain/access.js';
 
 /** `POST /channels/create` (FL 417). */
 export interface CreateChannel {
@@ -47,10 +47,7 @@ export interface CreateChannel {
 }
 
 /** Whether the realm-level group setting `setting` (e.g. `can_create_public_channel_group`) allows `user`. */
-function mayCreate(state: RealmState, user: User, setting: string): boolean {
-  const value = state.settings.groups[setting];
-  return value !== undefined && hasGroupPermission(state, user.id, value);
-}
+const mayCreate = (state: RealmState, user: User, setting: string): boolean => hasRealmPermission(state, user, setting);
 
 /** `POST /channels/create` (seed §4.3). Reply: the new channel's id. */
 export const createChannel: Handler<CreateChannel, CommandReplies['create_channel']> = (state, cmd, ctx) => {

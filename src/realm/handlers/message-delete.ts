@@ -33,7 +33,7 @@
  */
 import { ok, fail, Errors } from '../../errors.js';
 import type { RealmState, Stream, User } from '../../domain/realm-state.js';
-import { accessMessage, hasMetadataAccess } from '../../domain/access.js';
+import { accessMessage, hasMetadataAccess, hasRealmPermission } from '../../domain/access.js';
 import { hasGroupPermission } from '../../domain/groups.js';
 import { messageLookupIndex } from '../../domain/recipient-index.js';
 import type { MessagesDeleted } from '../../domain/message-delete.js';
@@ -63,17 +63,14 @@ export const MessageDeleteErrors = {
  */
 export function deletePermissionError(state: RealmState, actor: User, id: number, now: number) {
   const m = state.messages;
-  const realmGroups = state.settings.groups;
-  const anyRealm = realmGroups.can_delete_any_message_group;
-  if (anyRealm !== undefined && hasGroupPermission(state, actor.id, anyRealm)) return null;
+  if (hasRealmPermission(state, actor, 'can_delete_any_message_group')) return null;
   const stream = channelOf(state, id);
   if (stream !== undefined && hasGroupPermission(state, actor.id, stream.groups.can_delete_any_message_group)) return null;
 
   const senderId = m.sender.get(id);
   if (senderId !== actor.id && state.users.get(senderId)?.botOwnerId !== actor.id) return MessageDeleteErrors.noPermission();
 
-  const ownRealm = realmGroups.can_delete_own_message_group;
-  if (ownRealm === undefined || !hasGroupPermission(state, actor.id, ownRealm)) {
+  if (!hasRealmPermission(state, actor, 'can_delete_own_message_group')) {
     if (stream === undefined) return MessageDeleteErrors.noPermission();
     if (!hasGroupPermission(state, actor.id, stream.groups.can_delete_own_message_group)) return MessageDeleteErrors.noPermission();
   }

@@ -7,12 +7,10 @@ import { ok, fail, Errors, type Result } from '../../errors.js';
 import { Role, type RealmState, type User } from '../../domain/realm-state.js';
 import { apiEmail, checkFullName, gravatarUrl, isValidEmail } from '../../domain/users.js';
 import type { UserCreated } from '../../domain/records.js';
-import { hasGroupPermission } from '../../domain/groups.js';
-import { realmGroupSetting } from '../../domain/group-permissions.js';
 import type { Handler } from '../decision.js';
 import { createUser } from './users.js';
 import { botWatchers, newUserEvents, userFromRecord } from './user-events.js';
-import { isRealmAdmin } from '../../domain/access.js';
+import { hasRealmPermission, isRealmAdmin } from '../../domain/access.js';
 
 /**
  * `POST /users`: a new member account created by an organization owner (parley's stand-in for
@@ -120,7 +118,7 @@ export const addBot: Handler<AddBot, UserCreateReplies['add_bot']> = (state, cmd
   if (!isValidEmail(email)) return fail(bad('Bad name or username'));
   if (state.usersByEmail.has(email)) return fail(bad('Username already in use'));
   for (const u of state.users.values()) if (u.isActive && u.fullName === name.name) return fail(bad('Name is already in use!'));
-  if (!hasGroupPermission(state, actor.id, realmGroupSetting(state, 'can_create_bots_group'))) return fail(Errors.insufficientPermission());
+  if (!hasRealmPermission(state, actor, 'can_create_bots_group')) return fail(Errors.insufficientPermission());
   if (!BOT_TYPES.includes(cmd.botType)) return fail(bad('Invalid bot type'));
   const created = createUser(state, {
     type: 'create_user', email, fullName: name.name, role: Role.member, passwordHash: null,
