@@ -1,3 +1,5 @@
+import type { EventPayload } from './schemas.js';
+
 /**
  * A Zulip client event decided by a realm handler, to deliver once the command's records are
  * durable, to the event queues of `userIds` (src/README.md: request path).
@@ -10,7 +12,7 @@ export interface RealmEvent {
    * (`streamToWire`, `userToWire`...) still return `Record<string, unknown>`; every event a
    * handler emits is checked against its schema by the handler's tests (`verifyAction`).
    */
-  payload: Record<string, unknown>;
+  payload: EventPayload;
   /** Present on `message` events: what per-queue finalization needs (see message-event.ts). */
   message?: MessageEventExtras;
   /**

@@ -94,6 +94,9 @@ type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K>
 /** A client event as a handler decides it: without the per-queue `id`. */
 export type EventPayload = DistributiveOmit<ClientEvent, 'id'>;
 
+/** A client event of one `type` as a handler decides it (without the per-queue `id`). */
+export type EventPayloadOf<T extends EventType> = DistributiveOmit<ClientEventOf<T>, 'id'>;
+
 /**
  * Zulip's message object as a `message` event carries it (https://zulip.com/api/get-message):
  * `MessageSchema`'s static type.
