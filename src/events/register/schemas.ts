@@ -111,6 +111,22 @@ export const RegisterUserSchema = Type.Object(
   strict,
 );
 
+/** A custom profile field (`custom_profile_fields`, and the `custom_profile_fields` event). */
+export const CustomProfileFieldSchema = Type.Object(
+  {
+    id: Int(),
+    type: Int(),
+    order: Int(),
+    name: Str(),
+    hint: Str(),
+    field_data: Str(),
+    display_in_profile_summary: Type.Optional(Bool()),
+    required: Bool(),
+    editable_by_user: Bool(),
+  },
+  strict,
+);
+
 /** A user group object (`realm_user_groups`, `user_group` op `add`). */
 export const UserGroupSchema = Type.Object(
   {
@@ -193,22 +209,7 @@ export const REGISTER_KEY_SCHEMAS: Readonly<Record<string, TSchema>> = {
   zulip_feature_level: Int(),
   zulip_merge_base: Str(),
   alert_words: Type.Array(Str()),
-  custom_profile_fields: Type.Array(
-    Type.Object(
-      {
-        id: Int(),
-        type: Int(),
-        order: Int(),
-        name: Str(),
-        hint: Str(),
-        field_data: Str(),
-        display_in_profile_summary: Type.Optional(Bool()),
-        required: Bool(),
-        editable_by_user: Bool(),
-      },
-      strict,
-    ),
-  ),
+  custom_profile_fields: Type.Array(CustomProfileFieldSchema),
   custom_profile_field_types: Type.Record(Str(), NameId),
   onboarding_steps: Type.Array(Type.Object({ type: Str(), name: Str() }, strict)),
   navigation_tour_video_url: Nullable(Str()),

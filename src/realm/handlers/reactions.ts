@@ -39,7 +39,7 @@ import { existingEmojiName, findUserReaction, type ReactionAdded, type ReactionR
 import { apiEmail } from '../../domain/users.js';
 import type { RealmRecord } from '../../domain/records.js';
 import type { RealmEvent } from '../../events/realm-event.js';
-import { getUserTopic, VisibilityPolicy } from '../../domain/user-topics.js';
+import { getUserTopic, VisibilityPolicy, type VisibilityPolicyCode } from '../../domain/user-topics.js';
 import { AutoPolicy, automaticSettings, setVisibility } from './user-topics.js';
 import type { Handler } from '../decision.js';
 
@@ -149,7 +149,7 @@ function participationVisibility(state: RealmState, actor: User, messageId: numb
   const sub = state.subscriptions.get(recipient.streamId)?.get(actor.id);
   if (sub === undefined) return null;
   const settings = automaticSettings(state, actor.id);
-  let policy: number | null = null;
+  let policy: VisibilityPolicyCode | null = null;
   if (settings.follow === AutoPolicy.participation) policy = VisibilityPolicy.followed;
   else if (sub.isMuted && settings.unmuteInMuted === AutoPolicy.participation) policy = VisibilityPolicy.unmuted;
   if (policy === null) return null;
