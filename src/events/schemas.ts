@@ -36,7 +36,6 @@ import {
 import {
   PresenceEventSchema,
   RealmBotEventSchema,
-  RealmUserAdminEventSchema,
   RealmUserEventSchema,
   UpdateDisplaySettingsEventSchema,
   UpdateGlobalNotificationsEventSchema,
@@ -56,7 +55,7 @@ export const EVENT_SCHEMAS = {
   update_message_flags: UpdateMessageFlagsEventSchema,
   invites_changed: InvitesChangedEventSchema,
   custom_profile_fields: CustomProfileFieldsEventSchema,
-  realm_user: Type.Union([RealmUserEventSchema, RealmUserAdminEventSchema]),
+  realm_user: RealmUserEventSchema,
   user_settings: UserSettingsEventSchema,
   realm_bot: RealmBotEventSchema,
   update_display_settings: UpdateDisplaySettingsEventSchema,

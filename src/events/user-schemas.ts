@@ -81,28 +81,18 @@ export const PresenceEventSchema = Type.Object(
   strict,
 );
 
-/** `realm_user` update (OpenAPI `realm_user` op `update`); parley sends the `custom_profile_field` form. */
-export const RealmUserEventSchema = Type.Object(
-  {
-    id: Int(),
-    type: Type.Literal('realm_user'),
-    op: Type.Literal('update'),
-    person: Type.Object(
-      {
-        user_id: Int(),
-        custom_profile_field: Type.Object(
-          { id: Int(), value: Type.Union([Str(), Type.Null()]), rendered_value: Type.Optional(Str()) },
-          strict,
-        ),
-      },
-      strict,
-    ),
-  },
-  strict,
-);
-
-/** `realm_user` update forms sent by user administration (src/realm/handlers/user-admin.ts). */
-const RealmUserAdminPersons = Type.Union([
+/**
+ * `realm_user` update forms (OpenAPI `realm_user` op `update`): a custom profile field value
+ * (custom-profile-fields.ts, user-admin.ts) and the forms user administration sends.
+ */
+const RealmUserPersons = Type.Union([
+  Type.Object(
+    {
+      user_id: Int(),
+      custom_profile_field: Type.Object({ id: Int(), value: Type.Union([Str(), Type.Null()]), rendered_value: Type.Optional(Str()) }, strict),
+    },
+    strict,
+  ),
   Type.Object({ user_id: Int(), full_name: Str() }, strict),
   Type.Object({ user_id: Int(), role: Int() }, strict),
   Type.Object({ user_id: Int(), is_active: Bool() }, strict),
@@ -111,10 +101,14 @@ const RealmUserAdminPersons = Type.Union([
   Type.Object({ user_id: Int(), new_email: Str() }, strict),
   Type.Object({ user_id: Int(), avatar_source: Str(), avatar_url: Str(), avatar_url_medium: Str(), avatar_version: Int() }, strict),
 ]);
-export const RealmUserAdminEventSchema = Type.Union([
-  Type.Object({ id: Int(), type: Type.Literal('realm_user'), op: Type.Literal('update'), person: RealmUserAdminPersons }, strict),
+/** Zulip's user object (https://zulip.com/api/get-user): the register form plus `is_active`. */
+export const UserObjectSchema = Type.Object({ ...RegisterUserSchema.properties, is_active: Bool() }, strict);
+
+/** `realm_user` ops `update` and `add`. */
+export const RealmUserEventSchema = Type.Union([
+  Type.Object({ id: Int(), type: Type.Literal('realm_user'), op: Type.Literal('update'), person: RealmUserPersons }, strict),
   Type.Object(
-    { id: Int(), type: Type.Literal('realm_user'), op: Type.Literal('add'), person: Type.Object({ ...RegisterUserSchema.properties, is_active: Bool() }, strict) },
+    { id: Int(), type: Type.Literal('realm_user'), op: Type.Literal('add'), person: UserObjectSchema },
     strict,
   ),
 ]);
