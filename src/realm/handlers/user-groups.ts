@@ -28,8 +28,8 @@ import type { GroupSettingValue, RealmState, User, UserGroup } from '../../domai
 import type { UserGroupCreated, UserGroupMembershipChanged, UserGroupUpdated } from '../../domain/records.js';
 import { hasGroupPermission, isUserInGroup } from '../../domain/groups.js';
 import { findGroupByName, recursiveSubgroups, userGroupNameError } from '../../domain/user-groups.js';
-import { GROUP_PERMISSION_SETTINGS, groupPermissionValues, realmGroupSetting } from '../../domain/group-permissions.js';
-import { userGroupWire } from '../../events/register/user-groups.js';
+import { GROUP_PERMISSION_SETTINGS, groupPermissionValues, realmGroupSetting, type UserGroupPermissionName } from '../../domain/group-permissions.js';
+import { userGroupWire, type UserGroupObject } from '../../events/register/user-groups.js';
 import type { RealmEvent } from '../../events/realm-event.js';
 import type { CommandReplies } from '../commands.js';
 import { groupDeactivationObjections } from './user-group-objections.js';
@@ -121,15 +121,15 @@ function groupForUpdate(state: RealmState, groupId: number, allowDeactivated: bo
 const withDeactivatedGroups = (has: boolean) => ({ capability: { name: 'include_deactivated_groups', has } });
 
 /** Whether the actor holds the group's permission setting `name` (or may manage every group). */
-function mayGroup(state: RealmState, actor: User, group: UserGroup, name: string): boolean {
+function mayGroup(state: RealmState, actor: User, group: UserGroup, name: UserGroupPermissionName): boolean {
   if (hasGroupPermission(state, actor.id, realmGroupSetting(state, 'can_manage_all_groups'))) return true;
   const values = groupPermissionValues(state, group);
-  if (hasGroupPermission(state, actor.id, values.can_manage_group!)) return true;
-  return name !== 'can_manage_group' && hasGroupPermission(state, actor.id, values[name]!);
+  if (hasGroupPermission(state, actor.id, values.can_manage_group)) return true;
+  return name !== 'can_manage_group' && hasGroupPermission(state, actor.id, values[name]);
 }
 
 /** Zulip's wire dict of a user-defined group (as in `realm_user_groups`). */
-function groupWire(state: RealmState, group: UserGroup): Record<string, unknown> {
+function groupWire(state: RealmState, group: UserGroup): UserGroupObject {
   return {
     id: group.id,
     name: group.name,
