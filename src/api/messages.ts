@@ -10,7 +10,7 @@ import { Errors, ZulipError } from '../errors.js';
 import { runCommand } from './run-command.js';
 import { defineEndpoint } from './define-endpoint.js';
 import { P } from './params.js';
-import { canAccessMessage } from '../domain/access.js';
+import { accessMessage } from '../domain/access.js';
 import { codePointLength, MAX_MESSAGE_LENGTH } from '../domain/messages.js';
 import { messageToWire } from '../events/wire/messages.js';
 import { renderMessageContent } from '../realm/message-render.js';
@@ -82,7 +82,9 @@ export const getMessage = defineEndpoint({
     const id = path.message_id;
     const state = realm.state;
     // A message whose record is not durable yet does not exist for readers (RealmHandle.durableMessageId).
-    if (id > realm.durableMessageId || !canAccessMessage(state, user, id)) return Errors.invalidMessage();
+    if (id > realm.durableMessageId) return Errors.invalidMessage();
+    const access = accessMessage(state, user, id);
+    if (!access.ok) return access.error;
     const body = realm.messageBody(id);
     if (body === undefined) return Errors.invalidMessage();
     if (isDamagedBody(body)) return Errors.messageDamaged(id);
@@ -248,7 +250,8 @@ export const getMessageHistory = defineEndpoint({
     const state = realm.state;
     if (!state.settings.allowEditHistory) return Errors.badRequest('Message edit history is disabled in this organization');
     const id = path.message_id;
-    if (!canAccessMessage(state, user, id)) return Errors.invalidMessage();
+    const access = accessMessage(state, user, id);
+    if (!access.ok) return access.error;
     const body = realm.messageBody(id);
     if (body === undefined) return Errors.invalidMessage();
     if (isDamagedBody(body)) return Errors.messageDamaged(id);

@@ -20,6 +20,7 @@ import type { CommandReplies } from '../commands.js';
 import type { Handler, RealmEvent } from '../decision.js';
 import { channelCreatedNotice, newChannelsAnnouncement } from '../notifications.js';
 import { checkDescription, isError, renderDescription, viewers } from './channels.js';
+import { isRealmAdmin } from '../../domain/access.js';
 
 /** `POST /channels/create` (FL 417). */
 export interface CreateChannel {
@@ -72,7 +73,7 @@ export const createChannel: Handler<CreateChannel, CommandReplies['create_channe
     if (cmd.inviteOnly) return fail(Errors.badRequest('Invalid parameters'));
     if (!may('can_create_web_public_channel_group')) return fail(Errors.insufficientPermission());
   }
-  if (cmd.isDefault && actor !== null && actor.role > Role.admin) return fail(Errors.insufficientPermission());
+  if (cmd.isDefault && actor !== null && !isRealmAdmin(actor)) return fail(Errors.insufficientPermission());
   if (cmd.isDefault && cmd.inviteOnly) return fail(Errors.badRequest('A default channel cannot be private.'));
   const history = cmd.inviteOnly ? (cmd.historyPublicToSubscribers ?? false) : true;
   if (!cmd.inviteOnly && cmd.historyPublicToSubscribers === false) return fail(Errors.badRequest('Invalid parameters'));

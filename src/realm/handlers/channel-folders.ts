@@ -25,7 +25,8 @@
  * `{…, op: "reorder", order: [ids as sent]}`.
  */
 import { ok, fail, Errors, type Result } from '../../errors.js';
-import { Role, type RealmState, type User } from '../../domain/realm-state.js';
+import type { RealmState, User } from '../../domain/realm-state.js';
+import { requireRealmAdmin } from '../../domain/access.js';
 import {
   MAX_CHANNEL_FOLDER_DESCRIPTION_LENGTH,
   MAX_CHANNEL_FOLDER_NAME_LENGTH,
@@ -84,12 +85,8 @@ export const ChannelFolderErrors = {
   invalidOrder: () => Errors.badRequest('Invalid order mapping.'),
 } as const;
 
-/** The acting administrator, or the error. */
-function admin(state: RealmState, actorId: number): Result<User> {
-  const actor = state.users.get(actorId);
-  if (actor === undefined || !actor.isActive) return fail(Errors.noSuchUser());
-  return actor.role <= Role.admin ? ok(actor) : fail(Errors.insufficientPermission());
-}
+/** The acting administrator, or the error (the project's `Insufficient permission` for non-administrators). */
+const admin = (state: RealmState, actorId: number): Result<User> => requireRealmAdmin(state.users.get(actorId), Errors.insufficientPermission);
 
 /** Parameter length checks in Zulip's declaration order (description before name). */
 function lengthError(description: string | undefined, name: string | undefined): string | null {

@@ -21,7 +21,7 @@ import { hasGroupPermission } from '../../domain/groups.js';
 import { MAX_STREAM_DESCRIPTION_LENGTH, codePointLength } from '../../domain/messages.js';
 import { Role, STREAM_GROUP_SETTINGS, type GroupSettingValue, type RealmState, type Stream, type StreamGroupSetting, type User } from '../../domain/realm-state.js';
 import type { StreamChanges } from '../../domain/records.js';
-import { accessStreamForAdminister, canSeeWithSubscribers, hasContentAccess } from '../../domain/access.js';
+import { accessStreamForAdminister, canSeeWithSubscribers, hasContentAccess, isRealmAdmin } from '../../domain/access.js';
 import { parseGroupSettingValue, parseRetentionDays, parseTopicsPolicy, sameGroupSetting, webPublicChannelsEnabled } from '../../domain/channel-settings.js';
 import { messageLookupIndex } from '../../domain/recipient-index.js';
 import { isUsableChannelFolder } from '../../domain/channel-folders.js';
@@ -156,7 +156,7 @@ export const updateChannel: Handler<UpdateChannel, CommandReplies['update_channe
     const value = state.settings.groups.can_create_web_public_channel_group;
     if (value === undefined || !hasGroupPermission(state, actor.id, value)) return fail(Errors.insufficientPermission());
   }
-  if (cmd.isDefault !== undefined && actor.role > Role.admin) return fail(Errors.mustBeAdmin());
+  if (cmd.isDefault !== undefined && !isRealmAdmin(actor)) return fail(Errors.mustBeAdmin());
   if (inviteOnly !== stream.inviteOnly || webPublic !== stream.isWebPublic || history !== stream.historyPublicToSubscribers) {
     changes.inviteOnly = inviteOnly;
     changes.isWebPublic = webPublic;

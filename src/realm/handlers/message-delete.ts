@@ -5,7 +5,8 @@
  * channel permission settings).
  *
  * Checks, in Zulip's order (every error 400 BAD_REQUEST):
- * 1. the message must be accessible to the actor (`accessMessage`) → "Invalid message(s)"
+ * 1. the message must be accessible to the actor and not in an archived channel (`accessMessage`
+ *    for modification) → "Invalid message(s)"
  *    (also for an already deleted message: deletion is serialized by the realm actor, so Zulip's
  *    "Message already deleted" race cannot happen here);
  * 2. a member of the realm's `can_delete_any_message_group`, or for a channel message of the
@@ -114,7 +115,8 @@ export const deleteMessage: Handler<DeleteMessage, Record<string, never>> = (sta
   if (cmd.internal) {
     if (!state.messages.exists(id)) return fail(Errors.invalidMessage());
   } else {
-    const access = accessMessage(state, actor, id);
+    // Zulip's delete_message_backend: access_message(is_modifying_message=True).
+    const access = accessMessage(state, actor, id, { forModification: true });
     if (!access.ok) return access;
     const error = deletePermissionError(state, actor, id, ctx.now());
     if (error !== null) return fail(error);

@@ -25,10 +25,10 @@ import { checkStreamName, findStreamByName, newSubscription, STREAM_COLORS, stre
 import { streamToWire, subscriptionToWire, type SubscriptionObject } from '../../events/wire/streams.js';
 import { defaultStreamGroups, hasGroupPermission } from '../../domain/groups.js';
 import { MAX_STREAM_DESCRIPTION_LENGTH, codePointLength } from '../../domain/messages.js';
-import { Role, type RealmState, type Stream, type Subscription, type User } from '../../domain/realm-state.js';
+import type { RealmState, Stream, Subscription, User } from '../../domain/realm-state.js';
 import type { RealmRecord, StreamCreated, SubscriptionsAdded } from '../../domain/records.js';
 import { apiEmail, findUserByEmail } from '../../domain/users.js';
-import { canAddSubscribers, canJoinStream, canRemoveSubscribers, canSeeWithSubscribers, hasMetadataAccess } from '../../domain/access.js';
+import { canAddSubscribers, canJoinStream, canRemoveSubscribers, canSeeWithSubscribers, hasMetadataAccess, isRealmAdmin } from '../../domain/access.js';
 import { renderMarkdown } from '../../markdown/render.js';
 import type { CommandReplies } from '../commands.js';
 import type { CommandContext, Handler, RealmEvent } from '../decision.js';
@@ -120,7 +120,7 @@ function decideAdd(state: RealmState, actor: User, users: User[], cmd: UpdateSub
       const webGroup = state.settings.groups.can_create_web_public_channel_group;
       if (webGroup === undefined || !hasGroupPermission(state, actor.id, webGroup)) return insufficientPermission();
     }
-    if (cmd.isDefault && actor.role > Role.admin) return insufficientPermission();
+    if (cmd.isDefault && !isRealmAdmin(actor)) return insufficientPermission();
     if (cmd.isDefault && cmd.inviteOnly) return Errors.badRequest('A default channel cannot be private.');
     for (const w of toCreate) {
       const description = (w.description ?? '').replace(/\r?\n/g, ' ');

@@ -14,6 +14,7 @@ import { realmGroupSetting } from '../../domain/group-permissions.js';
 import type { Handler } from '../decision.js';
 import { createUser } from './users.js';
 import { botWatchers, newUserEvents, userFromRecord } from './user-events.js';
+import { isRealmAdmin } from '../../domain/access.js';
 
 /**
  * `POST /users`: a new member account created by an organization owner (parley's stand-in for
@@ -54,7 +55,7 @@ const bad = Errors.badRequest;
  */
 export function checkCanCreateUsers(actor: User | undefined): Result<User> {
   // Administrator-only endpoint: the seed's BAD_REQUEST "Insufficient permission" (see errors.ts).
-  if (actor === undefined || !actor.isActive || actor.role > Role.admin) return fail(Errors.insufficientPermission());
+  if (actor === undefined || !actor.isActive || !isRealmAdmin(actor)) return fail(Errors.insufficientPermission());
   if (actor.role !== Role.owner) return fail(bad('User not authorized to create users'));
   return ok(actor);
 }
