@@ -320,8 +320,7 @@ export function createDispatcher(
   function dispatch(req: ApiRequest, note: RateLimitNote): ApiResponse | Promise<ApiResponse> {
     const path = req.path;
     if (!path.startsWith(API_PREFIX)) return errorResponse(Errors.notFound());
-    const segs = path.slice(API_PREFIX.length).split('/');
-    for (let i = 0; i < segs.length; i++) segs[i] = decodeSegment(segs[i]!);
+    const segs = path.slice(API_PREFIX.length).split('/').map(decodeSegment);
     const values: (number | string)[] = [];
     const node = match(root, segs, 0, values);
     if (node === null) return errorResponse(Errors.notFound());

@@ -13,7 +13,7 @@ import { defineEndpoint } from './define-endpoint.js';
 import { P } from './params.js';
 import { Role, type RealmState, type Stream, STREAM_GROUP_SETTINGS, type User } from '../domain/realm-state.js';
 import { messageLookupIndex } from '../domain/recipient-index.js';
-import { streamToWire } from '../domain/streams.js';
+import { streamToWire } from '../events/wire/streams.js';
 import { accessStreamById, accessStreamByName, isRealmAdmin, isSubscribed } from '../domain/access.js';
 import { createHash } from 'node:crypto';
 import { runCommand } from './run-command.js';

@@ -19,7 +19,7 @@ import { P } from './params.js';
 import { MAX_STREAM_DESCRIPTION_LENGTH } from '../domain/messages.js';
 import { accessStreamById, accessUserById, isSubscribed } from '../domain/access.js';
 import type { UpdateSubscriptions } from '../realm/commands.js';
-import { subscriptionToWire } from '../domain/streams.js';
+import { subscriptionToWire } from '../events/wire/streams.js';
 import { byName } from './streams.js';
 
 /** One `subscriptions` / `add` entry: `{name, color?, description?}`, no other keys. */

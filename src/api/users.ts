@@ -23,7 +23,7 @@ import { Errors, type Result } from '../errors.js';
 import { accessUserByEmail, accessUserById } from '../domain/access.js';
 import { defineEndpoint } from './define-endpoint.js';
 import { P } from './params.js';
-import { userToWire } from '../domain/users.js';
+import { userToWire } from '../events/wire/users.js';
 import type { RealmState, User } from '../domain/realm-state.js';
 import { hashPassword } from '../auth/passwords.js';
 import { isPasswordStrongEnough } from '../auth/password-strength.js';

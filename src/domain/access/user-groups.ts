@@ -12,16 +12,18 @@
  */
 import { Errors, fail, ok, type Result } from '../../errors.js';
 import { hasGroupPermission } from '../groups.js';
-import { GROUP_PERMISSION_SETTINGS, REALM_PERMISSION_GROUP_SETTINGS, groupPermissionValues, realmGroupSetting, type GroupPermissionSetting } from '../group-permissions.js';
+import {
+  GROUP_PERMISSION_SETTINGS,
+  REALM_PERMISSION_GROUP_SETTINGS,
+  groupPermissionValues,
+  realmGroupSetting,
+  type GroupPermissionSetting,
+  type UserGroupPermissionName,
+} from '../group-permissions.js';
 import { Role, type GroupSettingValue, type RealmState, type User, type UserGroup } from '../realm-state.js';
 
-/** A user group's own permission settings (`NamedUserGroup.GROUP_PERMISSION_SETTINGS`). */
-export type UserGroupPermission =
-  | 'can_add_members_group'
-  | 'can_join_group'
-  | 'can_leave_group'
-  | 'can_manage_group'
-  | 'can_remove_members_group';
+/** The group settings that guard changes to a group (all but `can_mention_group`). */
+export type UserGroupPermission = Exclude<UserGroupPermissionName, 'can_mention_group'>;
 
 /**
  * Zulip's `user_has_permission_for_group_setting`: whether `user` is in the group-setting value
@@ -80,7 +82,7 @@ export function accessUserGroupForUpdate(
   if (group.isSystemGroup || !actor.isActive) return fail(Errors.insufficientPermission());
   if (hasRealmPermission(state, actor, 'can_manage_all_groups')) return ok(group);
   const values = groupPermissionValues(state, group);
-  const holds = (name: UserGroupPermission) => hasPermissionForGroupSetting(state, actor, values[name]!, GROUP_PERMISSION_SETTINGS[name]!);
+  const holds = (name: UserGroupPermission) => hasPermissionForGroupSetting(state, actor, values[name], GROUP_PERMISSION_SETTINGS[name]);
   if (holds('can_manage_group')) return ok(group);
   if (permission !== 'can_manage_group' && holds(permission)) return ok(group);
   return fail(Errors.insufficientPermission());

@@ -9,7 +9,8 @@
  * `subscription` op `peer_add` `{stream_ids, user_ids}` to the other users who can see it.
  */
 import { ok, fail, Errors } from '../../errors.js';
-import { checkStreamName, findStreamByName, pickColor, streamToWire } from '../../domain/streams.js';
+import { checkStreamName, findStreamByName, pickColor } from '../../domain/streams.js';
+import { streamToWire } from '../../events/wire/streams.js';
 import { defaultStreamGroups } from '../../domain/groups.js';
 import { Role, STREAM_GROUP_SETTINGS, type RealmState, type Stream, type StreamGroupSetting, type TopicsPolicy, type User } from '../../domain/realm-state.js';
 import type { RealmRecord, StreamCreated, SubscriptionsAdded } from '../../domain/records.js';

@@ -41,6 +41,7 @@ import {
 } from '../../domain/channel-folders.js';
 import { renderMarkdown } from '../../markdown/render.js';
 import type { RealmEvent } from '../../events/realm-event.js';
+import type { EventPayloadOf } from '../../events/schemas.js';
 import type { Handler } from '../decision.js';
 
 /** `POST /channel_folders/create`. */
@@ -119,7 +120,7 @@ export const createChannelFolder: Handler<CreateChannelFolder, ChannelFolderRepl
     isArchived: false,
     order: id,
   };
-  const payload = { type: 'channel_folder', op: 'add', channel_folder: channelFolderWire(folder) };
+  const payload: EventPayloadOf<'channel_folder'> = { type: 'channel_folder', op: 'add', channel_folder: channelFolderWire(folder) };
   return ok({
     records: [{ type: 'channel_folder_created', v: 1, folder }],
     events: [{ userIds: everyone(state), payload }],
@@ -136,7 +137,7 @@ export const updateChannelFolder: Handler<UpdateChannelFolder, Record<string, ne
   if (folder === undefined) return fail(ChannelFolderErrors.invalidId());
 
   const record: ChannelFolderUpdated = { type: 'channel_folder_updated', v: 1, folderId: folder.id };
-  const changes: Array<Record<string, unknown>> = [];
+  const changes: Array<Extract<EventPayloadOf<'channel_folder'>, { op: 'update' }>['data']> = [];
   if (cmd.name !== undefined && cmd.name !== folder.name) {
     const nameError = channelFolderNameError(state, cmd.name);
     if (nameError !== null) return fail(Errors.badRequest(nameError));

@@ -15,7 +15,8 @@
  *   resp. op `create`; privacy changes: `create` / `delete` to users gaining / losing access.
  */
 import { ok, fail, Errors, ZulipError, type Result } from '../../errors.js';
-import { checkStreamName, findStreamByName, streamToWire } from '../../domain/streams.js';
+import { checkStreamName, findStreamByName } from '../../domain/streams.js';
+import { streamToWire } from '../../events/wire/streams.js';
 import { MAX_STREAM_DESCRIPTION_LENGTH, codePointLength } from '../../domain/messages.js';
 import { Role, STREAM_GROUP_SETTINGS, type GroupSettingValue, type RealmState, type Stream, type StreamGroupSetting, type User } from '../../domain/realm-state.js';
 import type { StreamChanges } from '../../domain/records.js';

@@ -258,7 +258,7 @@ function editableField(state: RealmState, user: User, fieldId: number): Result<C
 function valueEvents(state: RealmState, record: CustomProfileValuesChanged): RealmEvent[] {
   const userIds = [...state.users.values()].filter((u) => u.isActive).map((u) => u.id);
   return record.changes.map((c) => {
-    const data: Record<string, unknown> = { id: c.fieldId, value: c.value };
+    const data: { id: number; value: string | null; rendered_value?: string } = { id: c.fieldId, value: c.value };
     if (c.renderedValue) data.rendered_value = c.renderedValue;
     return { userIds, payload: { type: 'realm_user', op: 'update', person: { user_id: record.userId, custom_profile_field: data } } };
   });

@@ -38,6 +38,7 @@ import { hasGroupPermission } from '../../domain/groups.js';
 import { messageLookupIndex } from '../../domain/recipient-index.js';
 import type { MessagesDeleted } from '../../domain/message-delete.js';
 import type { Handler, RealmEvent } from '../decision.js';
+import type { EventPayloadOf } from '../../events/schemas.js';
 
 /** `DELETE /messages/{message_id}`. */
 export interface DeleteMessage {
@@ -121,13 +122,14 @@ export const deleteMessage: Handler<DeleteMessage, Record<string, never>> = (sta
   const m = state.messages;
   const stream = channelOf(state, id);
   const record: MessagesDeleted = { type: 'messages_deleted', v: 1, ids: [id] };
-  const payload: Record<string, unknown> = { type: 'delete_message', message_ids: [id] };
+  const topic = stream === undefined ? undefined : state.topics.value(m.topic.get(id));
+  const payload: EventPayloadOf<'delete_message'> =
+    stream === undefined || topic === undefined
+      ? { type: 'delete_message', message_ids: [id], message_type: 'private' }
+      : { type: 'delete_message', message_ids: [id], message_type: 'stream', stream_id: stream.id, topic };
   const notify = new Set(rowOwners(state, id));
   const events: RealmEvent[] = [];
   if (stream !== undefined) {
-    payload.message_type = 'stream';
-    payload.stream_id = stream.id;
-    payload.topic = state.topics.value(m.topic.get(id));
     for (const userId of state.subscriptions.get(stream.id)?.keys() ?? []) {
       if (state.users.get(userId)?.isActive) notify.add(userId);
     }
@@ -141,12 +143,10 @@ export const deleteMessage: Handler<DeleteMessage, Record<string, never>> = (sta
         payload: { type: 'stream', op: 'update', property: 'first_message_id', value: firstMessageId, stream_id: stream.id, name: stream.name },
       });
     }
-  } else {
-    payload.message_type = 'private';
   }
   // As Zulip: the first_message_id update is queued before the deletion event.
   const deletion: RealmEvent = { userIds: [...notify].sort((a, b) => a - b), payload };
-  if (payload.topic === '') deletion.emptyTopicDisplayName = state.settings.emptyTopicDisplayName;
+  if (topic === '') deletion.emptyTopicDisplayName = state.settings.emptyTopicDisplayName;
   events.push(deletion);
   return ok({ records: [record], events, reply: {} });
 };

@@ -8,8 +8,8 @@ import type { RealmState, Recipient, Stream, User } from '../../domain/realm-sta
 import type { MessageSent } from '../../domain/records.js';
 import { Flag, flagNames } from '../../domain/message-index.js';
 import type { MessageEventExtras, RealmEvent } from '../../events/realm-event.js';
+import { buildMessageWire } from '../../events/wire/messages.js';
 import {
-  buildMessageWire,
   type MessageFields,
   NO_TOPIC,
   defaultReadBySender,

@@ -21,7 +21,8 @@
 import { channelCreatedNotice, newChannelsAnnouncement, subscribedYouNotices } from '../notifications.js';
 import type { InternalSend } from '../commands.js';
 import { ok, fail, Errors, type ZulipError } from '../../errors.js';
-import { checkStreamName, findStreamByName, newSubscription, STREAM_COLORS, streamFromRecord, streamToWire, subscriptionToWire } from '../../domain/streams.js';
+import { checkStreamName, findStreamByName, newSubscription, STREAM_COLORS, streamFromRecord } from '../../domain/streams.js';
+import { streamToWire, subscriptionToWire, type SubscriptionObject } from '../../events/wire/streams.js';
 import { defaultStreamGroups } from '../../domain/groups.js';
 import { MAX_STREAM_DESCRIPTION_LENGTH, codePointLength } from '../../domain/messages.js';
 import type { RealmState, Stream, Subscription, User } from '../../domain/realm-state.js';
@@ -204,7 +205,7 @@ function decideAdd(state: RealmState, actor: User, users: User[], cmd: UpdateSub
 
   // 5. Events.
   const everyone = activeUsers(state);
-  const addsPerUser = new Map<number, Record<string, unknown>[]>();
+  const addsPerUser = new Map<number, SubscriptionObject[]>();
   for (const t of targets) {
     const stream = t.stream;
     const fresh = newSubs.get(stream.id)!;

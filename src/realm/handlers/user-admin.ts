@@ -165,7 +165,7 @@ export const updateUser: Handler<UpdateUser, Record<string, never>> = (state, cm
     if (changes.value.changes.length > 0) {
       values = changes.value;
       for (const c of values.changes) {
-        const data: Record<string, unknown> = { id: c.fieldId, value: c.value };
+        const data: { id: number; value: string | null; rendered_value?: string } = { id: c.fieldId, value: c.value };
         if (c.renderedValue !== undefined) data.rendered_value = c.renderedValue;
         events.push(personEvent(state, { user_id: target.id, custom_profile_field: data }, everyone));
       }

@@ -3,6 +3,8 @@
  * (`POST /bots`, Zulip's zerver/views/users.py `create_user_backend`, `add_bot_backend`).
  * Both build on `create_user` (`users.ts`) and announce the account with `newUserEvents`.
  */
+import type { Static } from 'typebox';
+import type { BotSchema } from '../../events/register/schemas.js';
 import { ok, fail, Errors, type Result } from '../../errors.js';
 import { Role, type RealmState, type User } from '../../domain/realm-state.js';
 import { apiEmail, checkFullName, gravatarUrl, isValidEmail } from '../../domain/users.js';
@@ -92,7 +94,7 @@ export const adminCreateUser: Handler<AdminCreateUser, UserCreateReplies['admin_
 const BOT_TYPES: readonly number[] = [1];
 
 /** A bot as `realm_bots` and `realm_bot` events show it (matches `realmBots` in register). */
-function botToWire(state: RealmState, bot: User): Record<string, unknown> {
+function botToWire(state: RealmState, bot: User): Static<typeof BotSchema> {
   return {
     email: apiEmail(bot, state.host), user_id: bot.id, full_name: bot.fullName, bot_type: bot.botType, is_active: bot.isActive,
     api_key: bot.apiKey, default_sending_stream: null, default_events_register_stream: null, default_all_public_streams: false,

@@ -30,7 +30,7 @@ import { isUserInGroup } from '../../domain/groups.js';
 import { findGroupByName, recursiveSubgroups, userGroupNameError } from '../../domain/user-groups.js';
 import { GROUP_PERMISSION_SETTINGS, groupPermissionValues } from '../../domain/group-permissions.js';
 import { accessUserGroupById, accessUserGroupForMembers, accessUserGroupForUpdate, hasRealmPermission } from '../../domain/access.js';
-import { userGroupWire } from '../../events/register/user-groups.js';
+import { userGroupWire, type UserGroupObject } from '../../events/register/user-groups.js';
 import type { RealmEvent } from '../../events/realm-event.js';
 import type { CommandReplies } from '../commands.js';
 import { groupDeactivationObjections } from './user-group-objections.js';
@@ -108,7 +108,7 @@ function checkSettingValue(state: RealmState, value: GroupSettingValue): ZulipEr
 const withDeactivatedGroups = (has: boolean) => ({ capability: { name: 'include_deactivated_groups', has } });
 
 /** Zulip's wire dict of a user-defined group (as in `realm_user_groups`). */
-function groupWire(state: RealmState, group: UserGroup): Record<string, unknown> {
+function groupWire(state: RealmState, group: UserGroup): UserGroupObject {
   return {
     id: group.id,
     name: group.name,
