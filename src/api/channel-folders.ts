@@ -18,15 +18,18 @@
  */
 import Type from 'typebox';
 import { Errors, type ZulipError } from '../errors.js';
-import { Role, type User } from '../domain/realm-state.js';
+import type { User } from '../domain/realm-state.js';
+import { requireRealmAdmin } from '../domain/access.js';
 import { channelFoldersWire } from '../domain/channel-folders.js';
 import { runCommand } from './run-command.js';
 import { defineEndpoint } from './define-endpoint.js';
 import { P } from './params.js';
 
 /** Zulip's `require_realm_admin`, with the project's answer for non-administrators. */
-const notAdmin = (user: User | null | undefined): ZulipError | null =>
-  user !== null && user !== undefined && user.role <= Role.admin ? null : Errors.insufficientPermission();
+const notAdmin = (user: User | null | undefined): ZulipError | null => {
+  const admin = requireRealmAdmin(user, Errors.insufficientPermission);
+  return admin.ok ? null : admin.error;
+};
 
 /** `GET /channel_folders` (Zulip's zerver/views/channel_folders.py `get_channel_folders`). */
 export const getChannelFolders = defineEndpoint({

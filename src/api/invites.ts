@@ -18,6 +18,7 @@ import { DEFAULT_INVITE_EXPIRES_IN_MINUTES, inviteLink, invitesOf, isInviteUsabl
 import { runCommand } from './run-command.js';
 import { defineEndpoint } from './define-endpoint.js';
 import { P } from './params.js';
+import { isRealmAdmin } from '../domain/access.js';
 
 /** `POST /invites/multiuse` (Zulip's zerver/views/invite.py `generate_multiuse_invite_backend`). */
 export const createMultiuseInvite = defineEndpoint({
@@ -58,7 +59,7 @@ export const getInvites = defineEndpoint({
     if (user.role === Role.guest) return Errors.notAllowedForGuests();
     const state = realm.state;
     const now = Date.now() / 1000;
-    const isAdmin = user.role <= Role.admin;
+    const isAdmin = isRealmAdmin(user);
     const invites = invitesOf(state)
       .items.filter((i) => isInviteUsable(i, now) && (isAdmin || i.invitedById === user.id))
       .map((i) => inviteWire(realm.url, i));

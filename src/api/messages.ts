@@ -10,8 +10,9 @@ import { Errors, ZulipError } from '../errors.js';
 import { runCommand } from './run-command.js';
 import { defineEndpoint } from './define-endpoint.js';
 import { P } from './params.js';
-import { canAccessMessage } from '../domain/access.js';
-import { codePointLength, MAX_MESSAGE_LENGTH, messageToWire } from '../domain/messages.js';
+import { accessMessage } from '../domain/access.js';
+import { codePointLength, MAX_MESSAGE_LENGTH } from '../domain/messages.js';
+import { messageToWire } from '../events/wire/messages.js';
 import { renderMessageContent } from '../realm/message-render.js';
 import { cleanNarrow, parseNarrow, type NarrowTerm, compileNarrow } from '../domain/narrow.js';
 import { fetchMessageList, Selection } from '../realm/queries/message-list.js';
@@ -85,7 +86,9 @@ export const getMessage = defineEndpoint({
       const id = path.message_id;
       const state = realm.state;
       // A message whose record is not durable yet does not exist for readers (RealmHandle.durableMessageId).
-      if (id > realm.durableMessageId || !canAccessMessage(state, user, id)) return Errors.invalidMessage();
+      if (id > realm.durableMessageId) return Errors.invalidMessage();
+      const access = accessMessage(state, user, id);
+      if (!access.ok) return access.error;
       const body = realm.messageBody(id);
       if (body === undefined) return Errors.invalidMessage();
       if (isDamagedBody(body)) return Errors.messageDamaged(id);
@@ -255,7 +258,9 @@ export const getMessageHistory = defineEndpoint({
       if (!state.settings.allowEditHistory) return Errors.badRequest('Message edit history is disabled in this organization');
       const id = path.message_id;
       // A message whose record is not durable yet does not exist for readers (RealmHandle.durableMessageId).
-      if (id > realm.durableMessageId || !canAccessMessage(state, user, id)) return Errors.invalidMessage();
+      if (id > realm.durableMessageId) return Errors.invalidMessage();
+      const access = accessMessage(state, user, id);
+      if (!access.ok) return access.error;
       const body = realm.messageBody(id);
       if (body === undefined) return Errors.invalidMessage();
       if (isDamagedBody(body)) return Errors.messageDamaged(id);

@@ -254,11 +254,9 @@ function validationMessage(
 
 /** Last value for `name` in `pairs`, or undefined. */
 export function lastValue(pairs: ParamPairs, name: string): string | undefined {
-  for (let i = pairs.length - 1; i >= 0; i--) {
-    const pair = pairs[i]!;
-    if (pair[0] === name) return pair[1];
-  }
-  return undefined;
+  let last: string | undefined;
+  for (const [key, value] of pairs) if (key === name) last = value;
+  return last;
 }
 
 /** Body value if present, else query value; records the name as consumed when found. */

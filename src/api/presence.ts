@@ -11,6 +11,7 @@
  */
 import { Errors, type ZulipError } from '../errors.js';
 import { findUserByEmail } from '../domain/users.js';
+import { accessUserForPresence } from '../domain/access.js';
 import type { RealmState, User } from '../domain/realm-state.js';
 import { presencesWire } from '../realm/handlers/presence.js';
 import { SERVER_LIMITS } from '../domain/server-limits.js';
@@ -20,13 +21,14 @@ import { defineEndpoint } from './define-endpoint.js';
 import { P } from './params.js';
 
 /**
- * `GET /users/{id}/presence`'s body for `target` at `now` (UNIX seconds), or its error:
- * no such (or inactive) user, bots, no presence data. `client`/`pushable` are stripped and the
+ * `GET /users/{id}/presence`'s body for `target` as `viewer` sees it at `now` (UNIX seconds), or
+ * its error: no such (or inactive) user and bots ({@link accessUserForPresence}), no presence data. `client`/`pushable` are stripped and the
  * aggregated status reads `offline` past the offline threshold.
  */
-export function userPresenceWire(state: RealmState, target: User | undefined, requested: string, now: number): Record<string, unknown> | ZulipError {
-  if (target === undefined || !target.isActive) return Errors.noSuchUser();
-  if (target.isBot) return Errors.badRequest('Presence is not supported for bot users.');
+export function userPresenceWire(state: RealmState, viewer: User, requestedUser: User | undefined, requested: string, now: number): Record<string, unknown> | ZulipError {
+  const access = accessUserForPresence(state, viewer, requestedUser);
+  if (!access.ok) return access.error;
+  const target = access.value;
   const entry = state.presence.get(target.id);
   if (entry === undefined) return Errors.badRequest(`No presence data for ${requested}`);
   const row = {
@@ -86,8 +88,8 @@ export const getUserPresenceById = defineEndpoint({
   auth: 'user',
   pathParams: { user_id: 'int' },
   params: {},
-  handler: ({ realm, path }) =>
-    userPresenceWire(realm.state, realm.state.users.get(path.user_id), String(path.user_id), nowSeconds()),
+  handler: ({ realm, user, path }) =>
+    userPresenceWire(realm.state, user, realm.state.users.get(path.user_id), String(path.user_id), nowSeconds()),
 });
 
 /**
@@ -98,7 +100,7 @@ export const getUserPresenceByEmail = defineEndpoint({
   auth: 'user',
   pathParams: { email: 'string' },
   params: {},
-  handler: ({ realm, path }) =>
-    userPresenceWire(realm.state, findUserByEmail(realm.state, path.email), path.email, nowSeconds()),
+  handler: ({ realm, user, path }) =>
+    userPresenceWire(realm.state, user, findUserByEmail(realm.state, path.email), path.email, nowSeconds()),
 });
 

@@ -13,15 +13,18 @@
  */
 import Type from 'typebox';
 import { Errors, type ZulipError } from '../errors.js';
-import { Role, type User } from '../domain/realm-state.js';
+import type { User } from '../domain/realm-state.js';
+import { requireRealmAdmin } from '../domain/access.js';
 import { linkifiersWire } from '../domain/linkifiers.js';
 import { runCommand } from './run-command.js';
 import { defineEndpoint } from './define-endpoint.js';
 import { P } from './params.js';
 
-/** Zulip's `require_realm_admin`. */
-const notAdmin = (user: User | null | undefined): ZulipError | null =>
-  user !== null && user !== undefined && user.role <= Role.admin ? null : Errors.insufficientPermission();
+/** Zulip's `require_realm_admin`: checked before the parameters. */
+const notAdmin = (user: User | null | undefined): ZulipError | null => {
+  const admin = requireRealmAdmin(user);
+  return admin.ok ? null : admin.error;
+};
 
 /** Python `str.strip()` (Unicode whitespace). */
 const strip = (s: string) => s.replace(/^\s+|\s+$/gu, '');

@@ -348,8 +348,7 @@ export function createDispatcher(
     const path = req.path;
     const web = path.startsWith(JSON_PREFIX);
     if (!web && !path.startsWith(API_PREFIX)) return errorResponse(Errors.notFound());
-    const segs = path.slice(web ? JSON_PREFIX.length : API_PREFIX.length).split('/');
-    for (let i = 0; i < segs.length; i++) segs[i] = decodeSegment(segs[i]!);
+    const segs = path.slice(web ? JSON_PREFIX.length : API_PREFIX.length).split('/').map(decodeSegment);
     const values: (number | string)[] = [];
     const node = match(root, segs, 0, values);
     if (node === null) return errorResponse(Errors.notFound());

@@ -13,8 +13,8 @@ import { defineEndpoint } from './define-endpoint.js';
 import { P } from './params.js';
 import { Role, type RealmState, type Stream, STREAM_GROUP_SETTINGS, type User } from '../domain/realm-state.js';
 import { messageLookupIndex } from '../domain/recipient-index.js';
-import { streamToWire } from '../domain/streams.js';
-import { accessStreamById, accessStreamByName, isSubscribed } from '../domain/access.js';
+import { streamToWire } from '../events/wire/streams.js';
+import { accessStreamById, accessStreamByName, isRealmAdmin, isSubscribed } from '../domain/access.js';
 import { createHash } from 'node:crypto';
 import { runCommand } from './run-command.js';
 
@@ -117,7 +117,7 @@ export const getStreams = defineEndpoint({
   handler: ({ realm, user, params }) => {
     const state = realm.state;
     const me = user;
-    if (params.include_all_active && me.role > Role.admin) return Errors.userNotAuthorized();
+    if (params.include_all_active && !isRealmAdmin(me)) return Errors.userNotAuthorized();
     const ownerId = params.include_owner_subscribed && me.isBot ? me.botOwnerId : null;
     const streams = [...state.streams.values()].filter((s) => {
       if (params.exclude_archived && s.isArchived) return false;

@@ -17,9 +17,9 @@ import { runCommand } from './run-command.js';
 import { defineEndpoint } from './define-endpoint.js';
 import { P } from './params.js';
 import { MAX_STREAM_DESCRIPTION_LENGTH } from '../domain/messages.js';
-import { accessStreamById, isSubscribed } from '../domain/access.js';
+import { accessStreamById, accessUserById, isSubscribed } from '../domain/access.js';
 import type { UpdateSubscriptions } from '../realm/commands.js';
-import { subscriptionToWire } from '../domain/streams.js';
+import { subscriptionToWire } from '../events/wire/streams.js';
 import { byName } from './streams.js';
 
 /** One `subscriptions` / `add` entry: `{name, color?, description?}`, no other keys. */
@@ -204,9 +204,10 @@ export const getSubscriptionStatus = defineEndpoint({
   params: {},
   handler: ({ realm, user, path }) => {
     const state = realm.state;
-    const target = state.users.get(path.user_id);
-    if (target === undefined) return Errors.noSuchUser();
+    // Zulip's get_subscription_backend: access_user_by_id(for_admin=False), then the channel.
+    const target = accessUserById(state, user, path.user_id, { forAdmin: false });
+    if (!target.ok) return target.error;
     const access = accessStreamById(state, user, path.stream_id, { requireActive: false, requireContentAccess: false });
-    return access.ok ? { is_subscribed: isSubscribed(state, target.id, access.value.stream.id) } : access.error;
+    return access.ok ? { is_subscribed: isSubscribed(state, target.value.id, access.value.stream.id) } : access.error;
   },
 });

@@ -10,8 +10,8 @@
  *   deactivated user.
  * The rules and error messages are in `realm/handlers/user-status.ts`.
  */
-import { Errors } from '../errors.js';
 import { userStatusOf, userStatusWire } from '../domain/user-status.js';
+import { accessUserById } from '../domain/access.js';
 import type { UpdateUserStatus } from '../realm/commands.js';
 import { runCommand } from './run-command.js';
 import { defineEndpoint } from './define-endpoint.js';
@@ -73,10 +73,11 @@ export const getUserStatus = defineEndpoint({
   pathParams: { user_id: 'int' },
   dialect: 'typed',
   params: {},
-  handler: ({ realm, path }) => {
+  handler: ({ realm, user, path }) => {
     const state = realm.state;
-    const target = state.users.get(path.user_id);
-    if (target === undefined || !target.isActive) return Errors.noSuchUser();
-    return { status: userStatusWire(userStatusOf(state, target.id)) };
+    // Zulip's get_status_backend: access_user_by_id(for_admin=False), no bots, no deactivated users.
+    const target = accessUserById(state, user, path.user_id, { forAdmin: false });
+    if (!target.ok) return target.error;
+    return { status: userStatusWire(userStatusOf(state, target.value.id)) };
   },
 });

@@ -10,7 +10,7 @@
  */
 import { Errors, type ZulipError } from '../errors.js';
 import { codePointLength, MAX_TOPIC_LENGTH } from '../domain/messages.js';
-import { VisibilityPolicy } from '../domain/user-topics.js';
+import { isVisibilityPolicy, VisibilityPolicy } from '../domain/user-topics.js';
 import { runCommand } from './run-command.js';
 import { defineEndpoint } from './define-endpoint.js';
 import { P } from './params.js';
@@ -22,8 +22,6 @@ function checkTopicLength(topic: string): ZulipError | null {
     : null;
 }
 
-
-const POLICIES = new Set<number>(Object.values(VisibilityPolicy));
 
 /**
  * `POST /user_topics`: sets the caller's visibility policy of a topic (Zulip's
@@ -39,13 +37,14 @@ export const updateUserTopic = defineEndpoint({
   handler: async ({ realm, user, params }) => {
     const tooLong = checkTopicLength(params.topic);
     if (tooLong) return tooLong;
-    if (!POLICIES.has(params.visibility_policy)) return Errors.badRequest('Invalid visibility_policy');
+    const visibilityPolicy = params.visibility_policy;
+    if (!isVisibilityPolicy(visibilityPolicy)) return Errors.badRequest('Invalid visibility_policy');
     return runCommand(realm, {
       type: 'set_user_topic',
       userId: user.id,
       stream: { id: params.stream_id },
       topic: params.topic,
-      visibilityPolicy: params.visibility_policy,
+      visibilityPolicy,
     });
   },
 });

@@ -19,10 +19,11 @@
  */
 import Type from 'typebox';
 import { isSystemBot } from '../domain/system-bots.js';
-import { Errors } from '../errors.js';
+import { Errors, type Result } from '../errors.js';
+import { accessUserByEmail, accessUserById } from '../domain/access.js';
 import { defineEndpoint } from './define-endpoint.js';
 import { P } from './params.js';
-import { findUserByEmail, userToWire } from '../domain/users.js';
+import { userToWire } from '../events/wire/users.js';
 import type { RealmState, User } from '../domain/realm-state.js';
 import { hashPassword } from '../auth/passwords.js';
 import { isPasswordStrongEnough } from '../auth/password-strength.js';
@@ -34,10 +35,17 @@ const listParams = {
   include_custom_profile_fields: P.bool({ default: false }),
 };
 
-function oneUser(state: RealmState, viewer: User, target: User | undefined, params: { client_gravatar: boolean; include_custom_profile_fields: boolean }) {
-  if (target === undefined) return Errors.noSuchUser();
+/**
+ * How `GET /users/{user_id}` and `GET /users/{email}` reach their target (Zulip's
+ * `get_members_backend` / `get_user_by_email`): deactivated users and bots included; unknown →
+ * `No such user`, inaccessible to a restricted guest → `Insufficient permission`.
+ */
+const READ_TARGET = { allowDeactivated: true, allowBots: true, forAdmin: false } as const;
+
+function oneUser(state: RealmState, viewer: User, access: Result<User>, params: { client_gravatar: boolean; include_custom_profile_fields: boolean }) {
+  if (!access.ok) return access.error;
   return {
-    user: userToWire(state, viewer, target, {
+    user: userToWire(state, viewer, access.value, {
       clientGravatar: params.client_gravatar,
       includeCustomProfileFields: params.include_custom_profile_fields,
     }),
@@ -75,7 +83,7 @@ export const getUserById = defineEndpoint({
   auth: 'user',
   pathParams: { user_id: 'int' },
   params: listParams,
-  handler: ({ realm, user, params, path }) => oneUser(realm.state, user, realm.state.users.get(path.user_id), params),
+  handler: ({ realm, user, params, path }) => oneUser(realm.state, user, accessUserById(realm.state, user, path.user_id, READ_TARGET), params),
 });
 
 /** `GET /users/{email:string}` (Zulip's zerver/views/users.py `get_user_by_email`). */
@@ -84,7 +92,7 @@ export const getUserByEmail = defineEndpoint({
   pathParams: { email: 'string' },
   params: listParams,
   handler: ({ realm, user, params, path }) =>
-    oneUser(realm.state, user, findUserByEmail(realm.state, path.email), params),
+    oneUser(realm.state, user, accessUserByEmail(realm.state, user, path.email, READ_TARGET), params),
 });
 
 /** `POST /users` (Zulip's zerver/views/users.py `create_user_backend`). */

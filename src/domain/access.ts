@@ -7,11 +7,14 @@
  *   `accessStreamForSend`, `accessStreamForAdminister`, `hasContentAccess`, `hasMetadataAccess`,
  *   `canAccessStreamHistory`, `canAdministerChannel`, `canPostInChannel`, `isSubscribed`;
  * - messages (`access/messages.ts`): `accessMessage`, `canAccessMessage`;
- * - users (`access/users.ts`): `accessUserById`, `canAccessUser`, `canAccessAllUsers`, `canAdminUser`;
+ * - users (`access/users.ts`): `accessUserById`, `accessUserByEmail`, `accessUserForPresence`, `canAccessUser`, `canAccessAllUsers`, `canAdminUser`;
  * - drafts (`access/drafts.ts`): `accessDraft`;
  * - subscribing (`access/subscriptions.ts`): `canJoinStream`, `canAddSubscribers`,
  *   `canRemoveSubscribers`, `canSeeWithSubscribers`;
- * - moving messages (`access/message-moves.ts`): `canEditTopic`, `canResolveTopics`, `canMoveOutOfChannel`.
+ * - moving messages (`access/message-moves.ts`): `canEditTopic`, `canResolveTopics`, `canMoveOutOfChannel`;
+ * - user groups (`access/user-groups.ts`): `accessUserGroupById`, `accessUserGroupForUpdate`,
+ *   `accessUserGroupForMembers`, `hasRealmPermission`, `hasPermissionForGroupSetting`;
+ * - whole-endpoint roles (`access/realm-roles.ts`): `requireRealmAdmin`, `isRealmAdmin`.
  *
  * "Unknown" and "not allowed to see" are the same error (no existence oracle): the `access*` functions
  * return the object or that single error, so callers cannot build an existence oracle.
@@ -23,3 +26,5 @@ export * from './access/drafts.js';
 export * from './access/subscriptions.js';
 export * from './access/message-moves.js';
 export * from './access/attachments.js';
+export * from './access/user-groups.js';
+export * from './access/realm-roles.js';

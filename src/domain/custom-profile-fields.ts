@@ -192,9 +192,27 @@ export function profileFieldsFromCore(state: RealmState, core: ProfileFieldsCore
 // ---------------------------------------------------------------------------------------------
 // Wire
 
+/**
+ * Zulip's custom profile field object (`CustomProfileField.as_dict()`,
+ * https://zulip.com/api/get-custom-profile-fields). The client events that carry it check it
+ * against their schema at compile time (a handler's event payload is the schema's static type).
+ */
+export interface CustomProfileFieldWire {
+  id: number;
+  name: string;
+  type: number;
+  hint: string;
+  /** JSON text of the SELECT options or EXTERNAL_ACCOUNT subtype; '' for other types. */
+  field_data: string;
+  order: number;
+  required: boolean;
+  editable_by_user: boolean;
+  display_in_profile_summary?: true;
+}
+
 /** Zulip's `CustomProfileField.as_dict()`: `display_in_profile_summary` only when true. */
-export function fieldToWire(f: CustomProfileField): Record<string, unknown> {
-  const wire: Record<string, unknown> = {
+export function fieldToWire(f: CustomProfileField): CustomProfileFieldWire {
+  const wire: CustomProfileFieldWire = {
     id: f.id,
     name: f.name,
     type: f.type,
@@ -209,7 +227,7 @@ export function fieldToWire(f: CustomProfileField): Record<string, unknown> {
 }
 
 /** The realm's fields, sorted by `order` (then id), as on the wire. */
-export function fieldsToWire(state: RealmState): Record<string, unknown>[] {
+export function fieldsToWire(state: RealmState): CustomProfileFieldWire[] {
   return [...state.profileFields.fields.values()].sort((a, b) => a.order - b.order || a.id - b.id).map(fieldToWire);
 }
 
@@ -225,7 +243,7 @@ export function profileDataToWire(state: RealmState, userId: number): Record<str
 }
 
 /** The `custom_profile_fields` event: every field, to every active user. */
-export function fieldsEvent(state: RealmState): { userIds: number[]; payload: Record<string, unknown> } {
+export function fieldsEvent(state: RealmState): { userIds: number[]; payload: { type: 'custom_profile_fields'; fields: CustomProfileFieldWire[] } } {
   const userIds = [...state.users.values()].filter((u) => u.isActive).map((u) => u.id);
   return { userIds, payload: { type: 'custom_profile_fields', fields: fieldsToWire(state) } };
 }

@@ -42,11 +42,21 @@ export const ReactionType = {
   zulipExtra: 'zulip_extra_emoji',
 } as const;
 
+/** One of Zulip's `reaction_type` values. */
+export type ReactionTypeName = (typeof ReactionType)[keyof typeof ReactionType];
+
+const REACTION_TYPES: ReadonlySet<string> = new Set(Object.values(ReactionType));
+
+/** Whether `type` is one of Zulip's `reaction_type` values. */
+export function isReactionType(type: string): type is ReactionTypeName {
+  return REACTION_TYPES.has(type);
+}
+
 /**
  * Zulip's `emoji_name_to_emoji_code` (without `realm_emoji`: parley has no custom emoji yet, so
  * the realm's emoji table is empty): the (code, type) of a name, or null when it does not exist.
  */
-export function emojiCodeByName(name: string): { code: string; type: string } | null {
+export function emojiCodeByName(name: string): { code: string; type: ReactionTypeName } | null {
   if (name === 'zulip') return { code: 'zulip', type: ReactionType.zulipExtra };
   const code = unicodeEmojiCodeByName(name);
   return code === undefined ? null : { code, type: ReactionType.unicode };

@@ -84,8 +84,17 @@ export const STREAM_PERMISSION_GROUP_SETTINGS: Readonly<Record<string, GroupPerm
   can_resolve_topics_group: setting(true, true, 'role:nobody'),
 };
 
+/** The names of a user group's own permission settings (`NamedUserGroup.GROUP_PERMISSION_SETTINGS`). */
+export type UserGroupPermissionName =
+  | 'can_add_members_group'
+  | 'can_join_group'
+  | 'can_leave_group'
+  | 'can_manage_group'
+  | 'can_mention_group'
+  | 'can_remove_members_group';
+
 /** `NamedUserGroup.GROUP_PERMISSION_SETTINGS`: a user group's own permission settings. */
-export const GROUP_PERMISSION_SETTINGS: Readonly<Record<string, GroupPermissionSetting>> = {
+export const GROUP_PERMISSION_SETTINGS: Readonly<Record<UserGroupPermissionName, GroupPermissionSetting>> = {
   can_add_members_group: setting(true, false, 'group_creator', { default_for_system_groups: 'role:nobody' }),
   can_join_group: setting(true, false, 'role:nobody', { default_for_system_groups: 'role:nobody' }),
   can_leave_group: setting(true, true, 'role:everyone', { default_for_system_groups: 'role:nobody' }),
@@ -118,22 +127,25 @@ export function realmGroupSetting(state: RealmState, name: string): GroupSetting
 }
 
 /** A group's own permission settings on the wire (system groups: `role:nobody` for all). */
-export function groupPermissionValues(state: RealmState, group: UserGroup): Record<string, GroupSettingValue> {
-  const out: Record<string, GroupSettingValue> = {};
-  for (const [name, config] of Object.entries(GROUP_PERMISSION_SETTINGS)) {
+export function groupPermissionValues(state: RealmState, group: UserGroup): Record<UserGroupPermissionName, GroupSettingValue> {
+  const value = (name: UserGroupPermissionName): GroupSettingValue => {
+    const config = GROUP_PERMISSION_SETTINGS[name];
     const stored = group.settings?.[name];
-    if (stored !== undefined) {
-      out[name] = copyGroupSetting(stored);
-    } else if (group.isSystemGroup) {
-      out[name] = systemGroupId(state, config.default_for_system_groups ?? 'role:nobody');
-    } else if (config.default_group_name === 'group_creator') {
-      out[name] =
-        group.creatorId === null
-          ? systemGroupId(state, 'role:nobody')
-          : { direct_members: [group.creatorId], direct_subgroups: [] };
-    } else {
-      out[name] = systemGroupId(state, config.default_group_name);
+    if (stored !== undefined) return copyGroupSetting(stored);
+    if (group.isSystemGroup) return systemGroupId(state, config.default_for_system_groups ?? 'role:nobody');
+    if (config.default_group_name === 'group_creator') {
+      return group.creatorId === null
+        ? systemGroupId(state, 'role:nobody')
+        : { direct_members: [group.creatorId], direct_subgroups: [] };
     }
-  }
-  return out;
+    return systemGroupId(state, config.default_group_name);
+  };
+  return {
+    can_add_members_group: value('can_add_members_group'),
+    can_join_group: value('can_join_group'),
+    can_leave_group: value('can_leave_group'),
+    can_manage_group: value('can_manage_group'),
+    can_mention_group: value('can_mention_group'),
+    can_remove_members_group: value('can_remove_members_group'),
+  };
 }

@@ -157,41 +157,10 @@ export function editHistoryFromCore(state: RealmState, core: EditHistoryCore | u
 }
 
 /** Empty topic → the realm's display name unless the client understands the empty topic. */
-function topicForClient(state: RealmState, topic: string, allowEmptyTopicName: boolean): string {
+export function topicForClient(state: RealmState, topic: string, allowEmptyTopicName: boolean): string {
   return topic === '' && !allowEmptyTopicName ? state.settings.emptyTopicDisplayName : topic;
 }
 
-/**
- * Adds `edit_history` (Zulip's stored list, newest first; omitted when the realm disallows edit
- * history), `last_edit_timestamp` (latest content edit) and `last_moved_timestamp` (latest
- * topic/channel change that is not a resolve toggle) to a message object (https://zulip.com/api/get-message).
- */
-export function addEditFields(state: RealmState, id: number, wire: Record<string, unknown>, allowEmptyTopicName: boolean): void {
-  const entries = state.editHistory?.get(id);
-  if (entries === undefined || entries.length === 0) return;
-  const lastEdit = entries.find((e) => e.prevContent !== undefined);
-  if (lastEdit !== undefined) wire.last_edit_timestamp = lastEdit.timestamp;
-  const lastMove = entries.find((e) => (e.prevTopic !== undefined || e.prevStream !== undefined) && !isResolveToggle(e));
-  if (lastMove !== undefined) wire.last_moved_timestamp = lastMove.timestamp;
-  if (!state.settings.allowEditHistory) return;
-  wire.edit_history = entries.map((e) => {
-    const out: Record<string, unknown> = { user_id: e.userId, timestamp: e.timestamp };
-    if (e.prevContent !== undefined) {
-      out.prev_content = e.prevContent;
-      out.prev_rendered_content = e.prevRendered;
-      out.prev_rendered_content_version = 1;
-    }
-    if (e.prevStream !== undefined) {
-      out.prev_stream = e.prevStream;
-      out.stream = e.stream;
-    }
-    if (e.prevTopic !== undefined) {
-      out.prev_topic = topicForClient(state, e.prevTopic, allowEmptyTopicName);
-      out.topic = topicForClient(state, e.topic!, allowEmptyTopicName);
-    }
-    return out;
-  });
-}
 
 /**
  * One snapshot of `GET /messages/{id}/history` before its diff is added

@@ -9,7 +9,6 @@ import type { MessageBody } from './records.js';
 import { MessageBit, flagNames, Flag } from './message-index.js';
 import { apiEmail, avatarUrl } from './users.js';
 import { reactionsWire } from './reactions.js';
-import { addEditFields } from './message-edits.js';
 import { topicLinks } from './topic-links.js';
 
 /** Register-reported limits (https://zulip.com/api/register-queue). */
@@ -134,75 +133,3 @@ export function indexedMessageFields(state: RealmState, id: number): MessageFiel
   };
 }
 
-/**
- * Zulip's message object without `flags` (https://zulip.com/api/get-message): the shape of
- * `message` in message events
- * and, plus flags, of fetched messages. `content` is given already chosen (HTML or Markdown).
- */
-export function buildMessageWire(
-  state: RealmState,
-  f: MessageFields,
-  content: string,
-  contentType: 'text/html' | 'text/x-markdown',
-  view: { clientGravatar: boolean; allowEmptyTopicName: boolean },
-): Record<string, unknown> {
-  const sender = state.users.get(f.senderId)!;
-  const stream = f.recipient.type === 'stream' ? state.streams.get(f.recipient.streamId)! : undefined;
-  // Keys in Zulip's order.
-  const wire: Record<string, unknown> = {
-    id: f.id,
-    sender_id: sender.id,
-    content,
-    content_type: contentType,
-    recipient_id: f.recipientId,
-    timestamp: f.timestamp,
-    client: f.client,
-    subject: f.topic === '' && stream !== undefined && !view.allowEmptyTopicName ? state.settings.emptyTopicDisplayName : f.topic,
-    topic_links: stream === undefined ? [] : topicLinks(state, f.topic),
-    is_me_message: f.isMeMessage,
-    reactions: reactionsWire(state, f.id),
-    submessages: [],
-    sender_full_name: sender.fullName,
-    sender_email: apiEmail(sender, state.host),
-    sender_realm_str: state.subdomain,
-    avatar_url: avatarUrl(sender, view.clientGravatar),
-    display_recipient: f.recipient.type === 'direct' ? directRecipients(state, f.recipient.userIds) : stream!.name,
-    type: stream === undefined ? 'private' : 'stream',
-  };
-  if (stream !== undefined) wire.stream_id = stream.id;
-  return wire;
-}
-
-/** `display_recipient` of a direct message: its users, sorted by (API) email. */
-function directRecipients(state: RealmState, userIds: readonly number[]): Array<Record<string, unknown>> {
-  const out: Array<{ id: number; email: string; full_name: string; is_mirror_dummy: boolean }> = [];
-  for (const uid of userIds) {
-    const u = state.users.get(uid)!;
-    out.push({ id: u.id, email: apiEmail(u, state.host), full_name: u.fullName, is_mirror_dummy: false });
-  }
-  return out.sort((a, b) => (a.email < b.email ? -1 : a.email > b.email ? 1 : 0));
-}
-
-/**
- * Zulip's message object for `viewer` (https://zulip.com/api/get-message) from the index and the
- * stored body. `flags` is
- * the viewer's UserMessage flags or `["read","historical"]` without a row.
- */
-export function messageToWire(
-  state: RealmState,
-  viewer: User,
-  id: number,
-  body: MessageBody,
-  view: MessageView,
-): Record<string, unknown> {
-  const wire = buildMessageWire(
-    state,
-    indexedMessageFields(state, id),
-    view.applyMarkdown ? body.rendered : body.content,
-    view.applyMarkdown ? 'text/html' : 'text/x-markdown',
-    view,
-  );
-  wire.flags = flagNames(state.messages.userFlags(viewer.id, id) ?? Flag.read | Flag.historical);
-  addEditFields(state, id, wire, view.allowEmptyTopicName);
-  return wire;
-}

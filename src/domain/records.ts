@@ -8,6 +8,7 @@
 import type { LinkifiersChanged } from './linkifiers.js';
 export type { LinkifiersChanged };
 import type { GroupSettingValue, RoleCode, StreamGroupSetting, TopicsPolicy } from './realm-state.js';
+import type { VisibilityPolicyCode } from './user-topics.js';
 
 export interface SystemGroupData {
   id: number;
@@ -177,7 +178,7 @@ export interface UserTopicSet {
   userId: number;
   streamId: number;
   topic: string;
-  visibilityPolicy: number;
+  visibilityPolicy: VisibilityPolicyCode;
   lastUpdated: number;
 }
 

@@ -1,7 +1,6 @@
 /**
- * Channels (streams) on the wire and their naming rules (https://zulip.com/api/get-stream-by-id,
- * https://zulip.com/api/get-subscriptions, https://zulip.com/api/update-stream).
- * The one serializer of `Stream` to Zulip's stream object, and of a subscription.
+ * Channels (streams): naming rules, colors and new subscriptions (https://zulip.com/api/subscribe,
+ * https://zulip.com/api/update-stream). Their wire objects are built in events/wire/streams.ts.
  */
 import type { RealmState, Stream, Subscription } from './realm-state.js';
 import type { StreamCreated } from './records.js';
@@ -44,59 +43,6 @@ export function checkStreamName(raw: string): { ok: true; name: string } | { ok:
 export function findStreamByName(state: RealmState, name: string): Stream | undefined {
   const id = state.streamsByName.get(name.trim().toLowerCase());
   return id === undefined ? undefined : state.streams.get(id);
-}
-
-/** Zulip's stream object (https://zulip.com/api/get-stream-by-id, at feature level 417). */
-export function streamToWire(state: RealmState, stream: Stream): Record<string, unknown> {
-  const wire: Record<string, unknown> = {
-    stream_id: stream.id,
-    name: stream.name,
-    description: stream.description,
-    rendered_description: stream.renderedDescription,
-    date_created: stream.dateCreated,
-    creator_id: stream.creatorId,
-    invite_only: stream.inviteOnly,
-    is_web_public: stream.isWebPublic,
-    history_public_to_subscribers: stream.historyPublicToSubscribers,
-    first_message_id: stream.firstMessageId,
-    folder_id: stream.folderId,
-    is_archived: stream.isArchived,
-    is_recently_active: true,
-    message_retention_days: stream.messageRetentionDays,
-    stream_post_policy: 1,
-    is_announcement_only: false,
-    stream_weekly_traffic: null,
-    topics_policy: stream.topicsPolicy,
-    subscriber_count: state.subscriptions.get(stream.id)?.size ?? 0,
-  };
-  for (const key of STREAM_GROUP_SETTINGS) wire[key] = stream.groups[key];
-  return wire;
-}
-
-/**
- * Zulip's subscription object: the stream object plus the user's settings
- * (https://zulip.com/api/get-subscriptions).
- */
-export function subscriptionToWire(
-  state: RealmState,
-  stream: Stream,
-  sub: Subscription,
-  includeSubscribers: boolean,
-): Record<string, unknown> {
-  const wire = streamToWire(state, stream);
-  Object.assign(wire, {
-    color: sub.color,
-    is_muted: sub.isMuted,
-    in_home_view: !sub.isMuted,
-    pin_to_top: sub.pinToTop,
-    desktop_notifications: sub.desktopNotifications,
-    audible_notifications: sub.audibleNotifications,
-    push_notifications: sub.pushNotifications,
-    email_notifications: sub.emailNotifications,
-    wildcard_mentions_notify: sub.wildcardMentionsNotify,
-  });
-  if (includeSubscribers) wire.subscribers = [...(state.subscriptions.get(stream.id)?.keys() ?? [])].sort((a, b) => a - b);
-  return wire;
 }
 
 /** The channel a `stream_created` record describes (used by `evolve`, and by handlers that build events before it). */

@@ -14,6 +14,13 @@ import type { UserTopicSet } from './records.js';
 export const VisibilityPolicy = { inherit: 0, muted: 1, unmuted: 2, followed: 3 } as const;
 export type VisibilityPolicyCode = (typeof VisibilityPolicy)[keyof typeof VisibilityPolicy];
 
+const VISIBILITY_POLICY_CODES: ReadonlySet<number> = new Set(Object.values(VisibilityPolicy));
+
+/** Whether `n` is one of Zulip's `UserTopic.VisibilityPolicy` values (0–3). */
+export function isVisibilityPolicy(n: number): n is VisibilityPolicyCode {
+  return VISIBILITY_POLICY_CODES.has(n);
+}
+
 /** One stored visibility row. */
 export interface UserTopic {
   streamId: number;
@@ -22,7 +29,7 @@ export interface UserTopic {
   /** UNIX seconds (integer). */
   lastUpdated: number;
   /** 1 muted, 2 unmuted, 3 followed (never 0). */
-  visibilityPolicy: number;
+  visibilityPolicy: VisibilityPolicyCode;
 }
 
 /** Map key of a (channel, topic) pair: case-insensitive in the topic. */

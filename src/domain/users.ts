@@ -1,10 +1,9 @@
 /**
- * Users on the wire (https://zulip.com/api/get-user): the one serializer of a `User` to
- * Zulip's user object, with email-visibility rules, and account-name validation.
+ * Users (https://zulip.com/api/get-user): email-visibility rules, avatar URLs and account-name
+ * validation. The user object itself is built in events/wire/users.ts.
  */
 import { createHash } from 'node:crypto';
 import { Role, type RealmState, type User } from './realm-state.js';
-import { profileDataToWire } from './custom-profile-fields.js';
 import { LRUCache } from 'lru-cache';
 
 /** Per-request facts the serializer needs. */
@@ -62,33 +61,6 @@ export function isoDate(unixSeconds: number): string {
   const micros = Math.round((unixSeconds - whole) * 1e6);
   const base = new Date(whole * 1000).toISOString().slice(0, 19);
   return micros === 0 ? `${base}+00:00` : `${base}.${String(micros).padStart(6, '0')}+00:00`;
-}
-
-/** Zulip's user object for `target` as seen by `viewer` (https://zulip.com/api/get-user). */
-export function userToWire(state: RealmState, viewer: User, target: User, view: UserView): Record<string, unknown> {
-  const wire: Record<string, unknown> = {
-    email: apiEmail(target, state.host),
-    user_id: target.id,
-    avatar_version: target.avatarVersion,
-    is_admin: target.role <= Role.admin,
-    is_owner: target.role === Role.owner,
-    is_guest: target.role === Role.guest,
-    role: target.role,
-    is_bot: target.isBot,
-    full_name: target.fullName,
-    timezone: target.timezone,
-    is_active: target.isActive,
-    date_joined: isoDate(target.dateJoined),
-    delivery_email: canSeeDeliveryEmail(viewer, target) ? target.email : null,
-    avatar_url: avatarUrl(target, view.clientGravatar),
-  };
-  if (target.isBot) {
-    wire.bot_type = target.botType;
-    wire.bot_owner_id = target.botOwnerId;
-  } else if (view.includeCustomProfileFields) {
-    wire.profile_data = profileDataToWire(state, target.id);
-  }
-  return wire;
 }
 
 /** Looks a user up by API email or delivery email, case-insensitively. */

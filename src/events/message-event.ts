@@ -18,9 +18,10 @@ export type MessageVariants = Map<number, MessageObject>;
 /** A `message` event for one queue, before the queue assigns its `id`. */
 export type MessageEventPayload = Omit<ClientEventOf<'message'>, 'id'>;
 
-/** The message object a handler put in `payload.message` (checked against `MessageSchema` by tests). */
+/** The message object of a `message` event (only those carry `RealmEvent.message` extras). */
 function messageOf(event: RealmEvent): MessageObject {
-  return event.payload.message as MessageObject;
+  if (event.payload.type !== 'message') throw new Error(`finalizeMessageEvent: a ${event.payload.type} event is not a message event`);
+  return event.payload.message;
 }
 
 function variantOf(queue: EventQueue, event: RealmEvent, variants: MessageVariants): MessageObject {

@@ -3,7 +3,7 @@
  * `update_message`, `delete_message`, `reaction`, `update_message_flags`); strict objects, as
  * in `schemas.ts`, which gathers every event schema.
  */
-import Type, { type TSchema } from 'typebox';
+import Type from 'typebox';
 import { Bool, Int, Nullable, Str, strict } from './register/schema-helpers.js';
 import { Flag } from '../domain/message-index.js';
 
@@ -83,15 +83,15 @@ export const MessageEventSchema = Type.Object(
  * `bulk_message_deletion` capability, else one event per id with `message_id`; `stream_id` and
  * `topic` exactly for `message_type: "stream"`.
  */
-export const DeleteMessageEventSchema = Type.Union(
-  ([{ message_ids: Type.Array(Int()) }, { message_id: Int() }] as Array<Record<string, TSchema>>).flatMap((ids) => [
-    Type.Object({ id: Int(), type: Type.Literal('delete_message'), ...ids, message_type: Type.Literal('private') }, strict),
-    Type.Object(
-      { id: Int(), type: Type.Literal('delete_message'), ...ids, message_type: Type.Literal('stream'), stream_id: Int(), topic: Str() },
-      strict,
-    ),
-  ]),
-);
+const deleteIds = [{ message_ids: Type.Array(Int()) }, { message_id: Int() }] as const;
+const deletePrivate = { id: Int(), type: Type.Literal('delete_message'), message_type: Type.Literal('private') };
+const deleteStream = { id: Int(), type: Type.Literal('delete_message'), message_type: Type.Literal('stream'), stream_id: Int(), topic: Str() };
+export const DeleteMessageEventSchema = Type.Union([
+  Type.Object({ ...deletePrivate, ...deleteIds[0] }, strict),
+  Type.Object({ ...deletePrivate, ...deleteIds[1] }, strict),
+  Type.Object({ ...deleteStream, ...deleteIds[0] }, strict),
+  Type.Object({ ...deleteStream, ...deleteIds[1] }, strict),
+]);
 
 /**
  * `update_message` (https://zulip.com/api/get-events, OpenAPI; Zulip's `do_update_message`): always the

@@ -5,7 +5,7 @@
  */
 import Type from 'typebox';
 import { Bool, Int, Str, strict } from './register/schema-helpers.js';
-import { ChannelFolderSchema, REGISTER_KEY_SCHEMAS } from './register/schemas.js';
+import { ChannelFolderSchema, CustomProfileFieldSchema } from './register/schemas.js';
 
 /**
  * `realm_linkifiers` (https://zulip.com/api/get-linkifiers, https://zulip.com/api/get-events): the
@@ -45,7 +45,7 @@ export const ChannelFolderEventSchema = Type.Union([
  * (https://zulip.com/api/get-custom-profile-fields).
  */
 export const CustomProfileFieldsEventSchema = Type.Object(
-  { id: Int(), type: Type.Literal('custom_profile_fields'), fields: REGISTER_KEY_SCHEMAS.custom_profile_fields! },
+  { id: Int(), type: Type.Literal('custom_profile_fields'), fields: Type.Array(CustomProfileFieldSchema) },
   strict,
 );
 

@@ -1,3 +1,14 @@
+import type { EventPayload, EventPayloadOf } from './schemas.js';
+
+/**
+ * A `message` event as a handler decides it: the per-queue `flags` and `local_message_id` are
+ * added for each queue by `finalizeMessageEvent` (message-event.ts).
+ */
+export type MessageEventDecided = Omit<EventPayloadOf<'message'>, 'flags' | 'local_message_id'>;
+
+/** What a handler may emit: any client event without its queue `id`, `message` before finalization. */
+export type RealmEventPayload = Exclude<EventPayload, { type: 'message' }> | MessageEventDecided;
+
 /**
  * A Zulip client event decided by a realm handler, to deliver once the command's records are
  * durable, to the event queues of `userIds` (src/README.md: request path).
@@ -5,12 +16,11 @@
 export interface RealmEvent {
   userIds: readonly number[];
   /**
-   * The event without its per-queue `id`: one of `EventPayload` (schemas.ts, the static types of
-   * the event schemas). Declared loosely because the wire serializers handlers use
-   * (`streamToWire`, `userToWire`...) still return `Record<string, unknown>`; every event a
-   * handler emits is checked against its schema by the handler's tests (`verifyAction`).
+   * The event without its per-queue `id`: the static type of its schema (schemas.ts
+   * `EVENT_SCHEMAS`), so a wrong field name or type fails `tsc`; handler tests also check each
+   * emitted event against its schema at run time (`verifyAction`).
    */
-  payload: Record<string, unknown>;
+  payload: RealmEventPayload;
   /** Present on `message` events: what per-queue finalization needs (see message-event.ts). */
   message?: MessageEventExtras;
   /**

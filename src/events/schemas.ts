@@ -37,7 +37,6 @@ import {
 import {
   PresenceEventSchema,
   RealmBotEventSchema,
-  RealmUserAdminEventSchema,
   RealmUserEventSchema,
   UpdateDisplaySettingsEventSchema,
   UpdateGlobalNotificationsEventSchema,
@@ -57,7 +56,7 @@ export const EVENT_SCHEMAS = {
   update_message_flags: UpdateMessageFlagsEventSchema,
   invites_changed: InvitesChangedEventSchema,
   custom_profile_fields: CustomProfileFieldsEventSchema,
-  realm_user: Type.Union([RealmUserEventSchema, RealmUserAdminEventSchema]),
+  realm_user: RealmUserEventSchema,
   user_settings: UserSettingsEventSchema,
   realm_bot: RealmBotEventSchema,
   update_display_settings: UpdateDisplaySettingsEventSchema,
@@ -95,6 +94,9 @@ type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K>
 
 /** A client event as a handler decides it: without the per-queue `id`. */
 export type EventPayload = DistributiveOmit<ClientEvent, 'id'>;
+
+/** A client event of one `type` as a handler decides it (without the per-queue `id`). */
+export type EventPayloadOf<T extends EventType> = DistributiveOmit<ClientEventOf<T>, 'id'>;
 
 /**
  * Zulip's message object as a `message` event carries it (https://zulip.com/api/get-message):

@@ -4,21 +4,16 @@
  * legacy `update_display_settings` / `update_global_notifications`, `user_status`, `presence`,
  * `user_group`. Strict objects, as every event schema (see `schemas.ts`, which gathers them).
  */
-import Type, { type TSchema } from 'typebox';
+import Type from 'typebox';
 import { Bool, Int, Nullable, Str, strict } from './register/schema-helpers.js';
-import { REGISTER_KEY_SCHEMAS, RegisterUserSchema } from './register/schemas.js';
-
-/** The item schema of a list-valued register key (events carry the same objects). */
-function registerListItem(key: string): TSchema {
-  return (REGISTER_KEY_SCHEMAS[key] as unknown as { items: TSchema }).items;
-}
+import { BotSchema, RegisterUserSchema, UserGroupSchema } from './register/schemas.js';
 
 /**
  * `user_group` events (OpenAPI `user_group`
  * add/update/remove/add_members/remove_members/add_subgroups/remove_subgroups).
  */
 export const UserGroupEventSchema = Type.Union([
-  Type.Object({ id: Int(), type: Type.Literal('user_group'), op: Type.Literal('add'), group: registerListItem('realm_user_groups') }, strict),
+  Type.Object({ id: Int(), type: Type.Literal('user_group'), op: Type.Literal('add'), group: UserGroupSchema }, strict),
   Type.Object(
     {
       id: Int(),
@@ -86,28 +81,18 @@ export const PresenceEventSchema = Type.Object(
   strict,
 );
 
-/** `realm_user` update (OpenAPI `realm_user` op `update`); parley sends the `custom_profile_field` form. */
-export const RealmUserEventSchema = Type.Object(
-  {
-    id: Int(),
-    type: Type.Literal('realm_user'),
-    op: Type.Literal('update'),
-    person: Type.Object(
-      {
-        user_id: Int(),
-        custom_profile_field: Type.Object(
-          { id: Int(), value: Type.Union([Str(), Type.Null()]), rendered_value: Type.Optional(Str()) },
-          strict,
-        ),
-      },
-      strict,
-    ),
-  },
-  strict,
-);
-
-/** `realm_user` update forms sent by user administration (src/realm/handlers/user-admin.ts). */
-const RealmUserAdminPersons = [
+/**
+ * `realm_user` update forms (OpenAPI `realm_user` op `update`): a custom profile field value
+ * (custom-profile-fields.ts, user-admin.ts) and the forms user administration sends.
+ */
+const RealmUserPersons = Type.Union([
+  Type.Object(
+    {
+      user_id: Int(),
+      custom_profile_field: Type.Object({ id: Int(), value: Type.Union([Str(), Type.Null()]), rendered_value: Type.Optional(Str()) }, strict),
+    },
+    strict,
+  ),
   Type.Object({ user_id: Int(), full_name: Str() }, strict),
   Type.Object({ user_id: Int(), role: Int() }, strict),
   Type.Object({ user_id: Int(), is_active: Bool() }, strict),
@@ -115,11 +100,15 @@ const RealmUserAdminPersons = [
   Type.Object({ user_id: Int(), delivery_email: Nullable(Str()) }, strict),
   Type.Object({ user_id: Int(), new_email: Str() }, strict),
   Type.Object({ user_id: Int(), avatar_source: Str(), avatar_url: Str(), avatar_url_medium: Str(), avatar_version: Int() }, strict),
-];
-export const RealmUserAdminEventSchema = Type.Union([
-  Type.Object({ id: Int(), type: Type.Literal('realm_user'), op: Type.Literal('update'), person: Type.Union(RealmUserAdminPersons) }, strict),
+]);
+/** Zulip's user object (https://zulip.com/api/get-user): the register form plus `is_active`. */
+export const UserObjectSchema = Type.Object({ ...RegisterUserSchema.properties, is_active: Bool() }, strict);
+
+/** `realm_user` ops `update` and `add`. */
+export const RealmUserEventSchema = Type.Union([
+  Type.Object({ id: Int(), type: Type.Literal('realm_user'), op: Type.Literal('update'), person: RealmUserPersons }, strict),
   Type.Object(
-    { id: Int(), type: Type.Literal('realm_user'), op: Type.Literal('add'), person: Type.Object({ ...RegisterUserSchema.properties, is_active: Bool() }, strict) },
+    { id: Int(), type: Type.Literal('realm_user'), op: Type.Literal('add'), person: UserObjectSchema },
     strict,
   ),
 ]);
@@ -144,7 +133,7 @@ export const UpdateGlobalNotificationsEventSchema = Type.Object(
 
 /** `realm_bot` add (POST /bots: the bot as `realm_bots` shows it) and update (`full_name`, `is_active`). */
 export const RealmBotEventSchema = Type.Union([
-  Type.Object({ id: Int(), type: Type.Literal('realm_bot'), op: Type.Literal('add'), bot: registerListItem('realm_bots') }, strict),
+  Type.Object({ id: Int(), type: Type.Literal('realm_bot'), op: Type.Literal('add'), bot: BotSchema }, strict),
   Type.Object(
     {
       id: Int(),

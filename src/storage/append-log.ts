@@ -21,12 +21,9 @@ import { decodeRecord, encodeRecord, StorageCorruptionError } from './codec.js';
 import { checkDurableMark, DurableMark } from './durable-mark.js';
 import { commitBatchAppends, commitDurableSeconds } from '../metrics.js';
 import type { Store } from './lmdb.js';
+import { MAX_KEY, readBody, readRealmRegistry, type RealmMeta } from './log-reads.js';
 
-/** One realm registry entry (meta table, key `['realm', id]`). */
-export interface RealmMeta {
-  /** '' for the root realm. */
-  subdomain: string;
-}
+export type { RealmMeta } from './log-reads.js';
 
 /** A record read back from the log. */
 export interface LogEntry {
@@ -50,7 +47,6 @@ interface Unsettled {
   done: Promise<number>;
 }
 
-const MAX_KEY = Number.MAX_SAFE_INTEGER;
 /** Log entries removed per event-loop turn by `trimThrough`. */
 const TRIM_SLICE = 2000;
 
@@ -232,11 +228,7 @@ export class AppendLog {
    * body blob fails its checks.
    */
   getBody(realmId: number, messageId: number): object | undefined {
-    // getBinaryFast: lmdb's reused read buffer (no copy), valid until the next read; its `length`
-    // is the value's size (the backing buffer may be longer). Decoded at once into fresh strings.
-    const bytes = this.store.bodies.getBinaryFast([realmId, messageId]);
-    if (bytes === undefined) return undefined;
-    return decodeRecord(bytes.subarray(0, bytes.length), { realmId, what: `body of message ${messageId}` });
+    return readBody(this.store, realmId, messageId);
   }
 
   /**
@@ -283,16 +275,7 @@ export class AppendLog {
 
   /** Every registered realm, by id. Throws `StorageCorruptionError` on a malformed entry. */
   listRealms(): Array<{ id: number; subdomain: string }> {
-    const out: Array<{ id: number; subdomain: string }> = [];
-    for (const { key, value } of this.store.meta.getRange({ start: ['realm', 0], end: ['realm', MAX_KEY] })) {
-      const id = (key as unknown[])[1];
-      const subdomain = (value as Partial<RealmMeta> | null)?.subdomain;
-      if (typeof id !== 'number' || typeof subdomain !== 'string') {
-        throw new StorageCorruptionError('shape', `malformed realm registry entry ${JSON.stringify(key)}`);
-      }
-      out.push({ id, subdomain });
-    }
-    return out;
+    return readRealmRegistry(this.store);
   }
 
   /** Rejects new appends and resolves once every queued append is durable (or failed). */

@@ -20,7 +20,15 @@ const settings = (over: Partial<QueueSettings> = {}): QueueSettings => ({
   narrow: null, clientCapabilities: {}, ...over,
 });
 const timing = { idleTimeoutSeconds: 600, heartbeatSeconds: 3600, heartbeatJitterSeconds: 0, gcIntervalSeconds: 3600 };
-const typing = (userIds: number[], n = 0): RealmEvent => ({ userIds, payload: { type: 'typing', op: 'start', n } });
+/** A typing event whose sender id `n` tells the events apart. */
+const typing = (userIds: number[], n = 0): RealmEvent => {
+  const sender = { user_id: n, email: `user${n}@example.com` };
+  return { userIds, payload: { type: 'typing', op: 'start', message_type: 'direct', sender, recipients: [sender] } };
+};
+const typingFrame = (n: number, id: number) => {
+  const sender = { user_id: n, email: `user${n}@example.com` };
+  return { type: 'typing', op: 'start', message_type: 'direct', sender, recipients: [sender], id };
+};
 
 type Frame = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -83,9 +91,9 @@ t.test('subscribe: confirmation, then the backlog, then live events', async (t) 
   t.equal(backlog!.type, 'events');
   t.equal(backlog!.queue_id, q.id);
   t.same(backlog!.events, [
-    { type: 'typing', op: 'start', n: 1, id: 0 },
-    { type: 'typing', op: 'start', n: 2, id: 1 },
-    { type: 'typing', op: 'start', n: 3, id: 2 },
+    typingFrame(1, 0),
+    typingFrame(2, 1),
+    typingFrame(3, 2),
   ], 'exactly the queued event objects');
   t.same(rest, []);
   t.ok(q.attached, 'the socket is the queue consumer');

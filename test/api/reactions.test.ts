@@ -159,6 +159,8 @@ t.test('add and remove over HTTP, events, errors', async (t) => {
     [cordelia, verona, { emoji_name: 'octopus' }, doesNotExist],
     [hamlet, verona, { emoji_name: 'grinning' }, doesNotExist],
     [hamlet, verona, { emoji_code: OCTOPUS, reaction_type: 'realm_emoji' }, doesNotExist],
+    // Zulip's `remove_reaction`: no stored reaction has an unknown type, so none matches.
+    [hamlet, verona, { emoji_code: OCTOPUS, reaction_type: 'nonsense' }, doesNotExist],
     // Zulip looks up only the code by name; reaction_type keeps its default unicode_emoji.
     [hamlet, verona, { emoji_name: 'zulip' }, doesNotExist],
     [hamlet, denmark, { emoji_name: 'octopus' }, doesNotExist],

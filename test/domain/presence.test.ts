@@ -133,18 +133,19 @@ t.test('GET /users/{id}/presence body: offline past the threshold, errors', asyn
   const { state, ids } = smallRealm();
   state.presence.update(ids.member, 'active', T0);
   state.presence.update(ids.member, 'idle', T0 + 100);
-  t.same(userPresenceWire(state, state.users.get(ids.member), String(ids.member), T0 + 100), {
+  const viewer = state.users.get(ids.other)!;
+  t.same(userPresenceWire(state, viewer, state.users.get(ids.member), String(ids.member), T0 + 100), {
     presence: { aggregated: { status: 'idle', timestamp: T0 + 100 }, website: { status: 'idle', timestamp: T0 + 100 } },
   });
-  t.same(userPresenceWire(state, state.users.get(ids.member), 'x', T0 + 100 + 140), {
+  t.same(userPresenceWire(state, viewer, state.users.get(ids.member), 'x', T0 + 100 + 140), {
     presence: { aggregated: { status: 'idle', timestamp: T0 + 100 }, website: { status: 'idle', timestamp: T0 + 100 } },
   }, 'exactly the threshold: not offline');
-  t.same(userPresenceWire(state, state.users.get(ids.member), 'x', T0 + 100 + 141), {
+  t.same(userPresenceWire(state, viewer, state.users.get(ids.member), 'x', T0 + 100 + 141), {
     presence: { aggregated: { status: 'offline', timestamp: T0 + 100 }, website: { status: 'idle', timestamp: T0 + 100 } },
   }, 'past the offline threshold /register reports (140 s)');
-  t.match(userPresenceWire(state, state.users.get(ids.other), 'other@example.com', T0), { message: 'No presence data for other@example.com' });
-  t.match(userPresenceWire(state, state.users.get(ids.bot), 'x', T0), { message: 'Presence is not supported for bot users.' });
-  t.match(userPresenceWire(state, undefined, '77', T0), { message: 'No such user' });
+  t.match(userPresenceWire(state, viewer, state.users.get(ids.other), 'other@example.com', T0), { message: 'No presence data for other@example.com' });
+  t.match(userPresenceWire(state, viewer, state.users.get(ids.bot), 'x', T0), { message: 'Presence is not supported for bot users.' });
+  t.match(userPresenceWire(state, viewer, undefined, '77', T0), { message: 'No such user' });
 });
 
 t.test('snapshot round trip; a core without presence loads empty', async (t) => {

@@ -14,10 +14,21 @@ const settings = (over: Partial<QueueSettings> = {}): QueueSettings => ({
 });
 const fast = { idleTimeoutSeconds: 600, heartbeatSeconds: 0.05, heartbeatJitterSeconds: 0, gcIntervalSeconds: 3600 };
 const noAbort = () => {};
-const typingEvent = (userIds: number[]): RealmEvent => ({ userIds, payload: { type: 'typing', op: 'start' } });
+const typist = { user_id: 1, email: 'user1@example.com' };
+const typingEvent = (userIds: number[]): RealmEvent => ({
+  userIds,
+  payload: { type: 'typing', op: 'start', message_type: 'direct', sender: typist, recipients: [typist] },
+});
 const messageEvent = (userIds: number[], over: Partial<NonNullable<RealmEvent['message']>> = {}): RealmEvent => ({
   userIds,
-  payload: { type: 'message', message: { id: 9, content: '<p>hi</p>', content_type: 'text/html', avatar_url: 'https://x', subject: '', type: 'stream', display_recipient: 'Verona' } },
+  payload: {
+    type: 'message',
+    message: {
+      id: 9, sender_id: 1, content: '<p>hi</p>', content_type: 'text/html', recipient_id: 3, timestamp: 1_700_000_000, client: 'test',
+      subject: '', topic_links: [], is_me_message: false, reactions: [], submessages: [], sender_full_name: 'Iago',
+      sender_email: 'user1@example.com', sender_realm_str: 'zulip', avatar_url: 'https://x', display_recipient: 'Verona', type: 'stream', stream_id: 1,
+    },
+  },
   message: { raw: 'hi', senderEmailPublic: true, flags: { 1: ['read'], 2: [] }, ...over },
 });
 

@@ -7,7 +7,7 @@ import { emptyRealmState, Role, type RealmState } from '../../src/domain/realm-s
 import { toSnapshot } from '../../src/domain/realm-snapshot.js';
 import { decide, setupRunner } from '../../src/realm/apply-command.js';
 import type { Command, CommandReply } from '../../src/realm/commands.js';
-import type { CommandContext } from '../../src/realm/decision.js';
+import type { CommandContext, RealmEvent } from '../../src/realm/decision.js';
 
 /** A clock starting at 2023-11-14T22:13:20Z advancing 1 s per call, and counter-based tokens. */
 export function fixedContext(start = 1_700_000_000): CommandContext {
@@ -82,4 +82,13 @@ export function smallRealm(): SmallRealm {
   const secret = stream('secret', true, [owner, member]);
   const empty = stream('empty', false, []);
   return { state, ctx, ids: { owner, admin, member, other, guest, bot }, streams: { general, secret, empty } };
+}
+
+/**
+ * One field of a decided event's payload, read without narrowing the payload's union type first
+ * (tests compare values; the payload's type is checked where the handler builds it).
+ */
+export function field(e: RealmEvent, name: string): unknown {
+  const payload: Readonly<Record<string, unknown>> = e.payload;
+  return payload[name];
 }

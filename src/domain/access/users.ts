@@ -17,6 +17,7 @@ import { Errors, fail, ok, type Result } from '../../errors.js';
 import { Role, type RealmState, type User } from '../realm-state.js';
 import { hasGroupPermission } from '../groups.js';
 import { findDirectRecipient } from '../recipients.js';
+import { findUserByEmail } from '../users.js';
 
 /** Zulip's `check_user_can_access_all_users`: false only for a guest outside `can_access_all_users_group`. */
 export function canAccessAllUsers(state: RealmState, user: User): boolean {
@@ -65,16 +66,42 @@ export interface UserAccessOptions {
   forAdmin: boolean;
 }
 
-/**
- * Zulip's zerver/lib/users.py `access_user_by_id`: the target user, or — in this order — `No such
- * user` (unknown id, deactivated actor, or a bot unless `allowBots`), `User is deactivated` (unless
- * `allowDeactivated`), `Insufficient permission` (not accessible to a restricted guest, or with
- * `forAdmin` not administrable by `actor`).
- */
-export function accessUserById(state: RealmState, actor: User, targetId: number, opts: UserAccessOptions): Result<User> {
-  const target = state.users.get(targetId);
+/** Zulip's `access_user_common`: the checks shared by the by-id and by-email lookups. */
+function accessUser(state: RealmState, actor: User, target: User | undefined, opts: UserAccessOptions): Result<User> {
   if (target === undefined || !actor.isActive || (target.isBot && !opts.allowBots)) return fail(Errors.noSuchUser());
   if (!target.isActive && !opts.allowDeactivated) return fail(Errors.badRequest('User is deactivated'));
   const allowed = opts.forAdmin ? canAdminUser(actor, target) : canAccessUser(state, actor, target.id);
   return allowed ? ok(target) : fail(Errors.insufficientPermission());
+}
+
+/**
+ * Zulip's zerver/lib/users.py `access_user_by_id`: the target user, or — in this order — `No such
+ * user` (unknown id, deactivated actor, or a bot unless `allowBots`), `User is deactivated` (unless
+ * `allowDeactivated`), `Insufficient permission` (not accessible to a restricted guest, or with
+ * `forAdmin` not administrable by `actor`). The realm's system bots are in `state.users`, so this
+ * is also `access_user_by_id_including_cross_realm`.
+ */
+export function accessUserById(state: RealmState, actor: User, targetId: number, opts: UserAccessOptions): Result<User> {
+  return accessUser(state, actor, state.users.get(targetId), opts);
+}
+
+/**
+ * Zulip's `access_user_by_email`: as {@link accessUserById} for the user whose API email, delivery
+ * email or dummy `user<id>@<host>` address is `email` (case-insensitive).
+ */
+export function accessUserByEmail(state: RealmState, actor: User, email: string, opts: UserAccessOptions): Result<User> {
+  return accessUser(state, actor, findUserByEmail(state, email), opts);
+}
+
+/**
+ * The target of `GET /users/{user_id_or_email}/presence` (Zulip's zerver/views/presence.py
+ * `get_presence_backend`): an active, non-bot user of the realm. Unknown and deactivated users →
+ * `No such user`; bots → `Presence is not supported for bot users.`. No per-user access check:
+ * Zulip checks `check_can_access_user` here only when the server setting
+ * `CAN_ACCESS_ALL_USERS_GROUP_LIMITS_PRESENCE` is on (default off), which parley does not offer.
+ */
+export function accessUserForPresence(state: RealmState, actor: User, target: User | undefined): Result<User> {
+  if (target === undefined || !target.isActive || !actor.isActive) return fail(Errors.noSuchUser());
+  if (target.isBot) return fail(Errors.badRequest('Presence is not supported for bot users.'));
+  return ok(target);
 }

@@ -86,7 +86,7 @@ export const REALM_KEY_SCHEMAS: Readonly<Record<string, TSchema>> = {
   ...Object.fromEntries(REALM_STRINGS.map((k) => [k, Str()])),
   ...Object.fromEntries(REALM_NULLABLE_STRINGS.map((k) => [k, Nullable(Str())])),
   ...Object.fromEntries(REALM_GROUP_SETTINGS.map((k) => [k, GroupSettingValueSchema])),
-  realm_message_edit_history_visibility_policy: Type.Union(['all', 'moves', 'none'].map((v) => Type.Literal(v))),
+  realm_message_edit_history_visibility_policy: Type.Enum(['all', 'moves', 'none']),
   realm_topics_policy: Type.Union([Type.Literal('allow_empty_topic'), Type.Literal('disable_empty_topic')]),
   realm_authentication_methods: Type.Record(
     Str(),

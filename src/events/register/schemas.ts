@@ -12,7 +12,7 @@ import { DISPLAY_SETTINGS_LEGACY, NOTIFICATION_SETTINGS_LEGACY, USER_SETTING_DEF
 import { GroupSettingValueSchema, REALM_KEY_SCHEMAS } from './realm-schemas.js';
 import { STREAM_GROUP_SETTINGS } from '../../domain/realm-state.js';
 
-import { Bool, Int, IntList, Nullable, Str, strict } from './schema-helpers.js';
+import { Bool, Int, IntList, keyed, Nullable, Str, strict } from './schema-helpers.js';
 
 /** A channel folder object (Zulip's `ChannelFolderDict`, FL 414 with `order`). */
 export const ChannelFolderSchema = Type.Object(
@@ -31,7 +31,7 @@ export const ChannelFolderSchema = Type.Object(
 
 export { GroupSettingValueSchema };
 
-const TopicsPolicy = Type.Union(['inherit', 'allow_empty_topic', 'disable_empty_topic', 'empty_topic_only'].map((v) => Type.Literal(v)));
+const TopicsPolicy = Type.Enum(['inherit', 'allow_empty_topic', 'disable_empty_topic', 'empty_topic_only']);
 
 /** Channel permission settings of a stream object. */
 const STREAM_GROUP_KEYS = STREAM_GROUP_SETTINGS;
@@ -57,7 +57,7 @@ const streamProperties = {
   topics_policy: TopicsPolicy,
   subscriber_count: Int(),
   is_default: Type.Optional(Bool()),
-  ...Object.fromEntries(STREAM_GROUP_KEYS.map((k) => [k, GroupSettingValueSchema])),
+  ...keyed(STREAM_GROUP_KEYS, GroupSettingValueSchema),
 };
 
 /** A stream object (`streams`, and `never_subscribed` entries with optional `subscribers`). */
@@ -94,7 +94,7 @@ export const RegisterUserSchema = Type.Object(
     is_admin: Bool(),
     is_owner: Bool(),
     is_guest: Bool(),
-    role: Type.Union([100, 200, 300, 400, 600].map((r) => Type.Literal(r))),
+    role: Type.Enum([100, 200, 300, 400, 600]),
     is_bot: Bool(),
     full_name: Str(),
     timezone: Str(),
@@ -111,7 +111,24 @@ export const RegisterUserSchema = Type.Object(
   strict,
 );
 
-const UserGroupSchema = Type.Object(
+/** A custom profile field (`custom_profile_fields`, and the `custom_profile_fields` event). */
+export const CustomProfileFieldSchema = Type.Object(
+  {
+    id: Int(),
+    type: Int(),
+    order: Int(),
+    name: Str(),
+    hint: Str(),
+    field_data: Str(),
+    display_in_profile_summary: Type.Optional(Bool()),
+    required: Bool(),
+    editable_by_user: Bool(),
+  },
+  strict,
+);
+
+/** A user group object (`realm_user_groups`, `user_group` op `add`). */
+export const UserGroupSchema = Type.Object(
   {
     id: Int(),
     name: Str(),
@@ -132,7 +149,8 @@ const UserGroupSchema = Type.Object(
   strict,
 );
 
-const BotSchema = Type.Object(
+/** A bot object (`realm_bots`, `realm_bot` op `add`). */
+export const BotSchema = Type.Object(
   {
     email: Str(),
     user_id: Int(),
@@ -191,22 +209,7 @@ export const REGISTER_KEY_SCHEMAS: Readonly<Record<string, TSchema>> = {
   zulip_feature_level: Int(),
   zulip_merge_base: Str(),
   alert_words: Type.Array(Str()),
-  custom_profile_fields: Type.Array(
-    Type.Object(
-      {
-        id: Int(),
-        type: Int(),
-        order: Int(),
-        name: Str(),
-        hint: Str(),
-        field_data: Str(),
-        display_in_profile_summary: Type.Optional(Bool()),
-        required: Bool(),
-        editable_by_user: Bool(),
-      },
-      strict,
-    ),
-  ),
+  custom_profile_fields: Type.Array(CustomProfileFieldSchema),
   custom_profile_field_types: Type.Record(Str(), NameId),
   onboarding_steps: Type.Array(Type.Object({ type: Str(), name: Str() }, strict)),
   navigation_tour_video_url: Nullable(Str()),

@@ -10,7 +10,7 @@
  */
 import type { RealmState, Stream, User } from '../../domain/realm-state.js';
 import { hasMetadataAccess } from '../../domain/access.js';
-import { streamToWire, subscriptionToWire } from '../../domain/streams.js';
+import { streamToWire, subscriptionToWire, type StreamObject, type SubscriptionObject } from '../wire/streams.js';
 import { userSetting } from './user-settings.js';
 
 /** Subscription notification settings that are `null` (inherit) unless a client opts in. */
@@ -45,15 +45,17 @@ function visibleStreams(state: RealmState, me: User, archived: boolean): Stream[
 
 /** `subscriptions`, `unsubscribed` and `never_subscribed`. */
 export function subscriptionSection(state: RealmState, me: User, opts: StreamSectionOptions): Record<string, unknown> {
-  const subscriptions: Record<string, unknown>[] = [];
-  const neverSubscribed: Record<string, unknown>[] = [];
+  const subscriptions: SubscriptionObject[] = [];
+  const neverSubscribed: StreamObject[] = [];
   for (const stream of visibleStreams(state, me, opts.archivedChannels)) {
     const sub = state.subscriptions.get(stream.id)?.get(me.id);
     if (sub !== undefined) {
       const wire = subscriptionToWire(state, stream, sub, opts.includeSubscribers);
       if (!opts.notificationSettingsNull) {
         for (const name of NOTIFICATION_SETTINGS) {
-          if (wire[name] === null) wire[name] = userSetting(me, `enable_stream_${name}`);
+          // The user's `enable_stream_*` setting (a boolean) stands in for the inherited value.
+          const inherited = userSetting(me, `enable_stream_${name}`);
+          if (wire[name] === null && typeof inherited === 'boolean') wire[name] = inherited;
         }
       }
       subscriptions.push(wire);
@@ -70,7 +72,7 @@ export function subscriptionSection(state: RealmState, me: User, opts: StreamSec
 }
 
 /** `streams`: every channel the user can see (all of them for administrators). */
-export function streamSection(state: RealmState, me: User, archivedChannels: boolean): Record<string, unknown>[] {
+export function streamSection(state: RealmState, me: User, archivedChannels: boolean): StreamObject[] {
   return visibleStreams(state, me, archivedChannels).map((stream) => streamToWire(state, stream));
 }
 

@@ -14,6 +14,8 @@
  */
 import { isSystemBot } from '../../domain/system-bots.js';
 import { Role, type RealmState, type UserGroup } from '../../domain/realm-state.js';
+import type { Static } from 'typebox';
+import type { UserGroupSchema } from './schemas.js';
 import {
   GROUP_PERMISSION_SETTINGS,
   REALM_PERMISSION_GROUP_SETTINGS,
@@ -71,7 +73,7 @@ function activeUsersByRole(state: RealmState): Map<number, number[]> {
  * sorted), direct_subgroup_ids (sorted), is_system_group, can_add_members_group, can_join_group,
  * can_leave_group, can_manage_group, can_mention_group, can_remove_members_group, deactivated}`.
  */
-export function realmUserGroups(state: RealmState, includeDeactivated: boolean): Record<string, unknown>[] {
+export function realmUserGroups(state: RealmState, includeDeactivated: boolean): UserGroupObject[] {
   const byRole = activeUsersByRole(state);
   const groups = [...state.groups.values()]
     .filter((g) => includeDeactivated || !g.deactivated)
@@ -79,12 +81,15 @@ export function realmUserGroups(state: RealmState, includeDeactivated: boolean):
   return groups.map((group) => groupDict(state, group, byRole));
 }
 
+/** A user group object (`realm_user_groups`, `user_group` op `add`): `UserGroupSchema`'s static type. */
+export type UserGroupObject = Static<typeof UserGroupSchema>;
+
 /** One group in the `realm_user_groups` shape (e.g. for a `user_group` `add` event). */
-export function userGroupWire(state: RealmState, group: UserGroup): Record<string, unknown> {
+export function userGroupWire(state: RealmState, group: UserGroup): UserGroupObject {
   return groupDict(state, group, activeUsersByRole(state));
 }
 
-function groupDict(state: RealmState, group: UserGroup, byRole: Map<number, number[]>): Record<string, unknown> {
+function groupDict(state: RealmState, group: UserGroup, byRole: Map<number, number[]>): UserGroupObject {
   let members: number[];
   let subgroups: number[];
   if (group.isSystemGroup) {

@@ -9,9 +9,9 @@
  */
 import { isSystemBot } from '../../domain/system-bots.js';
 import { Role, type RealmState, type User } from '../../domain/realm-state.js';
-import { apiEmail, gravatarUrl, userToWire } from '../../domain/users.js';
-import { hasGroupPermission } from '../../domain/groups.js';
-import { realmGroupSetting } from '../../domain/group-permissions.js';
+import { apiEmail, gravatarUrl } from '../../domain/users.js';
+import { userToWire } from '../wire/users.js';
+import { hasRealmPermission } from '../../domain/access.js';
 
 /** `realm_users`, `realm_non_active_users`, `cross_realm_bots` and the own-user keys. */
 export function realmUserSection(state: RealmState, me: User, clientGravatar: boolean): Record<string, unknown> {
@@ -21,12 +21,12 @@ export function realmUserSection(state: RealmState, me: User, clientGravatar: bo
   const crossRealmBots: Record<string, unknown>[] = [];
   const users = [...state.users.values()].sort((a, b) => a.id - b.id);
   for (const target of users) {
-    const wire = userToWire(state, me, target, view);
-    delete wire.is_active;
+    // The register lists carry no `is_active` (the list itself says it).
+    const { is_active: _isActive, ...wire } = userToWire(state, me, target, view);
     if (isSystemBot(target)) crossRealmBots.push({ ...wire, is_system_bot: true });
     else (target.isActive ? active : inactive).push(wire);
   }
-  const can = (name: string) => hasGroupPermission(state, me.id, realmGroupSetting(state, name));
+  const can = (name: string) => hasRealmPermission(state, me, name);
   const canCreatePrivate = can('can_create_private_channel_group');
   const canCreatePublic = can('can_create_public_channel_group');
   const canCreateWebPublic = can('can_create_web_public_channel_group');

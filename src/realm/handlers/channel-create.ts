@@ -9,8 +9,9 @@
  * `subscription` op `peer_add` `{stream_ids, user_ids}` to the other users who can see it.
  */
 import { ok, fail, Errors } from '../../errors.js';
-import { checkStreamName, findStreamByName, pickColor, streamToWire } from '../../domain/streams.js';
-import { defaultStreamGroups, hasGroupPermission } from '../../domain/groups.js';
+import { checkStreamName, findStreamByName, pickColor } from '../../domain/streams.js';
+import { streamToWire } from '../../events/wire/streams.js';
+import { defaultStreamGroups } from '../../domain/groups.js';
 import { Role, STREAM_GROUP_SETTINGS, type RealmState, type Stream, type StreamGroupSetting, type TopicsPolicy, type User } from '../../domain/realm-state.js';
 import type { RealmRecord, StreamCreated, SubscriptionsAdded } from '../../domain/records.js';
 import { parseGroupSettingValue, parseRetentionDays, parseTopicsPolicy, webPublicChannelsEnabled } from '../../domain/channel-settings.js';
@@ -19,6 +20,7 @@ import type { CommandReplies } from '../commands.js';
 import type { Handler, RealmEvent } from '../decision.js';
 import { channelCreatedNotice, newChannelsAnnouncement } from '../notifications.js';
 import { checkDescription, isError, renderDescription, viewers } from './channels.js';
+import { hasRealmPermission, isRealmAdmin } from '../../domain/access.js';
 
 /** `POST /channels/create` (FL 417). */
 export interface CreateChannel {
@@ -46,10 +48,7 @@ export interface CreateChannel {
 }
 
 /** Whether the realm-level group setting `setting` (e.g. `can_create_public_channel_group`) allows `user`. */
-function mayCreate(state: RealmState, user: User, setting: string): boolean {
-  const value = state.settings.groups[setting];
-  return value !== undefined && hasGroupPermission(state, user.id, value);
-}
+const mayCreate = (state: RealmState, user: User, setting: string): boolean => hasRealmPermission(state, user, setting);
 
 /** `POST /channels/create` (seed §4.3). Reply: the new channel's id. */
 export const createChannel: Handler<CreateChannel, CommandReplies['create_channel']> = (state, cmd, ctx) => {
@@ -71,7 +70,7 @@ export const createChannel: Handler<CreateChannel, CommandReplies['create_channe
     if (cmd.inviteOnly) return fail(Errors.badRequest('Invalid parameters'));
     if (!may('can_create_web_public_channel_group')) return fail(Errors.insufficientPermission());
   }
-  if (cmd.isDefault && actor !== null && actor.role > Role.admin) return fail(Errors.insufficientPermission());
+  if (cmd.isDefault && actor !== null && !isRealmAdmin(actor)) return fail(Errors.insufficientPermission());
   if (cmd.isDefault && cmd.inviteOnly) return fail(Errors.badRequest('A default channel cannot be private.'));
   const history = cmd.inviteOnly ? (cmd.historyPublicToSubscribers ?? false) : true;
   if (!cmd.inviteOnly && cmd.historyPublicToSubscribers === false) return fail(Errors.badRequest('Invalid parameters'));

@@ -25,7 +25,8 @@
  * `{…, op: "reorder", order: [ids as sent]}`.
  */
 import { ok, fail, Errors, type Result } from '../../errors.js';
-import { Role, type RealmState, type User } from '../../domain/realm-state.js';
+import type { RealmState, User } from '../../domain/realm-state.js';
+import { requireRealmAdmin } from '../../domain/access.js';
 import {
   MAX_CHANNEL_FOLDER_DESCRIPTION_LENGTH,
   MAX_CHANNEL_FOLDER_NAME_LENGTH,
@@ -40,6 +41,7 @@ import {
 } from '../../domain/channel-folders.js';
 import { renderMarkdown } from '../../markdown/render.js';
 import type { RealmEvent } from '../../events/realm-event.js';
+import type { EventPayloadOf } from '../../events/schemas.js';
 import type { Handler } from '../decision.js';
 
 /** `POST /channel_folders/create`. */
@@ -83,12 +85,8 @@ export const ChannelFolderErrors = {
   invalidOrder: () => Errors.badRequest('Invalid order mapping.'),
 } as const;
 
-/** The acting administrator, or the error. */
-function admin(state: RealmState, actorId: number): Result<User> {
-  const actor = state.users.get(actorId);
-  if (actor === undefined || !actor.isActive) return fail(Errors.noSuchUser());
-  return actor.role <= Role.admin ? ok(actor) : fail(Errors.insufficientPermission());
-}
+/** The acting administrator, or the error (the project's `Insufficient permission` for non-administrators). */
+const admin = (state: RealmState, actorId: number): Result<User> => requireRealmAdmin(state.users.get(actorId), Errors.insufficientPermission);
 
 /** Parameter length checks in Zulip's declaration order (description before name). */
 function lengthError(description: string | undefined, name: string | undefined): string | null {
@@ -122,7 +120,7 @@ export const createChannelFolder: Handler<CreateChannelFolder, ChannelFolderRepl
     isArchived: false,
     order: id,
   };
-  const payload = { type: 'channel_folder', op: 'add', channel_folder: channelFolderWire(folder) };
+  const payload: EventPayloadOf<'channel_folder'> = { type: 'channel_folder', op: 'add', channel_folder: channelFolderWire(folder) };
   return ok({
     records: [{ type: 'channel_folder_created', v: 1, folder }],
     events: [{ userIds: everyone(state), payload }],
@@ -139,7 +137,7 @@ export const updateChannelFolder: Handler<UpdateChannelFolder, Record<string, ne
   if (folder === undefined) return fail(ChannelFolderErrors.invalidId());
 
   const record: ChannelFolderUpdated = { type: 'channel_folder_updated', v: 1, folderId: folder.id };
-  const changes: Array<Record<string, unknown>> = [];
+  const changes: Array<Extract<EventPayloadOf<'channel_folder'>, { op: 'update' }>['data']> = [];
   if (cmd.name !== undefined && cmd.name !== folder.name) {
     const nameError = channelFolderNameError(state, cmd.name);
     if (nameError !== null) return fail(Errors.badRequest(nameError));

@@ -15,12 +15,12 @@
  *   resp. op `create`; privacy changes: `create` / `delete` to users gaining / losing access.
  */
 import { ok, fail, Errors, ZulipError, type Result } from '../../errors.js';
-import { checkStreamName, findStreamByName, streamToWire } from '../../domain/streams.js';
-import { hasGroupPermission } from '../../domain/groups.js';
+import { checkStreamName, findStreamByName } from '../../domain/streams.js';
+import { streamToWire } from '../../events/wire/streams.js';
 import { MAX_STREAM_DESCRIPTION_LENGTH, codePointLength } from '../../domain/messages.js';
 import { Role, STREAM_GROUP_SETTINGS, type GroupSettingValue, type RealmState, type Stream, type StreamGroupSetting, type User } from '../../domain/realm-state.js';
 import type { StreamChanges } from '../../domain/records.js';
-import { accessStreamForAdminister, canSeeWithSubscribers, hasContentAccess } from '../../domain/access.js';
+import { accessStreamForAdminister, canSeeWithSubscribers, hasContentAccess, hasRealmPermission, isRealmAdmin } from '../../domain/access.js';
 import { parseGroupSettingValue, parseRetentionDays, parseTopicsPolicy, sameGroupSetting, webPublicChannelsEnabled } from '../../domain/channel-settings.js';
 import { messageLookupIndex } from '../../domain/recipient-index.js';
 import { isUsableChannelFolder } from '../../domain/channel-folders.js';
@@ -152,10 +152,9 @@ export const updateChannel: Handler<UpdateChannel, CommandReplies['update_channe
   if (cmd.isPrivate !== undefined && !hasContentAccess(state, actor, stream)) return fail(Errors.invalidStreamId());
   if (cmd.isWebPublic === true && !stream.isWebPublic) {
     if (!webPublicChannelsEnabled(state)) return fail(Errors.badRequest('Web-public channels are not enabled.'));
-    const value = state.settings.groups.can_create_web_public_channel_group;
-    if (value === undefined || !hasGroupPermission(state, actor.id, value)) return fail(Errors.insufficientPermission());
+    if (!hasRealmPermission(state, actor, 'can_create_web_public_channel_group')) return fail(Errors.insufficientPermission());
   }
-  if (cmd.isDefault !== undefined && actor.role > Role.admin) return fail(Errors.mustBeAdmin());
+  if (cmd.isDefault !== undefined && !isRealmAdmin(actor)) return fail(Errors.mustBeAdmin());
   if (inviteOnly !== stream.inviteOnly || webPublic !== stream.isWebPublic || history !== stream.historyPublicToSubscribers) {
     changes.inviteOnly = inviteOnly;
     changes.isWebPublic = webPublic;

@@ -13,7 +13,8 @@
  * request changes nothing.
  */
 import { ok, fail, Errors, type Result } from '../../errors.js';
-import { Role, type RealmState, type User } from '../../domain/realm-state.js';
+import type { RealmState, User } from '../../domain/realm-state.js';
+import { isRealmAdmin, requireRealmAdmin } from '../../domain/access.js';
 import {
   DEFAULT_EXTERNAL_ACCOUNTS,
   FieldType,
@@ -103,13 +104,11 @@ export interface CustomProfileFieldReplies {
 
 const bad = Errors.badRequest;
 
-/** The acting user when active and an administrator. */
-function requireAdmin(state: RealmState, actorId: number): Result<User> {
-  const user = state.users.get(actorId);
-  if (user === undefined || !user.isActive) return fail(Errors.noSuchUser());
-  if (user.role > Role.admin) return fail(Errors.insufficientPermission());
-  return ok(user);
-}
+/**
+ * The acting user when active and an administrator (Zulip's `require_realm_admin`); the API
+ * contract answers non-administrators with `Insufficient permission`.
+ */
+const requireAdmin = (state: RealmState, actorId: number): Result<User> => requireRealmAdmin(state.users.get(actorId), Errors.insufficientPermission);
 
 /** `display_in_profile_summary_limit_reached`: two other fields already shown in the summary. */
 function summaryLimitReached(state: RealmState, exceptId: number | null): boolean {
@@ -249,7 +248,7 @@ function requireHuman(state: RealmState, actorId: number): Result<User> {
 function editableField(state: RealmState, user: User, fieldId: number): Result<CustomProfileField> {
   const field = state.profileFields.fields.get(fieldId);
   if (field === undefined) return fail(bad(`Field id ${fieldId} not found.`));
-  if (!field.editableByUser && user.role > Role.admin) {
+  if (!field.editableByUser && !isRealmAdmin(user)) {
     return fail(bad('You are not allowed to change this field. Contact an administrator to update it.'));
   }
   return ok(field);
@@ -259,7 +258,7 @@ function editableField(state: RealmState, user: User, fieldId: number): Result<C
 function valueEvents(state: RealmState, record: CustomProfileValuesChanged): RealmEvent[] {
   const userIds = [...state.users.values()].filter((u) => u.isActive).map((u) => u.id);
   return record.changes.map((c) => {
-    const data: Record<string, unknown> = { id: c.fieldId, value: c.value };
+    const data: { id: number; value: string | null; rendered_value?: string } = { id: c.fieldId, value: c.value };
     if (c.renderedValue) data.rendered_value = c.renderedValue;
     return { userIds, payload: { type: 'realm_user', op: 'update', person: { user_id: record.userId, custom_profile_field: data } } };
   });

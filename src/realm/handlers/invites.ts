@@ -24,8 +24,7 @@
 import { welcomeMessages } from '../notifications.js';
 import { ok, fail, Errors, type Result } from '../../errors.js';
 import { Role, type RealmState, type RoleCode, type User } from '../../domain/realm-state.js';
-import { hasGroupPermission } from '../../domain/groups.js';
-import { accessStreamById, canAddSubscribers, canSeeWithSubscribers } from '../../domain/access.js';
+import { accessStreamById, accessUserGroupForUpdate, canAddSubscribers, canSeeWithSubscribers, hasRealmPermission, isRealmAdmin } from '../../domain/access.js';
 import {
   MAX_WELCOME_MESSAGE_LENGTH,
   invitesOf,
@@ -33,7 +32,6 @@ import {
   type MultiuseInviteCreated,
   type MultiuseInviteRevoked,
 } from '../../domain/invites.js';
-import { groupPermissionValues, realmGroupSetting } from '../../domain/group-permissions.js';
 import type { RealmEvent } from '../../events/realm-event.js';
 import type { Decision, Handler } from '../decision.js';
 import type { RealmRecord } from '../../domain/records.js';
@@ -107,14 +105,14 @@ function memberOrAdmin(state: RealmState, actorId: number): Result<User> {
 function checkInviteAs(actor: User, invitedAs: number): Result<RoleCode> {
   if (!VALID_ROLES.has(invitedAs)) return fail(Errors.badRequest('Invalid invite_as'));
   if (invitedAs === Role.owner && actor.role !== Role.owner) return fail(Errors.mustBeOwner());
-  if ((invitedAs === Role.admin || invitedAs === Role.moderator) && actor.role > Role.admin) return fail(Errors.mustBeAdmin());
+  if ((invitedAs === Role.admin || invitedAs === Role.moderator) && !isRealmAdmin(actor)) return fail(Errors.mustBeAdmin());
   return ok(invitedAs as RoleCode);
 }
 
 /** Recipients of `invites_changed`: active administrators and the inviter. */
 function inviteEventUsers(state: RealmState, inviterId: number): number[] {
   const ids = new Set<number>([inviterId]);
-  for (const u of state.users.values()) if (u.isActive && !u.isBot && u.role <= Role.admin) ids.add(u.id);
+  for (const u of state.users.values()) if (u.isActive && !u.isBot && isRealmAdmin(u)) ids.add(u.id);
   return [...ids].sort((a, b) => a - b);
 }
 
@@ -124,7 +122,7 @@ export const createMultiuseInvite: Handler<CreateMultiuseInvite, InviteReplies['
   const actorR = memberOrAdmin(state, cmd.actorId);
   if (!actorR.ok) return actorR;
   const actor = actorR.value;
-  if (actor.role > Role.admin && !hasGroupPermission(state, actor.id, realmGroupSetting(state, 'create_multiuse_invite_group'))) {
+  if (!isRealmAdmin(actor) && !hasRealmPermission(state, actor, 'create_multiuse_invite_group')) {
     return fail(Errors.insufficientPermission());
   }
   const role = checkInviteAs(actor, cmd.invitedAs);
@@ -139,21 +137,16 @@ export const createMultiuseInvite: Handler<CreateMultiuseInvite, InviteReplies['
     streams.push(access.value.stream);
   }
   if (streams.length > 0) {
-    const realmMay = actor.role <= Role.admin || hasGroupPermission(state, actor.id, realmGroupSetting(state, 'can_add_subscribers_group'));
+    const realmMay = isRealmAdmin(actor) || hasRealmPermission(state, actor, 'can_add_subscribers_group');
     if (!realmMay) return fail(noSubscribePermission());
     for (const stream of streams) if (!stream.isDefault && !canAddSubscribers(state, actor, stream)) return fail(noSubscribePermission());
   }
 
   const groupIds = [...new Set(cmd.groupIds)];
   for (const id of groupIds) {
-    const group = state.groups.get(id);
-    if (group === undefined || group.deactivated || group.isSystemGroup) return fail(Errors.badRequest('Invalid user group'));
-    const values = groupPermissionValues(state, group);
-    const may =
-      hasGroupPermission(state, actor.id, realmGroupSetting(state, 'can_manage_all_groups')) ||
-      hasGroupPermission(state, actor.id, values.can_manage_group!) ||
-      hasGroupPermission(state, actor.id, values.can_add_members_group!);
-    if (!may) return fail(Errors.insufficientPermission());
+    // Zulip's `access_user_groups_for_invite`: access_user_group_for_update(can_add_members_group).
+    const access = accessUserGroupForUpdate(state, actor, id, 'can_add_members_group');
+    if (!access.ok) return access;
   }
 
   const text = cmd.welcomeMessageCustomText;
@@ -173,7 +166,7 @@ export const createMultiuseInvite: Handler<CreateMultiuseInvite, InviteReplies['
     streamIds,
     groupIds,
     includeRealmDefaultSubscriptions: cmd.includeRealmDefaultSubscriptions,
-    welcomeMessageCustomText: actor.role <= Role.admin ? text : null,
+    welcomeMessageCustomText: isRealmAdmin(actor) ? text : null,
     revoked: false,
   };
   const record: MultiuseInviteCreated = { type: 'multiuse_invite_created', v: 1, invite };
@@ -193,7 +186,7 @@ export const revokeMultiuseInvite: Handler<RevokeMultiuseInvite, Record<string, 
   const invite = invitesOf(state).items.find((i) => i.id === cmd.inviteId);
   if (invite === undefined) return fail(Errors.badRequest('No such invitation'));
   if (invite.invitedById !== actor.id) {
-    if (actor.role > Role.admin) return fail(Errors.mustBeAdmin());
+    if (!isRealmAdmin(actor)) return fail(Errors.mustBeAdmin());
     if (invite.invitedAs === Role.owner && actor.role !== Role.owner) return fail(Errors.mustBeOwner());
   }
   if (invite.revoked) return fail(Errors.badRequest('Invitation has already been revoked'));

@@ -5,7 +5,8 @@
  * channel permission settings).
  *
  * Checks, in Zulip's order (every error 400 BAD_REQUEST):
- * 1. the message must be accessible to the actor (`accessMessage`) → "Invalid message(s)"
+ * 1. the message must be accessible to the actor and not in an archived channel (`accessMessage`
+ *    for modification) → "Invalid message(s)"
  *    (also for an already deleted message: deletion is serialized by the realm actor, so Zulip's
  *    "Message already deleted" race cannot happen here);
  * 2. a member of the realm's `can_delete_any_message_group`, or for a channel message of the
@@ -32,11 +33,12 @@
  */
 import { ok, fail, Errors } from '../../errors.js';
 import type { RealmState, Stream, User } from '../../domain/realm-state.js';
-import { accessMessage, hasMetadataAccess } from '../../domain/access.js';
+import { accessMessage, hasMetadataAccess, hasRealmPermission } from '../../domain/access.js';
 import { hasGroupPermission } from '../../domain/groups.js';
 import { messageLookupIndex } from '../../domain/recipient-index.js';
 import type { MessagesDeleted } from '../../domain/message-delete.js';
 import type { Handler, RealmEvent } from '../decision.js';
+import type { EventPayloadOf } from '../../events/schemas.js';
 
 /** `DELETE /messages/{message_id}`. */
 export interface DeleteMessage {
@@ -62,17 +64,14 @@ export const MessageDeleteErrors = {
  */
 export function deletePermissionError(state: RealmState, actor: User, id: number, now: number) {
   const m = state.messages;
-  const realmGroups = state.settings.groups;
-  const anyRealm = realmGroups.can_delete_any_message_group;
-  if (anyRealm !== undefined && hasGroupPermission(state, actor.id, anyRealm)) return null;
+  if (hasRealmPermission(state, actor, 'can_delete_any_message_group')) return null;
   const stream = channelOf(state, id);
   if (stream !== undefined && hasGroupPermission(state, actor.id, stream.groups.can_delete_any_message_group)) return null;
 
   const senderId = m.sender.get(id);
   if (senderId !== actor.id && state.users.get(senderId)?.botOwnerId !== actor.id) return MessageDeleteErrors.noPermission();
 
-  const ownRealm = realmGroups.can_delete_own_message_group;
-  if (ownRealm === undefined || !hasGroupPermission(state, actor.id, ownRealm)) {
+  if (!hasRealmPermission(state, actor, 'can_delete_own_message_group')) {
     if (stream === undefined) return MessageDeleteErrors.noPermission();
     if (!hasGroupPermission(state, actor.id, stream.groups.can_delete_own_message_group)) return MessageDeleteErrors.noPermission();
   }
@@ -113,7 +112,8 @@ export const deleteMessage: Handler<DeleteMessage, Record<string, never>> = (sta
   if (cmd.internal) {
     if (!state.messages.exists(id)) return fail(Errors.invalidMessage());
   } else {
-    const access = accessMessage(state, actor, id);
+    // Zulip's delete_message_backend: access_message(is_modifying_message=True).
+    const access = accessMessage(state, actor, id, { forModification: true });
     if (!access.ok) return access;
     const error = deletePermissionError(state, actor, id, ctx.now());
     if (error !== null) return fail(error);
@@ -122,13 +122,14 @@ export const deleteMessage: Handler<DeleteMessage, Record<string, never>> = (sta
   const m = state.messages;
   const stream = channelOf(state, id);
   const record: MessagesDeleted = { type: 'messages_deleted', v: 1, ids: [id] };
-  const payload: Record<string, unknown> = { type: 'delete_message', message_ids: [id] };
+  const topic = stream === undefined ? undefined : state.topics.value(m.topic.get(id));
+  const payload: EventPayloadOf<'delete_message'> =
+    stream === undefined || topic === undefined
+      ? { type: 'delete_message', message_ids: [id], message_type: 'private' }
+      : { type: 'delete_message', message_ids: [id], message_type: 'stream', stream_id: stream.id, topic };
   const notify = new Set(rowOwners(state, id));
   const events: RealmEvent[] = [];
   if (stream !== undefined) {
-    payload.message_type = 'stream';
-    payload.stream_id = stream.id;
-    payload.topic = state.topics.value(m.topic.get(id));
     for (const userId of state.subscriptions.get(stream.id)?.keys() ?? []) {
       if (state.users.get(userId)?.isActive) notify.add(userId);
     }
@@ -142,12 +143,10 @@ export const deleteMessage: Handler<DeleteMessage, Record<string, never>> = (sta
         payload: { type: 'stream', op: 'update', property: 'first_message_id', value: firstMessageId, stream_id: stream.id, name: stream.name },
       });
     }
-  } else {
-    payload.message_type = 'private';
   }
   // As Zulip: the first_message_id update is queued before the deletion event.
   const deletion: RealmEvent = { userIds: [...notify].sort((a, b) => a - b), payload };
-  if (payload.topic === '') deletion.emptyTopicDisplayName = state.settings.emptyTopicDisplayName;
+  if (topic === '') deletion.emptyTopicDisplayName = state.settings.emptyTopicDisplayName;
   events.push(deletion);
   return ok({ records: [record], events, reply: {} });
 };

@@ -8,6 +8,7 @@ import type { RealmState, Stream } from '../../domain/realm-state.js';
 import { Flag, flagNames } from '../../domain/message-index.js';
 import type { MessageEdited } from '../../domain/message-edits.js';
 import type { RealmEvent } from '../../events/realm-event.js';
+import type { EventPayloadOf } from '../../events/schemas.js';
 import type { EditMessage } from './message-edit.js';
 import { subscriberRecipients, type AccessChanges } from './message-move.js';
 
@@ -24,17 +25,15 @@ export function updateEvents(
   access: AccessChanges | undefined,
 ): RealmEvent[] {
   const id = r.messageId;
-  const payload: Record<string, unknown> = {
+  const payload: Omit<EventPayloadOf<'update_message'>, 'flags'> = {
     type: 'update_message', user_id: r.userId, edit_timestamp: r.timestamp, message_id: id,
     message_ids: r.messageIds, rendering_only: false,
-  };
-  if (r.content) {
-    Object.assign(payload, {
+    ...(r.content && {
       orig_content: r.content.prevContent, orig_rendered_content: r.content.prevRendered,
       content: r.content.content, rendered_content: r.content.rendered,
       prev_rendered_content_version: 1, is_me_message: r.content.isMeMessage,
-    });
-  }
+    }),
+  };
   if (orig !== undefined) {
     payload.stream_name = orig.name;
     payload.stream_id = orig.id;
@@ -46,7 +45,7 @@ export function updateEvents(
     if (r.topic !== undefined) {
       payload.orig_subject = r.prevTopic;
       payload.subject = r.topic;
-      payload.topic_links = topicLinks(state, r.topic);
+      payload.topic_links = [...topicLinks(state, r.topic)];
     }
   }
   // Row holders of the edited message after the edit, with their new flags.

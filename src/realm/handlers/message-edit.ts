@@ -156,7 +156,8 @@ function buildEditRequest(state: RealmState, cmd: EditMessage, now: number): Res
   const actor = state.users.get(cmd.actorId);
   if (actor === undefined || !actor.isActive) return fail(Errors.noSuchUser());
   const id = cmd.messageId;
-  const accessible = accessMessage(state, actor, id);
+  // Zulip's check_update_message: access_message(is_modifying_message=True) — archived channels refuse.
+  const accessible = accessMessage(state, actor, id, { forModification: true });
   if (!accessible.ok) return accessible;
   const m = state.messages;
   const age = now - m.timestamp.get(id);

@@ -46,6 +46,7 @@ import {
   type MessageFlagsChanged,
 } from '../../domain/message-flags.js';
 import type { Decision, Handler } from '../decision.js';
+import type { EventPayloadOf } from '../../events/schemas.js';
 
 /** `POST /messages/flags`: `op` and `flag` exactly as sent (validated here). */
 export interface UpdateMessageFlags {
@@ -145,15 +146,10 @@ export const updateMessageFlags: Handler<UpdateMessageFlags, { count: number }> 
     if (historical.length > 0) Object.assign(record, { historical, historicalFlags });
     records.push(record);
   }
-  const payload: Record<string, unknown> = {
-    type: 'update_message_flags',
-    op: cmd.op,
-    operation: cmd.op,
-    flag,
-    messages: changed,
-    all: false,
-  };
-  if (flag === 'read' && !on) {
+  const payload: EventPayloadOf<'update_message_flags'> = on
+    ? { type: 'update_message_flags', op: 'add', operation: 'add', flag, messages: changed, all: false }
+    : { type: 'update_message_flags', op: 'remove', operation: 'remove', flag, messages: changed, all: false };
+  if (flag === 'read' && payload.op === 'remove') {
     payload.message_details = unreadMessageDetails(state, user, changed, (id) => rowFlags(rows, id) ?? historicalFlags);
   }
   return ok({ records, events: [{ userIds: [user.id], payload }], reply: { count: changed.length } });
@@ -165,7 +161,7 @@ function markRead(user: User, rows: UserMessages | undefined, changed: number[],
     changed.length === 0 || rows === undefined
       ? []
       : [{ type: 'message_flags_changed', v: 1, userId: user.id, flag: 'read', op: 'add', ranges: encodeRanges(rows, changed, Flag.read, true) }];
-  const payload = { type: 'update_message_flags', op: 'add', operation: 'add', flag: 'read', messages: all ? [] : changed, all };
+  const payload: EventPayloadOf<'update_message_flags'> = { type: 'update_message_flags', op: 'add', operation: 'add', flag: 'read', messages: all ? [] : changed, all };
   const events = all || changed.length > 0 ? [{ userIds: [user.id], payload }] : [];
   return ok({ records, events, reply: { count: changed.length } });
 }

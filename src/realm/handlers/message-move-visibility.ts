@@ -22,7 +22,7 @@ import type { UserTopicSet } from '../../domain/records.js';
 import { canAccessMessage } from '../../domain/access.js';
 import { MessageBit } from '../../domain/message-index.js';
 import { topicMessageIds } from '../../domain/recipient-index.js';
-import { VisibilityPolicy, applyToRows, mutedTopicsOfRows, userTopicKey, type UserTopic } from '../../domain/user-topics.js';
+import { VisibilityPolicy, applyToRows, mutedTopicsOfRows, userTopicKey, type UserTopic, type VisibilityPolicyCode } from '../../domain/user-topics.js';
 import type { RealmEvent } from '../../events/realm-event.js';
 import { AutoPolicy, automaticSettings, setVisibility } from './user-topics.js';
 
@@ -33,7 +33,7 @@ export const RESOLVE_TOPIC_UNDO_GRACE_PERIOD_SECONDS = 60;
  * Zulip's `get_visibility_policy_after_merge`: the most visible of the two policies wins
  * (FOLLOWED, then UNMUTED, then INHERIT; MUTED only when both are muted).
  */
-export function visibilityAfterMerge(orig: number, target: number): number {
+export function visibilityAfterMerge(orig: VisibilityPolicyCode, target: VisibilityPolicyCode): VisibilityPolicyCode {
   const both = [orig, target];
   if (both.includes(VisibilityPolicy.followed)) return VisibilityPolicy.followed;
   if (both.includes(VisibilityPolicy.unmuted)) return VisibilityPolicy.unmuted;
@@ -61,9 +61,9 @@ export interface VisibilityChanges {
 }
 
 /** Every user's policy for (stream, topic), by user id (case-insensitive topic). */
-function policiesFor(state: RealmState, streamId: number, topic: string): Map<number, number> {
+function policiesFor(state: RealmState, streamId: number, topic: string): Map<number, VisibilityPolicyCode> {
   const key = userTopicKey(streamId, topic);
-  const out = new Map<number, number>();
+  const out = new Map<number, VisibilityPolicyCode>();
   for (const [userId, rows] of state.userTopics) {
     const row = rows.get(key);
     if (row !== undefined) out.set(userId, row.visibilityPolicy);
@@ -98,7 +98,7 @@ export function moveVisibilityPolicies(state: RealmState, move: TopicMove): Visi
     if (rows === undefined) working.set(userId, (rows = new Map(state.userTopics.get(userId) ?? [])));
     return rows;
   };
-  const set = (userId: number, stream: Stream, topic: string, policy: number, mutedEvent: boolean) => {
+  const set = (userId: number, stream: Stream, topic: string, policy: VisibilityPolicyCode, mutedEvent: boolean) => {
     const record: UserTopicSet = { type: 'user_topic_set', v: 1, userId, streamId: stream.id, topic, visibilityPolicy: policy, lastUpdated: now };
     records.push(record);
     const rows = rowsOf(userId);
@@ -112,13 +112,13 @@ export function moveVisibilityPolicies(state: RealmState, move: TopicMove): Visi
   };
 
   const inaccessible: number[] = [];
-  const stay = new Map<number, number>();
+  const stay = new Map<number, VisibilityPolicyCode>();
   for (const [userId, policy] of origPolicies) {
     if (move.streamEdited && move.losingAccess.has(userId)) inaccessible.push(userId);
     else stay.set(userId, policy);
   }
   const users = [...new Set([...stay.keys(), ...targetPolicies.keys()])].sort((a, b) => a - b);
-  const groups = new Map<string, { orig: number; target: number; userIds: number[] }>();
+  const groups = new Map<string, { orig: VisibilityPolicyCode; target: VisibilityPolicyCode; userIds: number[] }>();
   for (const userId of users) {
     const orig = stay.get(userId) ?? VisibilityPolicy.inherit;
     const target = targetPolicies.get(userId) ?? VisibilityPolicy.inherit;
@@ -163,7 +163,7 @@ export function automaticPolicyOnMove(
   const first = topicMessageIds(state, target.recipientId, targetTopic).find((id) => !changed.has(id) && canAccessMessage(state, sender, id));
   if (first !== undefined && first < messageId) return none;
   const settings = automaticSettings(state, sender.id);
-  let policy: number;
+  let policy: VisibilityPolicyCode;
   if (settings.follow === AutoPolicy.initiation) policy = VisibilityPolicy.followed;
   else if (settings.unmuteInMuted === AutoPolicy.initiation && state.subscriptions.get(target.id)?.get(sender.id)?.isMuted === true) {
     policy = VisibilityPolicy.unmuted;

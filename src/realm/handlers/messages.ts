@@ -9,8 +9,8 @@ import type { RealmState, Recipient, Stream, User } from '../../domain/realm-sta
 import type { MessageSent } from '../../domain/records.js';
 import { Flag, flagNames } from '../../domain/message-index.js';
 import type { MessageEventExtras, RealmEvent } from '../../events/realm-event.js';
+import { buildMessageWire } from '../../events/wire/messages.js';
 import {
-  buildMessageWire,
   type MessageFields,
   NO_TOPIC,
   defaultReadBySender,
@@ -106,15 +106,20 @@ function checkTopicsPolicy(state: RealmState, stream: Stream, topic: string): Zu
   return null;
 }
 
+/**
+ * Zulip's `validate_stream_id_with_pm_notification` / `validate_stream_name_with_pm_notification`:
+ * the channel by id or name, archived ones included (sending to those is refused by
+ * `accessStreamForSend` with Zulip's "Not authorized to send to channel" error).
+ */
 function resolveStream(state: RealmState, target: StreamTarget): Result<Stream> {
   if (target.kind === 'id') {
     const stream = state.streams.get(target.id);
-    return stream && !stream.isArchived ? ok(stream) : fail(Errors.streamIdNotFound(target.id));
+    return stream ? ok(stream) : fail(Errors.streamIdNotFound(target.id));
   }
   const name = checkStreamName(target.name);
   if (!name.ok) return fail(Errors.badRequest(name.msg));
   const stream = findStreamByName(state, name.name);
-  return stream && !stream.isArchived ? ok(stream) : fail(Errors.streamNameNotFound(name.name));
+  return stream ? ok(stream) : fail(Errors.streamNameNotFound(name.name));
 }
 
 function resolveDirectRecipients(state: RealmState, to: { emails: string[] } | { ids: number[] }): Result<User[]> {
@@ -167,12 +172,15 @@ export const sendMessage: Handler<SendMessage, CommandReplies['send_message']> =
     content = normalized.content;
     const stream = resolveStream(state, target.value);
     if (!stream.ok) return stream;
+    // Zulip's check_message: access_stream_for_send_message before the topic checks. Internal
+    // senders skip the access check, but archived channels refuse them too (no
+    // `archived_channel_notice` sends here).
+    const denied = cmd.internal
+      ? stream.value.isArchived ? Errors.notAuthorizedToSend(stream.value.name) : null
+      : accessStreamForSend(state, sender, stream.value);
+    if (denied) return fail(denied);
     const policyError = checkTopicsPolicy(state, stream.value, topic);
     if (policyError) return fail(policyError);
-    if (!cmd.internal) {
-      const denied = accessStreamForSend(state, sender, stream.value);
-      if (denied) return fail(denied);
-    }
     recipientId = stream.value.recipientId;
     receivers = receiversOf(state, sender.id, state.subscriptions.get(stream.value.id)!.keys());
     targetStream = stream.value;

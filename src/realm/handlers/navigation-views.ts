@@ -31,6 +31,7 @@ import {
 } from '../../domain/navigation-views.js';
 import type { RealmState } from '../../domain/realm-state.js';
 import type { Handler } from '../decision.js';
+import type { EventPayloadOf } from '../../events/schemas.js';
 
 /** `POST /navigation_views`. `fragment` and `name` already stripped and non-blank. */
 export interface AddNavigationView {
@@ -103,7 +104,7 @@ export const addNavigationView: Handler<AddNavigationView, Record<string, never>
     name: cmd.name ?? null,
   };
   const view = navigationViewWire({ fragment: record.fragment, isPinned: record.isPinned, name: record.name });
-  const payload = { type: 'navigation_view', op: 'add', navigation_view: view };
+  const payload: EventPayloadOf<'navigation_view'> = { type: 'navigation_view', op: 'add', navigation_view: view };
   return ok({ records: [record], events: [{ userIds: [cmd.actorId], payload }], reply: {} });
 };
 
@@ -114,10 +115,10 @@ export const updateNavigationView: Handler<UpdateNavigationView, Record<string, 
   if (findNavigationView(state, cmd.actorId, cmd.fragment) === undefined) return fail(NavigationViewErrors.doesNotExist());
 
   const record: NavigationViewUpdated = { type: 'navigation_view_updated', v: 1, userId: cmd.actorId, fragment: cmd.fragment };
-  const data: Record<string, unknown> = {};
+  const data: { name?: string; is_pinned?: boolean } = {};
   if (cmd.name !== undefined) data.name = record.name = cmd.name;
   if (cmd.isPinned !== undefined) data.is_pinned = record.isPinned = cmd.isPinned;
-  const payload = { type: 'navigation_view', op: 'update', fragment: cmd.fragment, data };
+  const payload: EventPayloadOf<'navigation_view'> = { type: 'navigation_view', op: 'update', fragment: cmd.fragment, data };
   return ok({ records: [record], events: [{ userIds: [cmd.actorId], payload }], reply: {} });
 };
 

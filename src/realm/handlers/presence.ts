@@ -15,10 +15,10 @@ import { ok, fail, Errors } from '../../errors.js';
 import { apiEmail } from '../../domain/users.js';
 import { presenceRows } from '../../domain/presence.js';
 import { SERVER_LIMITS } from '../../domain/server-limits.js';
-import { formatPresences } from '../../events/register/presence.js';
+import { formatPresences, legacyPresence } from '../../events/register/presence.js';
 import type { RealmState } from '../../domain/realm-state.js';
 import type { CommandReplies } from '../commands.js';
-import type { Handler } from '../decision.js';
+import type { Handler, RealmEvent } from '../decision.js';
 
 /**
  * A presence report (`POST /users/me/presence`, zulip-behavior.md §8.1): no records; the handler
@@ -57,13 +57,13 @@ export const updatePresence: Handler<UpdatePresence, CommandReplies['update_pres
   const previous = update.previousActiveTime;
   const backOnline =
     cmd.status === 'active' && update.changed && (previous === null || previous === undefined || Math.floor(now) - previous > BACK_ONLINE_AFTER_SECONDS);
-  const events = [];
+  const events: RealmEvent[] = [];
   if (update.created || backOnline) {
     const recipients = [...state.users.values()].filter((u) => u.isActive && !u.isBot).map((u) => u.id);
     if (recipients.length <= USER_LIMIT_FOR_PRESENCE_EVENTS) {
       const email = apiEmail(user, state.host);
       const row = { userId: user.id, email, lastActiveTime: update.entry.lastActiveTime ?? Math.floor(user.dateJoined), lastConnectedTime: update.entry.lastConnectedTime };
-      const formatted = formatPresences([row], false)[email] as { website: unknown };
+      const formatted = legacyPresence(row);
       events.push({
         userIds: recipients,
         payload: { type: 'presence', user_id: user.id, email, server_timestamp: now, presence: { website: formatted.website } },

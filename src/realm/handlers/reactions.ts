@@ -34,14 +34,15 @@
 import { ok, fail, Errors, ZulipError, type Result } from '../../errors.js';
 import { Role, type RealmState, type User } from '../../domain/realm-state.js';
 import { accessMessage } from '../../domain/access.js';
-import { checkEmoji, emojiCodeByName } from '../../domain/emoji.js';
+import { checkEmoji, emojiCodeByName, isReactionType, type ReactionTypeName } from '../../domain/emoji.js';
 import { existingEmojiName, findUserReaction, type ReactionAdded, type ReactionRemoved } from '../../domain/reactions.js';
 import { apiEmail } from '../../domain/users.js';
 import type { RealmRecord } from '../../domain/records.js';
 import type { RealmEvent } from '../../events/realm-event.js';
-import { getUserTopic, VisibilityPolicy } from '../../domain/user-topics.js';
+import { getUserTopic, VisibilityPolicy, type VisibilityPolicyCode } from '../../domain/user-topics.js';
 import { AutoPolicy, automaticSettings, setVisibility } from './user-topics.js';
 import type { Handler } from '../decision.js';
+import type { EventPayloadOf } from '../../events/schemas.js';
 
 /** `POST /messages/{message_id}/reactions`. Undefined = not passed. */
 export interface AddReaction {
@@ -125,8 +126,8 @@ function reactionEvent(
   op: 'add' | 'remove',
   actor: User,
   messageId: number,
-  emoji: { name: string; code: string; type: string },
-): Record<string, unknown> {
+  emoji: { name: string; code: string; type: ReactionTypeName },
+): EventPayloadOf<'reaction'> {
   return {
     type: 'reaction',
     op,
@@ -149,7 +150,7 @@ function participationVisibility(state: RealmState, actor: User, messageId: numb
   const sub = state.subscriptions.get(recipient.streamId)?.get(actor.id);
   if (sub === undefined) return null;
   const settings = automaticSettings(state, actor.id);
-  let policy: number | null = null;
+  let policy: VisibilityPolicyCode | null = null;
   if (settings.follow === AutoPolicy.participation) policy = VisibilityPolicy.followed;
   else if (sub.isMuted && settings.unmuteInMuted === AutoPolicy.participation) policy = VisibilityPolicy.unmuted;
   if (policy === null) return null;
@@ -173,6 +174,8 @@ export const addReaction: Handler<AddReaction, Record<string, never>> = (state, 
     code ??= found.code;
     type ??= found.type;
   }
+  // Zulip's `check_emoji_request` refuses any other type (no stored reaction can have one).
+  if (!isReactionType(type)) return fail(Errors.badRequest('Invalid emoji type.'));
   if (findUserReaction(state, cmd.messageId, actor.id, code, type) !== undefined) return fail(ReactionErrors.alreadyExists());
   let name = existingEmojiName(state, cmd.messageId, code, type);
   if (name === undefined) {
@@ -218,7 +221,10 @@ export const removeReaction: Handler<RemoveReaction, Record<string, never>> = (s
     if (found === null) return fail(ReactionErrors.unknownEmoji(cmd.emojiName));
     code = found.code;
   }
-  const reaction = findUserReaction(state, cmd.messageId, actor.id, code, cmd.reactionType);
+  const type = cmd.reactionType;
+  // Every stored reaction has a valid type, so any other matches none.
+  if (!isReactionType(type)) return fail(ReactionErrors.doesNotExist());
+  const reaction = findUserReaction(state, cmd.messageId, actor.id, code, type);
   if (reaction === undefined) return fail(ReactionErrors.doesNotExist());
 
   const record: ReactionRemoved = {
@@ -227,9 +233,9 @@ export const removeReaction: Handler<RemoveReaction, Record<string, never>> = (s
     messageId: cmd.messageId,
     userId: actor.id,
     emojiCode: code,
-    reactionType: cmd.reactionType,
+    reactionType: type,
   };
-  const emoji = { name: reaction.emojiName, code, type: cmd.reactionType };
+  const emoji = { name: reaction.emojiName, code, type };
   return ok({
     records: [record],
     events: [{ userIds: eventRecipientsForMessage(state, cmd.messageId), payload: reactionEvent(state, 'remove', actor, cmd.messageId, emoji) }],

@@ -6,7 +6,8 @@
  * `{type: "realm_linkifiers", realm_linkifiers: [...]}` to all active users of the realm.
  */
 import { ok, fail, Errors, type Result } from '../../errors.js';
-import { Role, type RealmState, type User } from '../../domain/realm-state.js';
+import type { RealmState, User } from '../../domain/realm-state.js';
+import { requireRealmAdmin } from '../../domain/access.js';
 import { linkifiersOf, validateLinkifier, type Linkifier, type LinkifiersChanged } from '../../domain/linkifiers.js';
 import type { RealmEvent } from '../../events/realm-event.js';
 import type { Decision, Handler } from '../decision.js';
@@ -44,12 +45,8 @@ export interface ReorderLinkifiers {
 
 export type LinkifierCommand = AddLinkifier | UpdateLinkifier | RemoveLinkifier | ReorderLinkifiers;
 
-/** The acting administrator, or Zulip's error. */
-function admin(state: RealmState, actorId: number): Result<User> {
-  const actor = state.users.get(actorId);
-  if (actor === undefined || !actor.isActive) return fail(Errors.noSuchUser());
-  return actor.role <= Role.admin ? ok(actor) : fail(Errors.insufficientPermission());
-}
+/** The acting administrator, or Zulip's `require_realm_admin` error. */
+const admin = (state: RealmState, actorId: number): Result<User> => requireRealmAdmin(state.users.get(actorId));
 
 /** The record and the event for the new list. */
 function change<R>(state: RealmState, items: Linkifier[], nextId: number, reply: R): Result<Decision<R>> {

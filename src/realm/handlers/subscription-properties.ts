@@ -47,7 +47,7 @@ export const setSubscriptionProperties: Handler<SetSubscriptionProperties, Comma
     const stored = property === 'in_home_view' ? 'is_muted' : property;
     const storedValue = property === 'in_home_view' ? !value : (value as string | boolean);
     records.push({ type: 'subscription_property_changed', v: 1, streamId, userId: actor.id, property: stored, value: storedValue });
-    const update = (p: string, v: unknown) => ({ userIds: [actor.id], payload: { type: 'subscription', op: 'update', stream_id: streamId, property: p, value: v } });
+    const update = (p: string, v: string | boolean): RealmEvent => ({ userIds: [actor.id], payload: { type: 'subscription', op: 'update', stream_id: streamId, property: p, value: v } });
     if (stored === 'is_muted') {
       events.push(update('in_home_view', !storedValue), update('is_muted', storedValue));
     } else {

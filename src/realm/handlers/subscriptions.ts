@@ -21,13 +21,14 @@
 import { channelCreatedNotice, newChannelsAnnouncement, subscribedYouNotices } from '../notifications.js';
 import type { InternalSend } from '../commands.js';
 import { ok, fail, Errors, type ZulipError } from '../../errors.js';
-import { checkStreamName, findStreamByName, newSubscription, STREAM_COLORS, streamFromRecord, streamToWire, subscriptionToWire } from '../../domain/streams.js';
-import { defaultStreamGroups, hasGroupPermission } from '../../domain/groups.js';
+import { checkStreamName, findStreamByName, newSubscription, STREAM_COLORS, streamFromRecord } from '../../domain/streams.js';
+import { streamToWire, subscriptionToWire, type SubscriptionObject } from '../../events/wire/streams.js';
+import { defaultStreamGroups } from '../../domain/groups.js';
 import { MAX_STREAM_DESCRIPTION_LENGTH, codePointLength } from '../../domain/messages.js';
-import { Role, type RealmState, type Stream, type Subscription, type User } from '../../domain/realm-state.js';
+import type { RealmState, Stream, Subscription, User } from '../../domain/realm-state.js';
 import type { RealmRecord, StreamCreated, SubscriptionsAdded } from '../../domain/records.js';
 import { apiEmail, findUserByEmail } from '../../domain/users.js';
-import { canAddSubscribers, canJoinStream, canRemoveSubscribers, canSeeWithSubscribers, hasMetadataAccess } from '../../domain/access.js';
+import { canAddSubscribers, canJoinStream, canRemoveSubscribers, canSeeWithSubscribers, hasMetadataAccess, hasRealmPermission, isRealmAdmin } from '../../domain/access.js';
 import { renderMarkdown } from '../../markdown/render.js';
 import type { CommandReplies } from '../commands.js';
 import type { CommandContext, Handler, RealmEvent } from '../decision.js';
@@ -113,13 +114,9 @@ function decideAdd(state: RealmState, actor: User, users: User[], cmd: UpdateSub
   // 2. Creation permissions.
   const toCreate = wanted.filter((w) => w.stream === undefined);
   if (toCreate.length > 0) {
-    const realmGroup = state.settings.groups[cmd.inviteOnly ? 'can_create_private_channel_group' : 'can_create_public_channel_group'];
-    if (realmGroup === undefined || !hasGroupPermission(state, actor.id, realmGroup)) return insufficientPermission();
-    if (cmd.isWebPublic) {
-      const webGroup = state.settings.groups.can_create_web_public_channel_group;
-      if (webGroup === undefined || !hasGroupPermission(state, actor.id, webGroup)) return insufficientPermission();
-    }
-    if (cmd.isDefault && actor.role > Role.admin) return insufficientPermission();
+    if (!hasRealmPermission(state, actor, cmd.inviteOnly ? 'can_create_private_channel_group' : 'can_create_public_channel_group')) return insufficientPermission();
+    if (cmd.isWebPublic && !hasRealmPermission(state, actor, 'can_create_web_public_channel_group')) return insufficientPermission();
+    if (cmd.isDefault && !isRealmAdmin(actor)) return insufficientPermission();
     if (cmd.isDefault && cmd.inviteOnly) return Errors.badRequest('A default channel cannot be private.');
     for (const w of toCreate) {
       const description = (w.description ?? '').replace(/\r?\n/g, ' ');
@@ -208,7 +205,7 @@ function decideAdd(state: RealmState, actor: User, users: User[], cmd: UpdateSub
 
   // 5. Events.
   const everyone = activeUsers(state);
-  const addsPerUser = new Map<number, Record<string, unknown>[]>();
+  const addsPerUser = new Map<number, SubscriptionObject[]>();
   for (const t of targets) {
     const stream = t.stream;
     const fresh = newSubs.get(stream.id)!;

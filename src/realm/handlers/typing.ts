@@ -8,6 +8,7 @@ import { apiEmail } from '../../domain/users.js';
 import { accessStreamById } from '../../domain/access.js';
 import type { CommandReplies } from '../commands.js';
 import type { Handler } from '../decision.js';
+import type { EventPayloadOf } from '../../events/schemas.js';
 
 /** A typing notification: no records, only `typing` events (zulip-behavior.md §10.4). */
 export interface Typing {
@@ -36,7 +37,7 @@ export const typing: Handler<Typing, CommandReplies['typing']> = (state, cmd) =>
       users.push(user);
     }
     const everyone = [...new Map([sender, ...users].map((u) => [u.id, u])).values()].sort((a, b) => a.id - b.id);
-    const payload = {
+    const payload: EventPayloadOf<'typing'> = {
       type: 'typing',
       op: cmd.op,
       message_type: 'direct',
@@ -52,6 +53,6 @@ export const typing: Handler<Typing, CommandReplies['typing']> = (state, cmd) =>
   if (!access.ok) return access;
   const stream = access.value.stream;
   const subscribers = [...(state.subscriptions.get(stream.id)?.keys() ?? [])];
-  const payload = { type: 'typing', op: cmd.op, message_type: 'stream', sender: senderRef, stream_id: stream.id, topic: cmd.topic };
+  const payload: EventPayloadOf<'typing'> = { type: 'typing', op: cmd.op, message_type: 'stream', sender: senderRef, stream_id: stream.id, topic: cmd.topic };
   return ok({ records: [], events: [{ userIds: subscribers, payload }], reply: {} });
 };

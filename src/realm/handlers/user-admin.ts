@@ -36,7 +36,7 @@ import { isRenderable, type CustomProfileValuesChanged } from '../../domain/cust
 import { checkFieldValue } from '../../domain/custom-profile-field-checks.js';
 import type { UserUpdated } from '../../domain/user-admin.js';
 import type { RealmRecord } from '../../domain/records.js';
-import { accessUserById } from '../../domain/access.js';
+import { accessUserById, isRealmAdmin } from '../../domain/access.js';
 import { renderMarkdown } from '../../markdown/render.js';
 import type { RealmEvent } from '../../events/realm-event.js';
 import type { Decision, Handler } from '../decision.js';
@@ -79,7 +79,6 @@ export interface UserAdminReplies {
 
 const bad = Errors.badRequest;
 const ROLES: readonly number[] = [Role.owner, Role.admin, Role.moderator, Role.member, Role.guest];
-const isAdmin = (u: User) => u.role <= Role.admin;
 const isOwner = (u: User) => u.role === Role.owner;
 
 /** Whether `user` is the realm's only active human owner (Zulip's `check_last_owner`). */
@@ -136,7 +135,7 @@ export const updateUser: Handler<UpdateUser, Record<string, never>> = (state, cm
   if (cmd.role !== undefined && cmd.role !== target.role) {
     if (!ROLES.includes(cmd.role)) return fail(bad('Invalid role'));
     if ((cmd.role === Role.owner || isOwner(target)) && !isOwner(actor)) return fail(Errors.mustBeOwner());
-    if (!isAdmin(actor)) return fail(Errors.mustBeAdmin());
+    if (!isRealmAdmin(actor)) return fail(Errors.mustBeAdmin());
     if (isOwner(target) && isLastOwner(state, target)) {
       return fail(bad('The owner permission cannot be removed from the only organization owner.'));
     }
@@ -167,7 +166,7 @@ export const updateUser: Handler<UpdateUser, Record<string, never>> = (state, cm
     if (changes.value.changes.length > 0) {
       values = changes.value;
       for (const c of values.changes) {
-        const data: Record<string, unknown> = { id: c.fieldId, value: c.value };
+        const data: { id: number; value: string | null; rendered_value?: string } = { id: c.fieldId, value: c.value };
         if (c.renderedValue !== undefined) data.rendered_value = c.renderedValue;
         events.push(personEvent(state, { user_id: target.id, custom_profile_field: data }, everyone));
       }

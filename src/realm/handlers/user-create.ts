@@ -3,15 +3,16 @@
  * (`POST /bots`, Zulip's zerver/views/users.py `create_user_backend`, `add_bot_backend`).
  * Both build on `create_user` (`users.ts`) and announce the account with `newUserEvents`.
  */
+import type { Static } from 'typebox';
+import type { BotSchema } from '../../events/register/schemas.js';
 import { ok, fail, Errors, type Result } from '../../errors.js';
 import { Role, type RealmState, type User } from '../../domain/realm-state.js';
 import { apiEmail, checkFullName, gravatarUrl, isValidEmail } from '../../domain/users.js';
 import type { UserCreated } from '../../domain/records.js';
-import { hasGroupPermission } from '../../domain/groups.js';
-import { realmGroupSetting } from '../../domain/group-permissions.js';
 import type { Handler } from '../decision.js';
 import { createUser } from './users.js';
 import { botWatchers, newUserEvents, userFromRecord } from './user-events.js';
+import { hasRealmPermission, isRealmAdmin } from '../../domain/access.js';
 
 /**
  * `POST /users`: a new member account created by an organization owner (parley's stand-in for
@@ -52,7 +53,7 @@ const bad = Errors.badRequest;
  */
 export function checkCanCreateUsers(actor: User | undefined): Result<User> {
   // Administrator-only endpoint: the seed's BAD_REQUEST "Insufficient permission" (see errors.ts).
-  if (actor === undefined || !actor.isActive || actor.role > Role.admin) return fail(Errors.insufficientPermission());
+  if (actor === undefined || !actor.isActive || !isRealmAdmin(actor)) return fail(Errors.insufficientPermission());
   if (actor.role !== Role.owner) return fail(bad('User not authorized to create users'));
   return ok(actor);
 }
@@ -93,7 +94,7 @@ export const adminCreateUser: Handler<AdminCreateUser, UserCreateReplies['admin_
 const BOT_TYPES: readonly number[] = [1];
 
 /** A bot as `realm_bots` and `realm_bot` events show it (matches `realmBots` in register). */
-function botToWire(state: RealmState, bot: User): Record<string, unknown> {
+function botToWire(state: RealmState, bot: User): Static<typeof BotSchema> {
   return {
     email: apiEmail(bot, state.host), user_id: bot.id, full_name: bot.fullName, bot_type: bot.botType, is_active: bot.isActive,
     api_key: bot.apiKey, default_sending_stream: null, default_events_register_stream: null, default_all_public_streams: false,
@@ -119,7 +120,7 @@ export const addBot: Handler<AddBot, UserCreateReplies['add_bot']> = (state, cmd
   if (!isValidEmail(email)) return fail(bad('Bad name or username'));
   if (state.usersByEmail.has(email)) return fail(bad('Username already in use'));
   for (const u of state.users.values()) if (u.isActive && u.fullName === name.name) return fail(bad('Name is already in use!'));
-  if (!hasGroupPermission(state, actor.id, realmGroupSetting(state, 'can_create_bots_group'))) return fail(Errors.insufficientPermission());
+  if (!hasRealmPermission(state, actor, 'can_create_bots_group')) return fail(Errors.insufficientPermission());
   if (!BOT_TYPES.includes(cmd.botType)) return fail(bad('Invalid bot type'));
   const created = createUser(state, {
     type: 'create_user', email, fullName: name.name, role: Role.member, passwordHash: null,

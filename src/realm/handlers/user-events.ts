@@ -6,7 +6,9 @@
  */
 import { Role, type RealmState, type User } from '../../domain/realm-state.js';
 import type { UserCreated } from '../../domain/records.js';
-import { canSeeDeliveryEmail, gravatarUrl, userToWire } from '../../domain/users.js';
+import { canSeeDeliveryEmail, gravatarUrl } from '../../domain/users.js';
+import type { EventPayloadOf } from '../../events/schemas.js';
+import { userToWire } from '../../events/wire/users.js';
 import type { RealmEvent } from '../../events/realm-event.js';
 
 /** Role-derived system groups a user with `role` is a direct member of (as register reports them). */
@@ -18,13 +20,16 @@ export const ROLE_GROUPS: Readonly<Record<number, readonly string[]>> = {
   [Role.guest]: ['role:everyone'],
 };
 
+/** The `person` of a `realm_user` op `update` event: one of the forms its schema lists. */
+export type PersonUpdate = Extract<EventPayloadOf<'realm_user'>, { op: 'update' }>['person'];
+
 /** Active user ids of the realm, ascending by id as the state holds them. */
 export function activeUserIds(state: RealmState): number[] {
   return [...state.users.values()].filter((u) => u.isActive).map((u) => u.id);
 }
 
 /** `realm_user` update event to every active user (or `userIds`). */
-export function personEvent(state: RealmState, person: Record<string, unknown>, userIds = activeUserIds(state)): RealmEvent {
+export function personEvent(state: RealmState, person: PersonUpdate, userIds = activeUserIds(state)): RealmEvent {
   return { userIds, payload: { type: 'realm_user', op: 'update', person } };
 }
 

@@ -4,11 +4,11 @@
  * `create_user_group`, `update_user_group_membership` (direct members and subgroups; no cycles),
  * `update_user_group` (name, description, reactivation), `deactivate_user_group`.
  *
- * Permissions: creating needs the realm's `can_create_groups`; changing a group needs the realm's
- * `can_manage_all_groups` or the group's `can_manage_group`, and for members also its
- * `can_add_members_group` (adding) / `can_remove_members_group` (removing), or `can_join_group` /
- * `can_leave_group` when the actor only adds / removes themselves. System groups cannot be
- * changed. Deactivated groups can still be renamed, described, have their members changed and be
+ * Permissions (the access family, `domain/access/user-groups.ts`): creating needs the realm's
+ * `can_create_groups`; changing a group needs the realm's `can_manage_all_groups` or the group's
+ * `can_manage_group`, and for members also its `can_add_members_group` (adding) /
+ * `can_remove_members_group` (removing), or `can_join_group` / `can_leave_group` when the actor
+ * only adds / removes themselves. System groups cannot be changed. Deactivated groups can still be renamed, described, have their members changed and be
  * reactivated (Zulip's `allow_deactivated=True`); deactivating one again fails with `User group is
  * deactivated.`, deactivating a group in use with `Cannot deactivate user group in use.` and its
  * objections (`user-group-objections.ts`). Errors: `Invalid user group`, `Insufficient permission`,
@@ -23,13 +23,14 @@
  * for queues with it and `remove {group_id}` for the others; reactivation `update {data:
  * {deactivated: false}}` resp. `add {group}`; renames of a deactivated group only reach queues with it.
  */
-import { ok, fail, Errors, type Result, type ZulipError } from '../../errors.js';
-import type { GroupSettingValue, RealmState, User, UserGroup } from '../../domain/realm-state.js';
+import { ok, fail, Errors, type ZulipError } from '../../errors.js';
+import type { GroupSettingValue, RealmState, UserGroup } from '../../domain/realm-state.js';
 import type { UserGroupCreated, UserGroupMembershipChanged, UserGroupUpdated } from '../../domain/records.js';
-import { hasGroupPermission, isUserInGroup } from '../../domain/groups.js';
+import { isUserInGroup } from '../../domain/groups.js';
 import { findGroupByName, recursiveSubgroups, userGroupNameError } from '../../domain/user-groups.js';
-import { GROUP_PERMISSION_SETTINGS, groupPermissionValues, realmGroupSetting } from '../../domain/group-permissions.js';
-import { userGroupWire } from '../../events/register/user-groups.js';
+import { GROUP_PERMISSION_SETTINGS, groupPermissionValues } from '../../domain/group-permissions.js';
+import { accessUserGroupById, accessUserGroupForMembers, accessUserGroupForUpdate, hasRealmPermission } from '../../domain/access.js';
+import { userGroupWire, type UserGroupObject } from '../../events/register/user-groups.js';
 import type { RealmEvent } from '../../events/realm-event.js';
 import type { CommandReplies } from '../commands.js';
 import { groupDeactivationObjections } from './user-group-objections.js';
@@ -75,7 +76,6 @@ export interface DeactivateUserGroup {
   groupId: number;
 }
 
-const insufficient = () => Errors.badRequest('Insufficient permission');
 const invalidGroup = () => Errors.badRequest('Invalid user group');
 
 /** Active users of the realm: who receives `user_group` events. */
@@ -104,32 +104,11 @@ function checkSettingValue(state: RealmState, value: GroupSettingValue): ZulipEr
   return checkUserIds(state, value.direct_members) ?? checkGroupIds(state, value.direct_subgroups);
 }
 
-/**
- * Zulip's `access_user_group_for_update` (before its permission check): the group to change, or
- * the error: unknown → invalid; deactivated (unless allowed) → `User group is deactivated.`;
- * system → insufficient.
- */
-function groupForUpdate(state: RealmState, groupId: number, allowDeactivated: boolean): Result<UserGroup> {
-  const group = state.groups.get(groupId);
-  if (group === undefined) return fail(invalidGroup());
-  if (group.deactivated && !allowDeactivated) return fail(Errors.badRequest('User group is deactivated.'));
-  if (group.isSystemGroup) return fail(insufficient());
-  return ok(group);
-}
-
 /** Variants of a `user_group` event by the queue's `include_deactivated_groups` capability. */
 const withDeactivatedGroups = (has: boolean) => ({ capability: { name: 'include_deactivated_groups', has } });
 
-/** Whether the actor holds the group's permission setting `name` (or may manage every group). */
-function mayGroup(state: RealmState, actor: User, group: UserGroup, name: string): boolean {
-  if (hasGroupPermission(state, actor.id, realmGroupSetting(state, 'can_manage_all_groups'))) return true;
-  const values = groupPermissionValues(state, group);
-  if (hasGroupPermission(state, actor.id, values.can_manage_group!)) return true;
-  return name !== 'can_manage_group' && hasGroupPermission(state, actor.id, values[name]!);
-}
-
 /** Zulip's wire dict of a user-defined group (as in `realm_user_groups`). */
-function groupWire(state: RealmState, group: UserGroup): Record<string, unknown> {
+function groupWire(state: RealmState, group: UserGroup): UserGroupObject {
   return {
     id: group.id,
     name: group.name,
@@ -147,7 +126,7 @@ function groupWire(state: RealmState, group: UserGroup): Record<string, unknown>
 export const createUserGroup: Handler<CreateUserGroup, CommandReplies['create_user_group']> = (state, cmd, ctx) => {
   const actor = state.users.get(cmd.actorId);
   if (actor === undefined || !actor.isActive) return fail(Errors.noSuchUser());
-  if (!hasGroupPermission(state, actor.id, realmGroupSetting(state, 'can_create_groups'))) return fail(insufficient());
+  if (!hasRealmPermission(state, actor, 'can_create_groups')) return fail(Errors.insufficientPermission());
   const nameError = userGroupNameError(cmd.name);
   if (nameError !== null) return fail(Errors.badRequest(nameError));
   if (findGroupByName(state, cmd.name) !== undefined) return fail(Errors.badRequest(`User group '${cmd.name}' already exists.`));
@@ -195,7 +174,7 @@ export const updateUserGroupMembership: Handler<UpdateUserGroupMembership, Comma
 ) => {
   const actor = state.users.get(cmd.actorId);
   if (actor === undefined || !actor.isActive) return fail(Errors.noSuchUser());
-  const found = groupForUpdate(state, cmd.groupId, true);
+  const found = accessUserGroupById(state, cmd.groupId, { allowDeactivated: true });
   if (!found.ok) return found;
   const group = found.value;
   const addMembers = [...new Set(cmd.addMembers)];
@@ -204,10 +183,8 @@ export const updateUserGroupMembership: Handler<UpdateUserGroupMembership, Comma
   const removeSubgroups = [...new Set(cmd.removeSubgroups)];
 
   if (addMembers.length > 0) {
-    const self = addMembers.length === 1 && addMembers[0] === actor.id;
-    if (!mayGroup(state, actor, group, 'can_add_members_group') && !(self && mayGroup(state, actor, group, 'can_join_group'))) {
-      return fail(insufficient());
-    }
+    const access = accessUserGroupForMembers(state, actor, group.id, 'add', addMembers);
+    if (!access.ok) return access;
     const bad = checkUserIds(state, addMembers);
     if (bad) return fail(bad);
     for (const id of addMembers) {
@@ -215,10 +192,8 @@ export const updateUserGroupMembership: Handler<UpdateUserGroupMembership, Comma
     }
   }
   if (removeMembers.length > 0) {
-    const self = removeMembers.length === 1 && removeMembers[0] === actor.id;
-    if (!mayGroup(state, actor, group, 'can_remove_members_group') && !(self && mayGroup(state, actor, group, 'can_leave_group'))) {
-      return fail(insufficient());
-    }
+    const access = accessUserGroupForMembers(state, actor, group.id, 'remove', removeMembers);
+    if (!access.ok) return access;
     const bad = checkUserIds(state, removeMembers);
     if (bad) return fail(bad);
     for (const id of removeMembers) {
@@ -226,7 +201,9 @@ export const updateUserGroupMembership: Handler<UpdateUserGroupMembership, Comma
     }
   }
   if (addSubgroups.length > 0 || removeSubgroups.length > 0) {
-    if (!mayGroup(state, actor, group, 'can_manage_group')) return fail(insufficient());
+    // Zulip's `lock_subgroups_with_respect_to_supergroup(permission_setting="can_manage_group")`.
+    const access = accessUserGroupForUpdate(state, actor, group.id, 'can_manage_group', { allowDeactivated: true });
+    if (!access.ok) return access;
     const bad = checkGroupIds(state, [...addSubgroups, ...removeSubgroups]);
     if (bad) return fail(bad);
     for (const id of addSubgroups) {
@@ -258,10 +235,9 @@ export const updateUserGroupMembership: Handler<UpdateUserGroupMembership, Comma
 export const updateUserGroup: Handler<UpdateUserGroup, CommandReplies['update_user_group']> = (state, cmd) => {
   const actor = state.users.get(cmd.actorId);
   if (actor === undefined || !actor.isActive) return fail(Errors.noSuchUser());
-  const found = groupForUpdate(state, cmd.groupId, true);
+  const found = accessUserGroupForUpdate(state, actor, cmd.groupId, 'can_manage_group', { allowDeactivated: true });
   if (!found.ok) return found;
   const group = found.value;
-  if (!mayGroup(state, actor, group, 'can_manage_group')) return fail(insufficient());
   const data: { name?: string; description?: string } = {};
   if (cmd.name !== undefined && cmd.name !== group.name) {
     const nameError = userGroupNameError(cmd.name);
@@ -300,10 +276,10 @@ export const updateUserGroup: Handler<UpdateUserGroup, CommandReplies['update_us
 export const deactivateUserGroup: Handler<DeactivateUserGroup, CommandReplies['deactivate_user_group']> = (state, cmd) => {
   const actor = state.users.get(cmd.actorId);
   if (actor === undefined || !actor.isActive) return fail(Errors.noSuchUser());
-  const found = groupForUpdate(state, cmd.groupId, false);
+  // Zulip's `access_user_group_for_deactivation`: the permission, then the objections.
+  const found = accessUserGroupForUpdate(state, actor, cmd.groupId, 'can_manage_group');
   if (!found.ok) return found;
   const group = found.value;
-  if (!mayGroup(state, actor, group, 'can_manage_group')) return fail(insufficient());
   const objections = groupDeactivationObjections(state, group.id);
   if (objections.length > 0) return fail(Errors.cannotDeactivateGroupInUse(objections));
   const record: UserGroupUpdated = { type: 'user_group_updated', v: 1, groupId: group.id, deactivated: true };

@@ -21,6 +21,7 @@ import { Role } from '../../domain/realm-state.js';
 import type { UserStatusSet } from '../../domain/records.js';
 import { checkEmoji, emojiCodeByName, ReactionType } from '../../domain/emoji.js';
 import type { Handler } from '../decision.js';
+import type { EventPayloadOf } from '../../events/schemas.js';
 
 /** Zulip's `UserStatus.MAX_STATUS_TEXT_LENGTH`. */
 export const MAX_STATUS_TEXT_LENGTH = 60;
@@ -80,7 +81,7 @@ export const updateUserStatus: Handler<UpdateUserStatus, Record<string, never>> 
   if (!emoji.ok) return emoji;
 
   const record: UserStatusSet = { type: 'user_status_set', v: 1, userId: cmd.targetId };
-  const payload: Record<string, unknown> = { type: 'user_status', user_id: cmd.targetId };
+  const payload: EventPayloadOf<'user_status'> = { type: 'user_status', user_id: cmd.targetId };
   if (cmd.away !== undefined) payload.away = record.away = cmd.away;
   if (cmd.statusText !== undefined) payload.status_text = record.statusText = cmd.statusText;
   if (emoji.value !== undefined) {

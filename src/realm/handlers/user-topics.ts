@@ -25,6 +25,7 @@ import {
   getUserTopic,
   mutedTopicsOfRows,
   type UserTopic,
+  type VisibilityPolicyCode,
 } from '../../domain/user-topics.js';
 import { MODERN_NOTIFICATION_SETTINGS } from '../../domain/user-setting-defaults.js';
 import type { RealmEvent } from '../../events/realm-event.js';
@@ -42,7 +43,7 @@ export interface SetUserTopic {
   stream: { id: number } | { name: string };
   topic: string;
   /** 0 inherit, 1 muted, 2 unmuted, 3 followed. */
-  visibilityPolicy: number;
+  visibilityPolicy: VisibilityPolicyCode;
   /** The deprecated muted_topics endpoint: its error for an unknown channel on remove. */
   legacy?: boolean;
 }
@@ -73,7 +74,7 @@ export function setVisibility(
   userId: number,
   stream: Stream,
   topic: string,
-  policy: number,
+  policy: VisibilityPolicyCode,
   now: number,
 ): { record: UserTopicSet; events: RealmEvent[] } | null {
   const current = getUserTopic(state, userId, stream.id, topic);
@@ -151,13 +152,13 @@ export function automaticSettings(state: RealmState, userId: number): { follow: 
 export function visibilityPolicyForSend(
   settings: { follow: number; unmuteInMuted: number },
   streamMuted: boolean,
-  current: number,
+  current: VisibilityPolicyCode,
   initiates: boolean,
-): number | null {
+): VisibilityPolicyCode | null {
   if (current === VisibilityPolicy.followed) return null;
   const onSend = (p: number) => p === AutoPolicy.participation || p === AutoPolicy.send;
   if (onSend(settings.follow)) return VisibilityPolicy.followed;
-  let policy: number | null = streamMuted && onSend(settings.unmuteInMuted) ? VisibilityPolicy.unmuted : null;
+  let policy: VisibilityPolicyCode | null = streamMuted && onSend(settings.unmuteInMuted) ? VisibilityPolicy.unmuted : null;
   if (current !== VisibilityPolicy.inherit) return policy !== null && policy === current ? null : policy;
   if (settings.follow === AutoPolicy.initiation && initiates) return VisibilityPolicy.followed;
   if (streamMuted && settings.unmuteInMuted === AutoPolicy.initiation && initiates) policy = VisibilityPolicy.unmuted;

@@ -22,7 +22,8 @@ import { Flag, MessageBit, type MessageIndex, type UserMessages } from '../../do
 import type { MessageBody } from '../../domain/records.js';
 import type { RealmState, User } from '../../domain/realm-state.js';
 import { canAccessStreamHistory, channelMessageAccess } from '../../domain/access.js';
-import { messageToWire } from '../../domain/messages.js';
+import { messageToWire } from '../../events/wire/messages.js';
+import type { MessageObject } from '../../events/schemas.js';
 import {
   LARGER_THAN_MAX_MESSAGE_ID,
   MAX_POSSIBLE_MESSAGE_ID,
@@ -305,11 +306,12 @@ export function fetchMessageList(
   if (!('ids' in selected)) return selected;
   const view = { applyMarkdown: req.applyMarkdown, clientGravatar: req.clientGravatar, allowEmptyTopicName: req.allowEmptyTopicName };
   const search = selected.narrow.search;
-  const messages: Record<string, unknown>[] = [];
+  // Search narrows add Zulip's highlighted copies (`messages_for_ids` `search_fields`).
+  const messages: Array<MessageObject & { match_content?: string; match_subject?: string }> = [];
   for (const id of selected.ids) {
     const body = readBody(id);
     if (body === undefined) continue;
-    const wire = messageToWire(state, viewer, id, body, view);
+    const wire: (typeof messages)[number] = messageToWire(state, viewer, id, body, view);
     if (search !== null) {
       wire.match_content = highlightHtml(body.rendered, search);
       wire.match_subject = highlightTopic(state.topics.value(state.messages.topic.get(id)), search);

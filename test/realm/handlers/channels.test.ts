@@ -3,7 +3,7 @@
  * https://zulip.com/api/create-channel): records, events, errors leave state unchanged.
  */
 import t from 'tap';
-import { smallRealm, decide, run, fingerprint } from '../../support/realm-fixture.js';
+import { smallRealm, decide, field, run, fingerprint } from '../../support/realm-fixture.js';
 import { systemGroupId } from '../../../src/domain/groups.js';
 import type { Command, CreateChannel } from '../../../src/realm/commands.js';
 
@@ -50,7 +50,7 @@ t.test('create: records, defaults, normalization and events', async (t) => {
   t.equal(created.groups.can_send_message_group, admins, 'single-subgroup object becomes the group id');
   t.same(created.groups.can_resolve_topics_group, { direct_members: [ids.member, ids.other].sort((a, b) => a - b), direct_subgroups: [] });
   t.same(created.groups.can_administer_channel_group, { direct_members: [ids.member], direct_subgroups: [] }, 'creator administers');
-  const types = result.value.events.map((e) => `${e.payload.type}/${e.payload.op}`);
+  const types = result.value.events.map((e) => `${e.payload.type}/${String(field(e, 'op'))}`);
   t.same(types, ['stream/create', 'subscription/add', 'subscription/add', 'subscription/peer_add']);
   t.notOk(result.value.events[0]!.userIds.includes(ids.guest), 'guests do not see public channels');
   const priv = decide(state, create(ids.member, { name: 'p', inviteOnly: true }), ctx);

@@ -1,6 +1,6 @@
 /** `update_subscriptions`, `set_subscription_properties` and default channels for new users. */
 import t from 'tap';
-import { decide, fingerprint, run, smallRealm } from '../../support/realm-fixture.js';
+import { decide, field, fingerprint, run, smallRealm } from '../../support/realm-fixture.js';
 import type { CreateUser, SetSubscriptionProperties, UpdateSubscriptions } from '../../../src/realm/commands.js';
 import { STREAM_COLORS } from '../../../src/domain/streams.js';
 import { systemGroupId } from '../../../src/domain/groups.js';
@@ -31,10 +31,10 @@ t.test('events of a subscription', async (t) => {
   if (!result.ok) throw result.error;
   const { events, records } = result.value;
   t.same(records, [{ type: 'subscriptions_added', v: 1, streamId: streams.empty, subscriptions: [{ userId: ids.other, color: '#abcdef' }] }]);
-  const add = events.find((e) => e.payload.op === 'add')!;
+  const add = events.find((e) => field(e, 'op') === 'add')!;
   t.same(add.userIds, [ids.other]);
-  t.match(add.payload.subscriptions, [{ stream_id: streams.empty, color: '#abcdef', subscribers: [ids.other], subscriber_count: 1 }]);
-  const peer = events.find((e) => e.payload.op === 'peer_add')!;
+  t.match(field(add, 'subscriptions'), [{ stream_id: streams.empty, color: '#abcdef', subscribers: [ids.other], subscriber_count: 1 }]);
+  const peer = events.find((e) => field(e, 'op') === 'peer_add')!;
   t.same(peer.payload, { type: 'subscription', op: 'peer_add', stream_ids: [streams.empty], user_ids: [ids.other] });
   t.notOk(peer.userIds.includes(ids.other));
   t.notOk(peer.userIds.includes(ids.guest), 'guests do not see public channels they are not in');
@@ -132,9 +132,9 @@ t.test('unsubscribing keeps history', async (t) => {
   if (!result.ok) throw result.error;
   t.same(result.value.reply, { removed: ['general'], not_removed: ['empty'] });
   t.same(result.value.records, [{ type: 'subscriptions_removed', v: 1, streamId: streams.general, userIds: [ids.member] }]);
-  const remove = result.value.events.find((e) => e.payload.op === 'remove')!;
+  const remove = result.value.events.find((e) => field(e, 'op') === 'remove')!;
   t.same(remove, { userIds: [ids.member], payload: { type: 'subscription', op: 'remove', subscriptions: [{ name: 'general', stream_id: streams.general }] } });
-  const peer = result.value.events.find((e) => e.payload.op === 'peer_remove')!;
+  const peer = result.value.events.find((e) => field(e, 'op') === 'peer_remove')!;
   t.notOk(peer.userIds.includes(ids.member));
   run(state, sub(ids.member, { remove: ['general'] }), ctx);
   t.notOk(state.subscriptions.get(streams.general)!.has(ids.member));

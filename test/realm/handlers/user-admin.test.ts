@@ -6,7 +6,7 @@
  * round trip and replay.
  */
 import t from 'tap';
-import { decide, fingerprint, run, smallRealm, rejects } from '../../support/realm-fixture.js';
+import { decide, field, fingerprint, run, smallRealm, rejects } from '../../support/realm-fixture.js';
 import { fromSnapshot, toSnapshot } from '../../../src/domain/realm-snapshot.js';
 import { emptyRealmState, Role, type RealmState } from '../../../src/domain/realm-state.js';
 import { evolve } from '../../../src/domain/evolve.js';
@@ -42,7 +42,7 @@ t.test('update_user: access and role rules, in Zulip order', async (t) => {
   t.same(r.value.events.map((e) => e.payload.type), ['realm_user', 'user_group', 'user_group', 'user_group']);
   t.same(r.value.events[0]!.payload, { type: 'realm_user', op: 'update', person: { user_id: ids.member, role: Role.admin } });
   const sys = (name: string) => state.systemGroups.get(name)!;
-  t.same(r.value.events.slice(1).map((e) => [e.payload.op, e.payload.group_id]), [
+  t.same(r.value.events.slice(1).map((e) => [field(e, 'op'), field(e, 'group_id')]), [
     ['remove_members', Math.min(sys('role:fulltimemembers'), sys('role:members'))],
     ['remove_members', Math.max(sys('role:fulltimemembers'), sys('role:members'))],
     ['add_members', sys('role:administrators')],
@@ -106,7 +106,7 @@ t.test('delivery_email event goes only to users who may see it', async (t) => {
   state.users.get(ids.member)!.emailAddressVisibility = 3; // administrators only
   const r = decide(state, update(ids.owner, ids.member, { newEmail: 'mary@example.com' }), ctx);
   if (!r.ok) throw r.error;
-  t.same(r.value.events.map((e) => Object.keys(e.payload.person as object)), [['user_id', 'delivery_email'], ['user_id', 'avatar_source', 'avatar_url', 'avatar_url_medium', 'avatar_version']]);
+  t.same(r.value.events.map((e) => Object.keys(field(e, 'person') as object)), [['user_id', 'delivery_email'], ['user_id', 'avatar_source', 'avatar_url', 'avatar_url_medium', 'avatar_version']]);
   t.same([...r.value.events[0]!.userIds].sort(), [ids.owner, ids.admin, ids.member].sort(), 'administrators and the user');
 });
 
@@ -129,7 +129,7 @@ t.test('deactivate_user / reactivate_user', async (t) => {
   t.same(off.value.records, [{ type: 'user_updated', v: 1, userId: ids.other, isActive: false }]);
   t.same(off.value.events[0]!.payload, { type: 'realm_user', op: 'update', person: { user_id: ids.other, is_active: false } });
   t.notOk(off.value.events[0]!.userIds.includes(ids.other), 'not sent to the deactivated user');
-  t.equal(off.value.events.filter((e) => e.payload.op === 'remove_members').length, 3, 'two role groups + the user-defined group');
+  t.equal(off.value.events.filter((e) => field(e, 'op') === 'remove_members').length, 3, 'two role groups + the user-defined group');
   run(state, deactivate(ids.admin, ids.other), ctx);
   t.equal(state.users.get(ids.other)!.isActive, false);
   rejects(t, state, deactivate(ids.admin, ids.other), ctx, 'User is deactivated');
@@ -139,7 +139,7 @@ t.test('deactivate_user / reactivate_user', async (t) => {
   const on = decide(state, reactivate(ids.admin, ids.other), ctx);
   if (!on.ok) throw on.error;
   t.ok(on.value.events[0]!.userIds.includes(ids.other), 'reactivated user is told too');
-  t.same(on.value.events.slice(1).map((e) => e.payload.op), ['add_members', 'add_members', 'add_members']);
+  t.same(on.value.events.slice(1).map((e) => field(e, 'op')), ['add_members', 'add_members', 'add_members']);
   run(state, reactivate(ids.admin, ids.other), ctx);
   t.equal(state.users.get(ids.other)!.isActive, true);
   // Bots may be reactivated by their owner.
@@ -181,12 +181,12 @@ t.test('admin_create_user: permission, checks, events per email visibility', asy
   state.settings.emailAddressVisibility = 3; // administrators only
   const r = decide(state, create(ids.owner), ctx);
   if (!r.ok) throw r.error;
-  const adds = r.value.events.filter((e) => e.payload.op === 'add' && e.payload.type === 'realm_user');
+  const adds = r.value.events.filter((e) => field(e, 'op') === 'add' && e.payload.type === 'realm_user');
   t.equal(adds.length, 2, 'one variant per email visibility');
   t.same([...adds[0]!.userIds].sort(), [ids.owner, ids.admin].sort());
-  t.equal((adds[0]!.payload.person as Record<string, unknown>).delivery_email, 'new@example.com');
-  t.equal((adds[1]!.payload.person as Record<string, unknown>).delivery_email, null);
-  t.match(adds[1]!.payload.person, { email: `user${r.value.reply.userId}@chat.example.com`, role: Role.member, profile_data: {} });
+  t.equal((field(adds[0]!, 'person') as { delivery_email?: unknown }).delivery_email, 'new@example.com');
+  t.equal((field(adds[1]!, 'person') as { delivery_email?: unknown }).delivery_email, null);
+  t.match(field(adds[1]!, 'person'), { email: `user${r.value.reply.userId}@chat.example.com`, role: Role.member, profile_data: {} });
   run(state, create(ids.owner), ctx);
   t.equal(state.users.get(r.value.reply.userId)!.passwordHash, 'h');
 });
@@ -204,7 +204,7 @@ t.test('update_settings and time zone validation', async (t) => {
   const r = decide(state, settings(ids.member, { fullName: 'Mary Q', timezone: 'Asia/Kolkata', emailAddressVisibility: 5 }), ctx);
   if (!r.ok) throw r.error;
   t.same(r.value.records, [{ type: 'user_updated', v: 1, userId: ids.member, fullName: 'Mary Q', timezone: 'Asia/Kolkata', emailAddressVisibility: 5 }]);
-  const lost = r.value.events.find((e) => (e.payload.person as { delivery_email?: unknown } | undefined)?.delivery_email === null)!;
+  const lost = r.value.events.find((e) => (field(e, 'person') as { delivery_email?: unknown } | undefined)?.delivery_email === null)!;
   t.same([...lost.userIds].sort(), [ids.other, ids.guest, ids.bot].sort(), 'members, guests and bots lose sight of the address');
   run(state, settings(ids.member, { fullName: 'Mary Q', timezone: 'Asia/Kolkata', emailAddressVisibility: 5 }), ctx);
   t.match(state.users.get(ids.member), { fullName: 'Mary Q', timezone: 'Asia/Kolkata', emailAddressVisibility: 5 });
@@ -229,7 +229,7 @@ t.test('add_bot: rules in Zulip order, records, events', async (t) => {
   t.match(r.value.records[0], { type: 'user_created', email: 'helper-bot@chat.example.com', fullName: 'Helper Bot', isBot: true, botType: 1, botOwnerId: ids.admin, passwordHash: null });
   const botEvent = r.value.events.find((e) => e.payload.type === 'realm_bot')!;
   t.same([...botEvent.userIds].sort(), [ids.owner, ids.admin].sort(), 'owner of the bot and administrators');
-  t.match(botEvent.payload.bot, { email: 'helper-bot@chat.example.com', user_id: r.value.reply.userId, api_key: r.value.reply.apiKey, owner_id: ids.admin, services: [] });
+  t.match(field(botEvent, 'bot'), { email: 'helper-bot@chat.example.com', user_id: r.value.reply.userId, api_key: r.value.reply.apiKey, owner_id: ids.admin, services: [] });
   const made = run(state, add(ids.admin), ctx);
   t.equal(state.usersByApiKey.get(made.apiKey), made.userId, 'the API key authenticates the bot');
 });

@@ -1,0 +1,24 @@
+/**
+ * Role checks of whole endpoints (Zulip's zerver/decorator.py `require_realm_admin`): the active
+ * acting user when they are a realm administrator or owner, or the refusal.
+ *
+ * The refusal differs by endpoint: Zulip's decorator answers `Must be an organization
+ * administrator` (code `UNAUTHORIZED_PRINCIPAL`); the API contract answers `Insufficient
+ * permission` (`BAD_REQUEST`) for the administrator-only endpoints it describes (custom profile
+ * fields) and the project keeps that answer for channel folders.
+ */
+import { Errors, fail, ok, type Result, type ZulipError } from '../../errors.js';
+import { Role, type User } from '../realm-state.js';
+
+/** Zulip's `UserProfile.is_realm_admin`: administrators and owners. */
+export const isRealmAdmin = (user: User): boolean => user.role <= Role.admin;
+
+/**
+ * Zulip's `require_realm_admin` for `actor`: the actor, or `No such user` (unknown or
+ * deactivated actor), or `refusal()` for a non-administrator (default Zulip's `Must be an
+ * organization administrator`).
+ */
+export function requireRealmAdmin(actor: User | undefined | null, refusal: () => ZulipError = Errors.mustBeAdmin): Result<User> {
+  if (actor === undefined || actor === null || !actor.isActive) return fail(Errors.noSuchUser());
+  return isRealmAdmin(actor) ? ok(actor) : fail(refusal());
+}
