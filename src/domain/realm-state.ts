@@ -237,6 +237,8 @@ export interface RealmState {
   reactions?: import('./reactions.js').ReactionState;
   /** message id → stored edit history, newest first; see `message-edits.ts` (optional: created on first edit). */
   editHistory?: Map<number, import('./message-edits.js').EditHistoryEntry[]>;
+  /** Web sessions by the SHA-256 of their id; see `sessions.ts` (optional: created at the first login). */
+  sessions?: Map<string, import('./sessions.js').WebSession>;
   nextIds: IdCounters;
 }
 

@@ -145,7 +145,10 @@ import type { MessageEdited } from './message-edits.js';
 import type { MessagesDeleted } from './message-delete.js';
 import type { RealmSettingsChanged } from './realm-settings.js';
 import type { MessageFlagsChanged } from './message-flags.js';
-export type RealmRecord = RealmCreated | RealmSettingsChanged | LinkifiersChanged | UserCreated | StreamCreated | SubscriptionsAdded | SubscriptionsRemoved | SubscriptionPropertyChanged | MessageSent | UserTopicSet | StreamUpdated | UserGroupCreated | UserGroupMembershipChanged | UserGroupUpdated | UserStatusSet | CustomProfileFieldRecord | NavigationViewRecord | ChannelFolderRecord | DraftRecord | InviteRecord | UserAdminRecord | MessagesDeleted | MessageEdited | ReactionRecord | MessageFlagsChanged;
+import type { SessionRecord } from './sessions.js';
+import type { UserPasswordChanged } from './user-password.js';
+export type RealmRecord = RealmCreated | RealmSettingsChanged | LinkifiersChanged | UserCreated | StreamCreated | SubscriptionsAdded | SubscriptionsRemoved | SubscriptionPropertyChanged | MessageSent | UserTopicSet | StreamUpdated | UserGroupCreated | UserGroupMembershipChanged | UserGroupUpdated | UserStatusSet | CustomProfileFieldRecord | NavigationViewRecord | ChannelFolderRecord | DraftRecord | InviteRecord | UserAdminRecord | MessagesDeleted | MessageEdited | ReactionRecord | MessageFlagsChanged
+  | SessionRecord | UserPasswordChanged;
 
 /**
  * A user's status changed (https://zulip.com/api/update-status; see domain/user-status.ts): only
