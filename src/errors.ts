@@ -176,6 +176,8 @@ export const Errors = {
    */
   insufficientPermission: () => bad('Insufficient permission'),
   notAllowedForGuests: () => bad('Not allowed for guest users'),
+  /** Seed §4.12/§7: `PATCH /users/{id}` giving a guest the administrator role (Zulip itself allows it). */
+  guestCannotBeAdmin: () => bad('Guests cannot be organization administrators'),
   noBots: () => bad('This endpoint does not accept bot requests.'),
 
   // send message (zerver/views/message_send.py, zerver/actions/message_send.py)
