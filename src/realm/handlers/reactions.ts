@@ -34,7 +34,7 @@
 import { ok, fail, Errors, ZulipError, type Result } from '../../errors.js';
 import { Role, type RealmState, type User } from '../../domain/realm-state.js';
 import { accessMessage } from '../../domain/access.js';
-import { checkEmoji, emojiCodeByName } from '../../domain/emoji.js';
+import { canonicalReactionType, checkEmoji, emojiCodeByName } from '../../domain/emoji.js';
 import { existingEmojiName, findUserReaction, type ReactionAdded, type ReactionRemoved } from '../../domain/reactions.js';
 import { apiEmail } from '../../domain/users.js';
 import type { RealmRecord } from '../../domain/records.js';
@@ -166,7 +166,7 @@ export const addReaction: Handler<AddReaction, Record<string, never>> = (state, 
   const actor = access.value;
 
   let code = cmd.emojiCode;
-  let type = cmd.reactionType;
+  let type = canonicalReactionType(cmd.reactionType);
   if (code === undefined || type === undefined) {
     const found = emojiCodeByName(cmd.emojiName);
     if (found === null) return fail(ReactionErrors.unknownEmoji(cmd.emojiName));
@@ -218,7 +218,8 @@ export const removeReaction: Handler<RemoveReaction, Record<string, never>> = (s
     if (found === null) return fail(ReactionErrors.unknownEmoji(cmd.emojiName));
     code = found.code;
   }
-  const reaction = findUserReaction(state, cmd.messageId, actor.id, code, cmd.reactionType);
+  const reactionType = canonicalReactionType(cmd.reactionType);
+  const reaction = findUserReaction(state, cmd.messageId, actor.id, code, reactionType);
   if (reaction === undefined) return fail(ReactionErrors.doesNotExist());
 
   const record: ReactionRemoved = {
@@ -227,9 +228,9 @@ export const removeReaction: Handler<RemoveReaction, Record<string, never>> = (s
     messageId: cmd.messageId,
     userId: actor.id,
     emojiCode: code,
-    reactionType: cmd.reactionType,
+    reactionType,
   };
-  const emoji = { name: reaction.emojiName, code, type: cmd.reactionType };
+  const emoji = { name: reaction.emojiName, code, type: reactionType };
   return ok({
     records: [record],
     events: [{ userIds: eventRecipientsForMessage(state, cmd.messageId), payload: reactionEvent(state, 'remove', actor, cmd.messageId, emoji) }],

@@ -26,7 +26,7 @@ import { defaultStreamGroups, hasGroupPermission } from '../../domain/groups.js'
 import { MAX_STREAM_DESCRIPTION_LENGTH, codePointLength } from '../../domain/messages.js';
 import { Role, type RealmState, type Stream, type Subscription, type User } from '../../domain/realm-state.js';
 import type { RealmRecord, StreamCreated, SubscriptionsAdded } from '../../domain/records.js';
-import { apiEmail, findUserByEmail } from '../../domain/users.js';
+import { findUserByEmail } from '../../domain/users.js';
 import { canAddSubscribers, canJoinStream, canRemoveSubscribers, canSeeWithSubscribers, hasMetadataAccess } from '../../domain/access.js';
 import { renderMarkdown } from '../../markdown/render.js';
 import type { CommandReplies } from '../commands.js';
@@ -189,7 +189,8 @@ function decideAdd(state: RealmState, actor: User, users: User[], cmd: UpdateSub
     const added: SubscriptionsAdded = { type: 'subscriptions_added', v: 1, streamId: t.stream.id, subscriptions: [] };
     const fresh = new Map<number, Subscription>();
     for (const u of users) {
-      const key = apiEmail(u, state.host);
+      // Keyed by user id as a string at FL 417 (Zulip's python_examples.py `add_subscriptions` asserts `str(user_id)`).
+      const key = String(u.id);
       if (existing?.has(u.id)) {
         (alreadySubscribed[key] ??= []).push(t.stream.name);
         continue;
@@ -333,7 +334,7 @@ function decideRemove(state: RealmState, actor: User, users: User[], names: read
 /**
  * `update_subscriptions`: the add half (`POST /users/me/subscriptions`, PATCH `add`) then the
  * remove half (`DELETE`, PATCH `delete`), in one decision. Reply keys as on the wire:
- * `subscribed`/`already_subscribed` (keyed by API email; `unauthorized` when
+ * `subscribed`/`already_subscribed` (keyed by user id as a string; `unauthorized` when
  * `authorization_errors_fatal` is false) when `add` is non-empty, `removed`/`not_removed` when
  * `remove` is non-empty.
  */

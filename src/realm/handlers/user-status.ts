@@ -19,7 +19,7 @@
 import { ok, fail, Errors, type Result } from '../../errors.js';
 import { Role } from '../../domain/realm-state.js';
 import type { UserStatusSet } from '../../domain/records.js';
-import { checkEmoji, emojiCodeByName, ReactionType } from '../../domain/emoji.js';
+import { canonicalReactionType, checkEmoji, emojiCodeByName, ReactionType } from '../../domain/emoji.js';
 import type { Handler } from '../decision.js';
 
 /** Zulip's `UserStatus.MAX_STATUS_TEXT_LENGTH`. */
@@ -49,7 +49,7 @@ function resolveEmoji(cmd: UpdateUserStatus): Result<{ name: string; code: strin
   }
   if (cmd.emojiName === '') return ok({ name: '', code: '', type: ReactionType.unicode });
   let code = cmd.emojiCode;
-  let type = cmd.reactionType;
+  let type = canonicalReactionType(cmd.reactionType);
   if (code === undefined || type === undefined) {
     const found = emojiCodeByName(cmd.emojiName);
     if (found === null) return fail(Errors.badRequest(`Emoji '${cmd.emojiName}' does not exist`));
