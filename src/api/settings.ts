@@ -1,9 +1,10 @@
 /**
  * `PATCH /settings` (Zulip's zerver/views/user_settings.py `json_change_settings`): the caller's
- * own account, humans only: `full_name`, `timezone`, `email_address_visibility` and every generic
- * personal setting (`domain/user-settings.ts`: typed after its default, enumerations checked);
- * `presence_enabled` (kept by user status) and unknown names are reported in
- * `ignored_parameters_unsupported`. Rules and events live in `realm/handlers/user-admin.ts`.
+ * own account, humans only: `full_name`, `timezone`, `email_address_visibility`, `presence_enabled`
+ * (kept by the user's status: `away` = !presence_enabled, seed §4.9) and every generic personal
+ * setting (`domain/user-settings.ts`: typed after its default, enumerations checked); unknown
+ * names are reported in `ignored_parameters_unsupported`. Rules and events live in
+ * `realm/handlers/user-settings.ts`.
  */
 import { runCommand } from './run-command.js';
 import { defineEndpoint } from './define-endpoint.js';
@@ -21,7 +22,7 @@ const GENERIC_SETTING_PARAMS: Record<string, ParamSpec<string | number | boolean
 /** `PATCH /settings`: changes the caller's own settings. */
 export const updateSettings = defineEndpoint({
   auth: 'user',
-  params: { full_name: P.string(), timezone: P.string(), email_address_visibility: P.int(), ...GENERIC_SETTING_PARAMS },
+  params: { full_name: P.string(), timezone: P.string(), email_address_visibility: P.int(), presence_enabled: P.bool(), ...GENERIC_SETTING_PARAMS },
   handler: ({ realm, user, params }) => {
     const settings: Record<string, string | number | boolean> = {};
     for (const name of Object.keys(GENERIC_SETTING_PARAMS)) {
@@ -34,6 +35,7 @@ export const updateSettings = defineEndpoint({
       ...(params.full_name !== undefined && { fullName: params.full_name }),
       ...(params.timezone !== undefined && { timezone: params.timezone }),
       ...(params.email_address_visibility !== undefined && { emailAddressVisibility: params.email_address_visibility }),
+      ...(params.presence_enabled !== undefined && { presenceEnabled: params.presence_enabled }),
       ...(Object.keys(settings).length > 0 && { settings }),
     });
   },

@@ -36,7 +36,7 @@ import {
 } from './register/user-settings.js';
 import { realmBots, realmUserSection } from './register/users.js';
 import { mutedTopicsWire, userTopicsWire } from '../domain/user-topics.js';
-import { userStatusRegister } from '../domain/user-status.js';
+import { userStatusOf, userStatusRegister } from '../domain/user-status.js';
 import { navigationViewsWire } from '../domain/navigation-views.js';
 import { channelFoldersWire } from '../domain/channel-folders.js';
 import { draftsForRegister } from '../domain/drafts.js';
@@ -204,8 +204,9 @@ export function buildRegisterState(state: RealmState, user: User, opts: Register
   if (want('stop_words')) out.stop_words = [];
   const settingsObject = caps.user_settings_object === true;
   if (want('update_display_settings') && !settingsObject) Object.assign(out, legacyDisplaySettings(user));
-  if (want('update_global_notifications') && !settingsObject) Object.assign(out, legacyNotificationSettings(user));
-  if (want('user_settings')) out.user_settings = userSettingsSection(user);
+  const storedElsewhere = { presenceEnabled: userStatusOf(state, user.id).presenceEnabled };
+  if (want('update_global_notifications') && !settingsObject) Object.assign(out, legacyNotificationSettings(user, storedElsewhere));
+  if (want('user_settings')) out.user_settings = userSettingsSection(user, storedElsewhere);
   if (want('user_status')) out.user_status = userStatusRegister(state);
   if (want('user_topic')) {
     // Zulip: clients without `empty_topic_name` get the realm's display name for the empty topic.
