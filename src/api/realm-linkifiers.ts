@@ -12,16 +12,15 @@
  * `errors` dict) lives in `domain/linkifiers.ts`.
  */
 import Type from 'typebox';
-import { Errors, type ZulipError } from '../errors.js';
-import { Role, type User } from '../domain/realm-state.js';
+import { Errors } from '../errors.js';
 import { linkifiersWire } from '../domain/linkifiers.js';
+import { requireRealmAdmin } from '../domain/access.js';
 import { runCommand } from './run-command.js';
 import { defineEndpoint } from './define-endpoint.js';
 import { P } from './params.js';
 
-/** Zulip's `require_realm_admin`. */
-const notAdmin = (user: User | null | undefined): ZulipError | null =>
-  user !== null && user !== undefined && user.role <= Role.admin ? null : Errors.insufficientPermission();
+/** Zulip's `require_realm_admin` (zerver/views/realm_linkifiers.py). */
+const notAdmin = requireRealmAdmin;
 
 /** Python `str.strip()` (Unicode whitespace). */
 const strip = (s: string) => s.replace(/^\s+|\s+$/gu, '');

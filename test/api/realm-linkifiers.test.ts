@@ -58,19 +58,19 @@ t.test('handlers: every error leaves the state unchanged', async (t) => {
   run(state, { type: 'add_linkifier', actorId: ids.admin, pattern: 'T(?P<id>[0-9]+)', urlTemplate: TRAC }, ctx);
   const before = fingerprint(state);
   const cases: Array<[Command, string]> = [
-    [{ type: 'add_linkifier', actorId: ids.member, pattern: 'x', urlTemplate: 'https://x' }, 'Insufficient permission'],
-    [{ type: 'add_linkifier', actorId: ids.guest, pattern: 'x', urlTemplate: 'https://x' }, 'Insufficient permission'],
+    [{ type: 'add_linkifier', actorId: ids.member, pattern: 'x', urlTemplate: 'https://x' }, 'Must be an organization administrator'],
+    [{ type: 'add_linkifier', actorId: ids.guest, pattern: 'x', urlTemplate: 'https://x' }, 'Must be an organization administrator'],
     [{ type: 'add_linkifier', actorId: ids.admin, pattern: '(foo', urlTemplate: 'https://x' }, 'Bad regular expression: missing ): (foo'],
     [{ type: 'add_linkifier', actorId: ids.admin, pattern: '#(?P<id>[0-9]+)', urlTemplate: TRAC }, 'Realm filter with this Realm and Pattern already exists.'],
     [{ type: 'update_linkifier', actorId: ids.admin, id: 99, pattern: 'x', urlTemplate: 'https://x' }, 'Linkifier not found.'],
     [{ type: 'update_linkifier', actorId: ids.admin, id: 1, pattern: 'T(?P<id>[0-9]+)', urlTemplate: TRAC }, 'Realm filter with this Realm and Pattern already exists.'],
-    [{ type: 'update_linkifier', actorId: ids.member, id: 1, pattern: 'x', urlTemplate: 'https://x' }, 'Insufficient permission'],
+    [{ type: 'update_linkifier', actorId: ids.member, id: 1, pattern: 'x', urlTemplate: 'https://x' }, 'Must be an organization administrator'],
     [{ type: 'remove_linkifier', actorId: ids.admin, id: 99 }, 'Linkifier not found.'],
-    [{ type: 'remove_linkifier', actorId: ids.other, id: 1 }, 'Insufficient permission'],
+    [{ type: 'remove_linkifier', actorId: ids.other, id: 1 }, 'Must be an organization administrator'],
     [{ type: 'reorder_linkifiers', actorId: ids.admin, orderedIds: [1, 1, 2] }, 'The ordered list must not contain duplicated linkifiers'],
     [{ type: 'reorder_linkifiers', actorId: ids.admin, orderedIds: [1] }, 'The ordered list must enumerate all existing linkifiers exactly once'],
     [{ type: 'reorder_linkifiers', actorId: ids.admin, orderedIds: [1, 3] }, 'The ordered list must enumerate all existing linkifiers exactly once'],
-    [{ type: 'reorder_linkifiers', actorId: ids.member, orderedIds: [2, 1] }, 'Insufficient permission'],
+    [{ type: 'reorder_linkifiers', actorId: ids.member, orderedIds: [2, 1] }, 'Must be an organization administrator'],
   ];
   for (const [cmd, msg] of cases) {
     const r = decide(state, cmd, ctx);
@@ -96,8 +96,8 @@ t.test('POST /realm/filters: every validation error with its errors dict; state 
   const post = (pattern: unknown, url_template: unknown) => iago.call('POST', '/realm/filters', { pattern, url_template });
 
   t.same((await hamlet.call('POST', '/realm/filters', { pattern: '#(?P<id>[0-9]+)', url_template: TRAC })).body,
-    { result: 'error', msg: 'Insufficient permission', code: 'BAD_REQUEST' });
-  t.same((await hamlet.call('POST', '/realm/filters', {})).body.msg, 'Insufficient permission', 'admin check first');
+    { result: 'error', msg: 'Must be an organization administrator', code: 'UNAUTHORIZED_PRINCIPAL' });
+  t.same((await hamlet.call('POST', '/realm/filters', {})).body.msg, 'Must be an organization administrator', 'admin check first');
   t.match((await iago.call('POST', '/realm/filters', { url_template: TRAC })).body, { msg: "Missing 'pattern' argument", code: 'REQUEST_VARIABLE_MISSING' });
   t.match((await iago.call('POST', '/realm/filters', { pattern: 'x' })).body, { msg: "Missing 'url_template' argument" });
 
@@ -150,19 +150,19 @@ t.test('GET order, PATCH, DELETE, reorder over HTTP', async (t) => {
   t.same((await iago.call('PATCH', `/realm/filters/${b}`, { pattern: 'x(?P<id>1)', url_template: 'https://x' })).body,
     invalid({ __all__: ["Group 'id' in linkifier pattern is not present in URL template."] }));
   t.match((await iago.call('PATCH', `/realm/filters/${b}`, { pattern: 'x' })).body, { msg: "Missing 'url_template' argument" });
-  t.equal((await polonius.call('PATCH', `/realm/filters/${b}`, { pattern: 'x', url_template: 'https://x' })).body.msg, 'Insufficient permission');
+  t.equal((await polonius.call('PATCH', `/realm/filters/${b}`, { pattern: 'x', url_template: 'https://x' })).body.msg, 'Must be an organization administrator');
 
   const reorder = (caller: typeof iago, list: unknown) => caller.call('PATCH', '/realm/linkifiers', { ordered_linkifier_ids: list });
   t.same((await reorder(iago, [a, a, b, c])).body, { result: 'error', msg: 'The ordered list must not contain duplicated linkifiers', code: 'BAD_REQUEST' });
   t.same((await reorder(iago, [a, b])).body, { result: 'error', msg: 'The ordered list must enumerate all existing linkifiers exactly once', code: 'BAD_REQUEST' });
   t.same((await reorder(iago, [a, b, c, 999])).body.msg, 'The ordered list must enumerate all existing linkifiers exactly once');
-  t.equal((await reorder(polonius, [c, b, a])).body.msg, 'Insufficient permission');
+  t.equal((await reorder(polonius, [c, b, a])).body.msg, 'Must be an organization administrator');
   t.same(await ids(), [a, b, c], 'unchanged after errors');
   t.same((await reorder(iago, [c, a, b])).body, { result: 'success', msg: '' });
   t.same(await ids(), [c, a, b]);
 
   t.same((await iago.call('DELETE', '/realm/filters/999')).body, { result: 'error', msg: 'Linkifier not found.', code: 'BAD_REQUEST' });
-  t.equal((await polonius.call('DELETE', `/realm/filters/${a}`)).body.msg, 'Insufficient permission');
+  t.equal((await polonius.call('DELETE', `/realm/filters/${a}`)).body.msg, 'Must be an organization administrator');
   t.same((await iago.call('DELETE', `/realm/filters/${a}`)).body, { result: 'success', msg: '' });
   t.same(await ids(), [c, b]);
   t.same((await iago.call('POST', '/realm/filters', { pattern: 'D(?P<id>[0-9]+)', url_template: TRAC })).body.id, c + 1);

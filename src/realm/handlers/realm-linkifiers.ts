@@ -6,8 +6,9 @@
  * `{type: "realm_linkifiers", realm_linkifiers: [...]}` to all active users of the realm.
  */
 import { ok, fail, Errors, type Result } from '../../errors.js';
-import { Role, type RealmState, type User } from '../../domain/realm-state.js';
+import type { RealmState, User } from '../../domain/realm-state.js';
 import { linkifiersOf, validateLinkifier, type Linkifier, type LinkifiersChanged } from '../../domain/linkifiers.js';
+import { requireRealmAdmin } from '../../domain/access.js';
 import type { RealmEvent } from '../../events/realm-event.js';
 import type { Decision, Handler } from '../decision.js';
 
@@ -44,11 +45,15 @@ export interface ReorderLinkifiers {
 
 export type LinkifierCommand = AddLinkifier | UpdateLinkifier | RemoveLinkifier | ReorderLinkifiers;
 
-/** The acting administrator, or Zulip's error. */
+/**
+ * The acting administrator, or Zulip's error: the linkifier views are `require_realm_admin`
+ * (zerver/views/realm_linkifiers.py), UNAUTHORIZED_PRINCIPAL "Must be an organization administrator".
+ */
 function admin(state: RealmState, actorId: number): Result<User> {
   const actor = state.users.get(actorId);
   if (actor === undefined || !actor.isActive) return fail(Errors.noSuchUser());
-  return actor.role <= Role.admin ? ok(actor) : fail(Errors.insufficientPermission());
+  const denied = requireRealmAdmin(actor);
+  return denied === null ? ok(actor) : fail(denied);
 }
 
 /** The record and the event for the new list. */

@@ -177,7 +177,7 @@ t.test('records survive snapshot and replay', async (t) => {
 t.test('admin_create_user: permission, checks, events per email visibility', async (t) => {
   const { state, ctx, ids } = smallRealm();
   const create = (actorId: number, over: Partial<AdminCreateUser> = {}): AdminCreateUser => ({ type: 'admin_create_user', actorId, email: 'new@example.com', fullName: 'Nina New', passwordHash: 'h', ...over });
-  rejects(t, state, create(ids.member), ctx, 'Insufficient permission');
+  rejects(t, state, create(ids.member), ctx, 'Must be an organization administrator');
   rejects(t, state, create(ids.admin), ctx, 'User not authorized to create users');
   rejects(t, state, create(ids.owner, { fullName: 'N' }), ctx, 'Name too short!');
   rejects(t, state, create(ids.owner, { email: 'bad' }), ctx, 'Bad name or username');
