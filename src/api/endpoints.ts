@@ -28,6 +28,7 @@ import * as presence from './presence.js';
 import * as userStatus from './user-status.js';
 import * as userGroups from './user-groups.js';
 import * as customProfileFields from './custom-profile-fields.js';
+import * as realmSettings from './realm.js';
 import * as linkifiers from './realm-linkifiers.js';
 import * as invites from './invites.js';
 import * as navigationViews from './navigation-views.js';
@@ -132,6 +133,9 @@ export function buildRoutes(services: EndpointServices): Route[] {
     route('/user_groups/{user_group_id}/members', { POST: userGroups.updateUserGroupMembers }),
     route('/user_groups/{user_group_id}/subgroups', { POST: userGroups.updateUserGroupSubgroups }),
     route('/user_groups/{user_group_id}/deactivate', { POST: userGroups.deactivateUserGroup }),
+
+    // --- Organization settings (realm.ts) ---
+    route('/realm', { PATCH: realmSettings.updateRealm }),
 
     // --- Custom profile fields and values (custom-profile-fields.ts) ---
     route('/realm/profile_fields', {

@@ -50,6 +50,7 @@ import {
   InvitesChangedEventSchema,
   RealmLinkifiersEventSchema,
 } from './realm-config-schemas.js';
+import { RealmEventSchema } from './realm-settings-schemas.js';
 
 /** Event schema by event `type` (every event type parley emits has one). */
 export const EVENT_SCHEMAS = {
@@ -73,6 +74,7 @@ export const EVENT_SCHEMAS = {
   navigation_view: NavigationViewEventSchema,
   channel_folder: ChannelFolderEventSchema,
   drafts: DraftsEventSchema,
+  realm: RealmEventSchema,
   reaction: ReactionEventSchema,
   muted_topics: MutedTopicsEventSchema,
   user_group: UserGroupEventSchema,

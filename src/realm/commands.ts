@@ -53,6 +53,8 @@ import type { DeleteMessage } from './handlers/message-delete.js';
 export type { DeleteMessage };
 import type { EditMessage, EditMessageReply } from './handlers/message-edit.js';
 export type { EditMessage };
+import type { UpdateRealm, RealmUpdateReplies } from './handlers/realm-update.js';
+export type { UpdateRealm };
 
 /** Every command a realm actor accepts. */
 export type Command =
@@ -60,11 +62,12 @@ export type Command =
   | SendMessage | Typing | UpdatePresence | UpdateSubscriptions | SetSubscriptionProperties | CreateChannel | UpdateChannel | ArchiveChannel
   | SetUserTopic | CreateUserGroup | UpdateUserGroupMembership | UpdateUserGroup | DeactivateUserGroup | UpdateUserStatus
   | CustomProfileFieldCommand | NavigationViewCommand | ChannelFolderCommand | DraftCommand | InviteCommand | UserAdminCommand
-  | UserCreateCommand | UpdateSettings | DeleteMessage | EditMessage | ReactionCommand | MessageFlagCommand;
+  | UserCreateCommand | UpdateSettings | DeleteMessage | EditMessage | ReactionCommand | MessageFlagCommand
+  | UpdateRealm;
 
 /** The reply each command type yields on success. */
 export interface CommandReplies extends MessageFlagReplies, CustomProfileFieldReplies, NavigationViewReplies, ChannelFolderReplies, ReactionReplies, DraftReplies, InviteReplies, UserAdminReplies,
-  UserCreateReplies, UserSettingsReplies {
+  UserCreateReplies, UserSettingsReplies, RealmUpdateReplies {
   create_realm: Record<string, never>;
   create_user: { userId: number; apiKey: string };
   subscribe: Record<string, never>;

@@ -18,6 +18,7 @@ import type { Caller, TestServer } from './test-server.js';
 import { checkEvent, checkRegisterState } from '../../src/events/schemas.js';
 import { applySubscriptionEvent } from './subscription-folds.js';
 import { applyStreamEvent } from './stream-folds.js';
+import { applyRealmEvent } from './realm-folds.js';
 
 type Json = Record<string, any>;
 
@@ -583,6 +584,9 @@ export function applyEvent(state: Json, event: Json, user: { id: number }, ctx: 
     }
     case 'stream':
       applyStreamEvent(state, event);
+      return;
+    case 'realm':
+      applyRealmEvent(state, event, user.id);
       return;
     case 'subscription':
       applySubscriptionEvent(state, event, user);

@@ -40,6 +40,7 @@ import { editMessage } from './message-edit.js';
 import { updateUser, deactivateUser, reactivateUser } from './user-admin.js';
 import { adminCreateUser, addBot } from './user-create.js';
 import { updateSettings } from './user-settings.js';
+import { updateRealm } from './realm-update.js';
 
 type HandlerTable = { [T in Command['type']]: Handler<Extract<Command, { type: T }>, CommandReplies[T]> };
 
@@ -99,4 +100,5 @@ export const handlers: HandlerTable = {
   admin_create_user: adminCreateUser,
   update_settings: updateSettings,
   add_bot: addBot,
+  update_realm: updateRealm,
 };
