@@ -53,6 +53,6 @@ export const updateRealm = defineEndpoint({
     const groups: Record<string, unknown> = {};
     for (const name of Object.keys(GROUP_PARAMS)) if (all[name] !== undefined) groups[name] = all[name];
     if (Object.keys(groups).length > 0) settings.groups = groups;
-    return runCommand(realm, { type: 'update_realm', actorId: user.id, settings });
+    return runCommand(realm, { type: 'update_realm', actorId: user.id, settings }, (reply) => reply);
   },
 });
