@@ -29,6 +29,8 @@ import * as userStatus from './user-status.js';
 import * as userGroups from './user-groups.js';
 import * as customProfileFields from './custom-profile-fields.js';
 import * as realmSettings from './realm.js';
+import * as defaultStreams from './default-streams.js';
+import * as playgrounds from './realm-playgrounds.js';
 import * as linkifiers from './realm-linkifiers.js';
 import * as invites from './invites.js';
 import * as navigationViews from './navigation-views.js';
@@ -136,6 +138,9 @@ export function buildRoutes(services: EndpointServices): Route[] {
 
     // --- Organization settings (realm.ts) ---
     route('/realm', { PATCH: realmSettings.updateRealm }),
+    route('/default_streams', { POST: defaultStreams.addDefaultStream, DELETE: defaultStreams.removeDefaultStream }),
+    route('/realm/playgrounds', { POST: playgrounds.addPlayground }),
+    route('/realm/playgrounds/{playground_id}', { DELETE: playgrounds.removePlayground }),
 
     // --- Custom profile fields and values (custom-profile-fields.ts) ---
     route('/realm/profile_fields', {

@@ -22,6 +22,7 @@ import { channelFoldersFromCore, channelFoldersToCore, type ChannelFoldersCore }
 import { draftsFromCore, draftsToCore, type DraftsCore } from './drafts.js';
 import { reactionsFromCore, reactionsToCore, type ReactionsCore } from './reactions.js';
 import { editHistoryFromCore, editHistoryToCore, type EditHistoryCore } from './message-edits.js';
+import { playgroundsFromCore, playgroundsToCore, type PlaygroundState } from './realm-playgrounds.js';
 
 export const CORE_VERSION = 1;
 
@@ -68,6 +69,8 @@ export interface RealmCore {
   presence?: PresenceCore;
   /** Message edit histories (absent in snapshots written before message edits: none). */
   editHistory?: EditHistoryCore;
+  /** Code playgrounds (absent in snapshots written before playgrounds, or when none was added). */
+  playgrounds?: PlaygroundState;
 }
 
 const umIds = (userId: number) => `um:ids:${userId}`;
@@ -109,6 +112,7 @@ export function toSnapshot(state: RealmState): { core: RealmCore; columns: Recor
     reactions: reactionsToCore(state),
     presence: state.presence.toCore(),
     editHistory: editHistoryToCore(state),
+    playgrounds: playgroundsToCore(state),
   };
   return { core, columns };
 }
@@ -160,6 +164,7 @@ export function fromSnapshot(id: number, coreObject: object, columns: Record<str
   reactionsFromCore(state, core.reactions);
   state.presence = PresenceStore.fromCore(core.presence);
   editHistoryFromCore(state, core.editHistory);
+  playgroundsFromCore(state, core.playgrounds);
   return state;
 }
 

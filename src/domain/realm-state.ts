@@ -252,6 +252,8 @@ export interface RealmState {
   reactions?: import('./reactions.js').ReactionState;
   /** message id → stored edit history, newest first; see `message-edits.ts` (optional: created on first edit). */
   editHistory?: Map<number, import('./message-edits.js').EditHistoryEntry[]>;
+  /** Code playgrounds and the next id; see `realm-playgrounds.ts` (optional: created with the first one). */
+  playgrounds?: import('./realm-playgrounds.js').PlaygroundState;
   nextIds: IdCounters;
 }
 

@@ -143,8 +143,11 @@ import type { ReactionRecord } from './reactions.js';
 import type { MessageEdited } from './message-edits.js';
 import type { MessagesDeleted } from './message-delete.js';
 import type { RealmSettingsChanged } from './realm-settings.js';
+import type { PlaygroundRecord } from './realm-playgrounds.js';
+export type { PlaygroundRecord };
 import type { MessageFlagsChanged } from './message-flags.js';
-export type RealmRecord = RealmCreated | RealmSettingsChanged | LinkifiersChanged | UserCreated | StreamCreated | SubscriptionsAdded | SubscriptionsRemoved | SubscriptionPropertyChanged | MessageSent | UserTopicSet | StreamUpdated | UserGroupCreated | UserGroupMembershipChanged | UserGroupUpdated | UserStatusSet | CustomProfileFieldRecord | NavigationViewRecord | ChannelFolderRecord | DraftRecord | InviteRecord | UserAdminRecord | MessagesDeleted | MessageEdited | ReactionRecord | MessageFlagsChanged;
+export type RealmRecord = RealmCreated | RealmSettingsChanged | LinkifiersChanged | UserCreated | StreamCreated | SubscriptionsAdded | SubscriptionsRemoved | SubscriptionPropertyChanged | MessageSent | UserTopicSet | StreamUpdated | UserGroupCreated | UserGroupMembershipChanged | UserGroupUpdated | UserStatusSet | CustomProfileFieldRecord | NavigationViewRecord | ChannelFolderRecord | DraftRecord | InviteRecord | UserAdminRecord | MessagesDeleted | MessageEdited | ReactionRecord | MessageFlagsChanged
+  | PlaygroundRecord;
 
 /**
  * A user's status changed (https://zulip.com/api/update-status; see domain/user-status.ts): only

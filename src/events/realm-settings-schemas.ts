@@ -3,10 +3,12 @@
  * `realm` `update` / `update_dict`; Zulip's zerver/actions/realm_settings.py `do_set_realm_property`,
  * `do_change_realm_permission_group_setting`). Each property's value schema is its `realm_<name>`
  * schema in the `/register` response, so an event and the state it patches cannot disagree.
+ * Also `default_streams` and `realm_playgrounds`, whole-list events of the organization's setup.
  */
 import Type, { type Static, type TSchema } from 'typebox';
 import { Int, strict } from './register/schema-helpers.js';
 import { REALM_KEY_SCHEMAS } from './register/realm-schemas.js';
+import { REGISTER_KEY_SCHEMAS } from './register/schemas.js';
 import { REALM_PERMISSION_GROUP_SETTINGS } from '../domain/group-permissions.js';
 
 /** Properties sent as `op: "update"` (`{property, value}`). */
@@ -64,3 +66,18 @@ export const RealmUpdateDictEventSchema = Type.Object(
 /** Every `realm` event parley sends. */
 export const RealmEventSchema = Type.Union([RealmUpdateEventSchema, RealmUpdateDictEventSchema]);
 export type RealmSettingsEventPayload = Omit<Static<typeof RealmEventSchema>, 'id'>;
+
+/**
+ * `default_streams` (Zulip's `notify_default_streams`): the realm's default channel ids, ascending
+ * (ids since FL 330, like `realm_default_streams` in `/register`).
+ */
+export const DefaultStreamsEventSchema = Type.Object(
+  { id: Int(), type: Type.Literal('default_streams'), default_streams: Type.Array(Int()) },
+  strict,
+);
+
+/** `realm_playgrounds` (Zulip's `notify_realm_playgrounds`): the whole list, as in `/register`. */
+export const RealmPlaygroundsEventSchema = Type.Object(
+  { id: Int(), type: Type.Literal('realm_playgrounds'), realm_playgrounds: REGISTER_KEY_SCHEMAS.realm_playgrounds! },
+  strict,
+);

@@ -37,6 +37,7 @@ import {
 import { realmBots, realmUserSection } from './register/users.js';
 import { mutedTopicsWire, userTopicsWire } from '../domain/user-topics.js';
 import { userStatusOf, userStatusRegister } from '../domain/user-status.js';
+import { playgroundsWire } from '../domain/realm-playgrounds.js';
 import { navigationViewsWire } from '../domain/navigation-views.js';
 import { channelFoldersWire } from '../domain/channel-folders.js';
 import { draftsForRegister } from '../domain/drafts.js';
@@ -166,7 +167,7 @@ export function buildRegisterState(state: RealmState, user: User, opts: Register
   // the legacy `realm_filters` is always [].
   if (want('realm_linkifiers')) out.realm_linkifiers = caps.linkifier_url_template === true ? linkifiersWire(state) : [];
   if (want('realm_filters')) out.realm_filters = [];
-  if (want('realm_playgrounds')) out.realm_playgrounds = [];
+  if (want('realm_playgrounds')) out.realm_playgrounds = playgroundsWire(state);
   if (want('realm_billing')) out.realm_billing = { has_pending_sponsorship_request: false };
   if (want('realm_user')) Object.assign(out, realmUserSection(state, user, opts.clientGravatar));
   if (want('realm_bot')) out.realm_bots = realmBots(state, user);

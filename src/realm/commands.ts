@@ -55,6 +55,8 @@ import type { EditMessage, EditMessageReply } from './handlers/message-edit.js';
 export type { EditMessage };
 import type { UpdateRealm, RealmUpdateReplies } from './handlers/realm-update.js';
 export type { UpdateRealm };
+import type { DefaultStreamCommand, DefaultStreamReplies } from './handlers/default-streams.js';
+import type { PlaygroundCommand, PlaygroundReplies } from './handlers/realm-playgrounds.js';
 
 /** Every command a realm actor accepts. */
 export type Command =
@@ -63,11 +65,11 @@ export type Command =
   | SetUserTopic | CreateUserGroup | UpdateUserGroupMembership | UpdateUserGroup | DeactivateUserGroup | UpdateUserStatus
   | CustomProfileFieldCommand | NavigationViewCommand | ChannelFolderCommand | DraftCommand | InviteCommand | UserAdminCommand
   | UserCreateCommand | UpdateSettings | DeleteMessage | EditMessage | ReactionCommand | MessageFlagCommand
-  | UpdateRealm;
+  | UpdateRealm | DefaultStreamCommand | PlaygroundCommand;
 
 /** The reply each command type yields on success. */
 export interface CommandReplies extends MessageFlagReplies, CustomProfileFieldReplies, NavigationViewReplies, ChannelFolderReplies, ReactionReplies, DraftReplies, InviteReplies, UserAdminReplies,
-  UserCreateReplies, UserSettingsReplies, RealmUpdateReplies {
+  UserCreateReplies, UserSettingsReplies, RealmUpdateReplies, DefaultStreamReplies, PlaygroundReplies {
   create_realm: Record<string, never>;
   create_user: { userId: number; apiKey: string };
   subscribe: Record<string, never>;

@@ -588,6 +588,12 @@ export function applyEvent(state: Json, event: Json, user: { id: number }, ctx: 
     case 'realm':
       applyRealmEvent(state, event, user.id);
       return;
+    case 'default_streams':
+      if ('realm_default_streams' in state) state.realm_default_streams = [...event.default_streams];
+      return;
+    case 'realm_playgrounds':
+      if ('realm_playgrounds' in state) state.realm_playgrounds = structuredClone(event.realm_playgrounds);
+      return;
     case 'subscription':
       applySubscriptionEvent(state, event, user);
       return;

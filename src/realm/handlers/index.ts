@@ -41,6 +41,8 @@ import { updateUser, deactivateUser, reactivateUser } from './user-admin.js';
 import { adminCreateUser, addBot } from './user-create.js';
 import { updateSettings } from './user-settings.js';
 import { updateRealm } from './realm-update.js';
+import { addDefaultStream, removeDefaultStream } from './default-streams.js';
+import { addPlayground, removePlayground } from './realm-playgrounds.js';
 
 type HandlerTable = { [T in Command['type']]: Handler<Extract<Command, { type: T }>, CommandReplies[T]> };
 
@@ -101,4 +103,8 @@ export const handlers: HandlerTable = {
   update_settings: updateSettings,
   add_bot: addBot,
   update_realm: updateRealm,
+  add_default_stream: addDefaultStream,
+  remove_default_stream: removeDefaultStream,
+  add_playground: addPlayground,
+  remove_playground: removePlayground,
 };
