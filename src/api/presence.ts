@@ -5,12 +5,15 @@
  *   `new_user_input` (accepted; parley keeps one "website" client so it changes nothing),
  *   `slim_presence`, `last_update_id` (FL 263). Runs the record-less `update_presence` command:
  *   no durable commit per ping (see `domain/presence.ts`).
- * - `GET /realm/presence` — every user's legacy entry (`website` + `aggregated`).
+ * - `GET /realm/presence` — the legacy entry (`website` + `aggregated`) of every user the caller
+ *   can access whose `presence_enabled` is on (`domain/presence-visibility.ts`).
  * - `GET /users/{user_id_or_email}/presence` — one user; `aggregated.status` is `offline` when
  *   the last report is older than the offline threshold `/register` announces.
  */
 import { Errors, type ZulipError } from '../errors.js';
 import { findUserByEmail } from '../domain/users.js';
+import { canAccessUser } from '../domain/access.js';
+import { presenceEnabled } from '../domain/presence-visibility.js';
 import type { RealmState, User } from '../domain/realm-state.js';
 import { presencesWire } from '../realm/handlers/presence.js';
 import { SERVER_LIMITS } from '../domain/server-limits.js';
@@ -24,11 +27,13 @@ import { P } from './params.js';
  * no such (or inactive) user, bots, no presence data. `client`/`pushable` are stripped and the
  * aggregated status reads `offline` past the offline threshold.
  */
-export function userPresenceWire(state: RealmState, target: User | undefined, requested: string, now: number): Record<string, unknown> | ZulipError {
-  if (target === undefined || !target.isActive) return Errors.noSuchUser();
+export function userPresenceWire(state: RealmState, viewer: User, target: User | undefined, requested: string, now: number): Record<string, unknown> | ZulipError {
+  // An inaccessible user is an unknown one (no existence oracle).
+  if (target === undefined || !target.isActive || !canAccessUser(state, viewer, target.id)) return Errors.noSuchUser();
   if (target.isBot) return Errors.badRequest('Presence is not supported for bot users.');
   const entry = state.presence.get(target.id);
-  if (entry === undefined) return Errors.badRequest(`No presence data for ${requested}`);
+  // A user with presence_enabled off reports nothing (see domain/presence-visibility.ts).
+  if (entry === undefined || !presenceEnabled(state, target.id)) return Errors.badRequest(`No presence data for ${requested}`);
   const row = {
     userId: target.id,
     email: 'x',
@@ -72,9 +77,9 @@ export const updatePresence = defineEndpoint({
 export const getRealmPresence = defineEndpoint({
   auth: 'user',
   params: {},
-  handler: ({ realm }) => {
+  handler: ({ realm, user }) => {
     const now = nowSeconds();
-    return { presences: presencesWire(realm.state, now, false), server_timestamp: now };
+    return { presences: presencesWire(realm.state, user, now, false), server_timestamp: now };
   },
 });
 
@@ -86,8 +91,8 @@ export const getUserPresenceById = defineEndpoint({
   auth: 'user',
   pathParams: { user_id: 'int' },
   params: {},
-  handler: ({ realm, path }) =>
-    userPresenceWire(realm.state, realm.state.users.get(path.user_id), String(path.user_id), nowSeconds()),
+  handler: ({ realm, user, path }) =>
+    userPresenceWire(realm.state, user, realm.state.users.get(path.user_id), String(path.user_id), nowSeconds()),
 });
 
 /**
@@ -98,7 +103,7 @@ export const getUserPresenceByEmail = defineEndpoint({
   auth: 'user',
   pathParams: { email: 'string' },
   params: {},
-  handler: ({ realm, path }) =>
-    userPresenceWire(realm.state, findUserByEmail(realm.state, path.email), path.email, nowSeconds()),
+  handler: ({ realm, user, path }) =>
+    userPresenceWire(realm.state, user, findUserByEmail(realm.state, path.email), path.email, nowSeconds()),
 });
 

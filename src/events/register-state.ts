@@ -22,7 +22,7 @@ import { CUSTOM_PROFILE_FIELD_TYPES } from './register/constants.js';
 import { fieldsToWire } from '../domain/custom-profile-fields.js';
 import { maxMessageId, scanUserMessages } from './register/messages.js';
 import { formatPresences } from './register/presence.js';
-import { presenceRows } from '../domain/presence.js';
+import { visiblePresenceRows } from '../domain/presence-visibility.js';
 import { apiEmail } from '../domain/users.js';
 import { realmSection } from './register/realm.js';
 import { defaultStreamIds, streamSection, subscriptionSection } from './register/streams.js';
@@ -151,7 +151,7 @@ export function buildRegisterState(state: RealmState, user: User, opts: Register
   if (want('muted_users')) out.muted_users = [];
   if (want('presence')) {
     const now = opts.now ?? Date.now() / 1000;
-    const rows = presenceRows(state, now).map((r) => ({ ...r, email: apiEmail(state.users.get(r.userId)!, state.host) }));
+    const rows = visiblePresenceRows(state, user, now).map((r) => ({ ...r, email: apiEmail(state.users.get(r.userId)!, state.host) }));
     out.presences = formatPresences(rows, opts.slimPresence);
     out.presence_last_update_id = state.presence.lastUpdateId;
     out.server_timestamp = now;
