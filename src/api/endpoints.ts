@@ -31,6 +31,7 @@ import * as customProfileFields from './custom-profile-fields.js';
 import * as realmSettings from './realm.js';
 import * as defaultStreams from './default-streams.js';
 import * as playgrounds from './realm-playgrounds.js';
+import * as deleteTopic from './delete-topic.js';
 import * as linkifiers from './realm-linkifiers.js';
 import * as invites from './invites.js';
 import * as navigationViews from './navigation-views.js';
@@ -82,6 +83,7 @@ export function buildRoutes(services: EndpointServices): Route[] {
     route('/streams/{stream_id}', { GET: streams.getStreamById, PATCH: streams.updateStream, DELETE: streams.archiveStream }),
     route('/streams/{stream_id}/members', { GET: streams.getStreamMembers }),
     route('/streams/{stream_id}/email_address', { GET: streams.getStreamEmailAddress }),
+    route('/streams/{stream_id}/delete_topic', { POST: deleteTopic.deleteTopic }),
     route('/get_stream_id', { GET: streams.getStreamId }),
     route('/users/me/{stream_id}/topics', { GET: streams.getStreamTopics }),
 

@@ -57,6 +57,8 @@ import type { UpdateRealm, RealmUpdateReplies } from './handlers/realm-update.js
 export type { UpdateRealm };
 import type { DefaultStreamCommand, DefaultStreamReplies } from './handlers/default-streams.js';
 import type { PlaygroundCommand, PlaygroundReplies } from './handlers/realm-playgrounds.js';
+import type { DeleteTopic, DeleteTopicReplies } from './handlers/delete-topic.js';
+export type { DeleteTopic };
 
 /** Every command a realm actor accepts. */
 export type Command =
@@ -65,11 +67,11 @@ export type Command =
   | SetUserTopic | CreateUserGroup | UpdateUserGroupMembership | UpdateUserGroup | DeactivateUserGroup | UpdateUserStatus
   | CustomProfileFieldCommand | NavigationViewCommand | ChannelFolderCommand | DraftCommand | InviteCommand | UserAdminCommand
   | UserCreateCommand | UpdateSettings | DeleteMessage | EditMessage | ReactionCommand | MessageFlagCommand
-  | UpdateRealm | DefaultStreamCommand | PlaygroundCommand;
+  | UpdateRealm | DefaultStreamCommand | PlaygroundCommand | DeleteTopic;
 
 /** The reply each command type yields on success. */
 export interface CommandReplies extends MessageFlagReplies, CustomProfileFieldReplies, NavigationViewReplies, ChannelFolderReplies, ReactionReplies, DraftReplies, InviteReplies, UserAdminReplies,
-  UserCreateReplies, UserSettingsReplies, RealmUpdateReplies, DefaultStreamReplies, PlaygroundReplies {
+  UserCreateReplies, UserSettingsReplies, RealmUpdateReplies, DefaultStreamReplies, PlaygroundReplies, DeleteTopicReplies {
   create_realm: Record<string, never>;
   create_user: { userId: number; apiKey: string };
   subscribe: Record<string, never>;

@@ -43,6 +43,7 @@ import { updateSettings } from './user-settings.js';
 import { updateRealm } from './realm-update.js';
 import { addDefaultStream, removeDefaultStream } from './default-streams.js';
 import { addPlayground, removePlayground } from './realm-playgrounds.js';
+import { deleteTopic } from './delete-topic.js';
 
 type HandlerTable = { [T in Command['type']]: Handler<Extract<Command, { type: T }>, CommandReplies[T]> };
 
@@ -107,4 +108,5 @@ export const handlers: HandlerTable = {
   remove_default_stream: removeDefaultStream,
   add_playground: addPlayground,
   remove_playground: removePlayground,
+  delete_topic: deleteTopic,
 };
