@@ -32,6 +32,7 @@ import * as realmSettings from './realm.js';
 import * as defaultStreams from './default-streams.js';
 import * as playgrounds from './realm-playgrounds.js';
 import * as deleteTopic from './delete-topic.js';
+import * as messageReport from './message-report.js';
 import * as linkifiers from './realm-linkifiers.js';
 import * as invites from './invites.js';
 import * as navigationViews from './navigation-views.js';
@@ -56,6 +57,7 @@ export function buildRoutes(services: EndpointServices): Route[] {
     // --- Messages (messages.ts) ---
     route('/messages', { GET: messages.getMessages, POST: messages.sendMessage }),
     route('/messages/{message_id}', { GET: messages.getMessage, PATCH: messages.updateMessage, DELETE: messages.deleteMessage }),
+    route('/messages/{message_id}/report', { POST: messageReport.reportMessage }),
     route('/messages/{message_id}/history', { GET: messages.getMessageHistory }),
     route('/messages/render', { POST: messages.renderMessage }),
     route('/messages/matches_narrow', { GET: messages.checkMessagesMatchNarrow }),

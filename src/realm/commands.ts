@@ -58,6 +58,8 @@ export type { UpdateRealm };
 import type { DefaultStreamCommand, DefaultStreamReplies } from './handlers/default-streams.js';
 import type { PlaygroundCommand, PlaygroundReplies } from './handlers/realm-playgrounds.js';
 import type { DeleteTopic, DeleteTopicReplies } from './handlers/delete-topic.js';
+import type { ReportMessage, ReportMessageReplies } from './handlers/message-report.js';
+export type { ReportMessage };
 export type { DeleteTopic };
 
 /** Every command a realm actor accepts. */
@@ -67,11 +69,11 @@ export type Command =
   | SetUserTopic | CreateUserGroup | UpdateUserGroupMembership | UpdateUserGroup | DeactivateUserGroup | UpdateUserStatus
   | CustomProfileFieldCommand | NavigationViewCommand | ChannelFolderCommand | DraftCommand | InviteCommand | UserAdminCommand
   | UserCreateCommand | UpdateSettings | DeleteMessage | EditMessage | ReactionCommand | MessageFlagCommand
-  | UpdateRealm | DefaultStreamCommand | PlaygroundCommand | DeleteTopic;
+  | UpdateRealm | DefaultStreamCommand | PlaygroundCommand | DeleteTopic | ReportMessage;
 
 /** The reply each command type yields on success. */
 export interface CommandReplies extends MessageFlagReplies, CustomProfileFieldReplies, NavigationViewReplies, ChannelFolderReplies, ReactionReplies, DraftReplies, InviteReplies, UserAdminReplies,
-  UserCreateReplies, UserSettingsReplies, RealmUpdateReplies, DefaultStreamReplies, PlaygroundReplies, DeleteTopicReplies {
+  UserCreateReplies, UserSettingsReplies, RealmUpdateReplies, DefaultStreamReplies, PlaygroundReplies, DeleteTopicReplies, ReportMessageReplies {
   create_realm: Record<string, never>;
   create_user: { userId: number; apiKey: string };
   subscribe: Record<string, never>;

@@ -44,6 +44,7 @@ import { updateRealm } from './realm-update.js';
 import { addDefaultStream, removeDefaultStream } from './default-streams.js';
 import { addPlayground, removePlayground } from './realm-playgrounds.js';
 import { deleteTopic } from './delete-topic.js';
+import { reportMessage } from './message-report.js';
 
 type HandlerTable = { [T in Command['type']]: Handler<Extract<Command, { type: T }>, CommandReplies[T]> };
 
@@ -109,4 +110,5 @@ export const handlers: HandlerTable = {
   add_playground: addPlayground,
   remove_playground: removePlayground,
   delete_topic: deleteTopic,
+  report_message: reportMessage,
 };
