@@ -59,6 +59,8 @@ import type { DefaultStreamCommand, DefaultStreamReplies } from './handlers/defa
 import type { PlaygroundCommand, PlaygroundReplies } from './handlers/realm-playgrounds.js';
 import type { DeleteTopic, DeleteTopicReplies } from './handlers/delete-topic.js';
 import type { ReportMessage, ReportMessageReplies } from './handlers/message-report.js';
+import type { DeleteExpiredMessages, RetentionReplies } from './handlers/message-retention.js';
+export type { DeleteExpiredMessages };
 export type { ReportMessage };
 export type { DeleteTopic };
 
@@ -69,11 +71,11 @@ export type Command =
   | SetUserTopic | CreateUserGroup | UpdateUserGroupMembership | UpdateUserGroup | DeactivateUserGroup | UpdateUserStatus
   | CustomProfileFieldCommand | NavigationViewCommand | ChannelFolderCommand | DraftCommand | InviteCommand | UserAdminCommand
   | UserCreateCommand | UpdateSettings | DeleteMessage | EditMessage | ReactionCommand | MessageFlagCommand
-  | UpdateRealm | DefaultStreamCommand | PlaygroundCommand | DeleteTopic | ReportMessage;
+  | UpdateRealm | DefaultStreamCommand | PlaygroundCommand | DeleteTopic | ReportMessage | DeleteExpiredMessages;
 
 /** The reply each command type yields on success. */
 export interface CommandReplies extends MessageFlagReplies, CustomProfileFieldReplies, NavigationViewReplies, ChannelFolderReplies, ReactionReplies, DraftReplies, InviteReplies, UserAdminReplies,
-  UserCreateReplies, UserSettingsReplies, RealmUpdateReplies, DefaultStreamReplies, PlaygroundReplies, DeleteTopicReplies, ReportMessageReplies {
+  UserCreateReplies, UserSettingsReplies, RealmUpdateReplies, DefaultStreamReplies, PlaygroundReplies, DeleteTopicReplies, ReportMessageReplies, RetentionReplies {
   create_realm: Record<string, never>;
   create_user: { userId: number; apiKey: string };
   subscribe: Record<string, never>;

@@ -18,14 +18,13 @@
  */
 import { ok, fail, Errors } from '../../errors.js';
 import type { Stream } from '../../domain/realm-state.js';
-import { accessStreamById, hasMetadataAccess, requireRealmAdmin } from '../../domain/access.js';
+import { accessStreamById, requireRealmAdmin } from '../../domain/access.js';
 import { messageLookupIndex } from '../../domain/recipient-index.js';
-import type { MessagesDeleted } from '../../domain/message-delete.js';
-import type { Handler, RealmEvent, RealmView } from '../decision.js';
-import { nextFirstMessageId, rowOwners } from './message-delete.js';
+import type { Handler, RealmView } from '../decision.js';
+import { DELETE_BATCH_SIZE, deleteInBatches } from './bulk-delete.js';
 
-/** Zulip's `RETENTION_STREAM_MESSAGE_BATCH_SIZE`. */
-export const DELETE_TOPIC_BATCH_SIZE = 100;
+/** Zulip's `RETENTION_STREAM_MESSAGE_BATCH_SIZE` (see `bulk-delete.ts`). */
+export const DELETE_TOPIC_BATCH_SIZE = DELETE_BATCH_SIZE;
 /** Messages one `delete_topic` request deletes at most (then `complete: false`). */
 export const MAX_DELETE_TOPIC_MESSAGES = 1000;
 
@@ -66,32 +65,6 @@ export const deleteTopic: Handler<DeleteTopic, DeleteTopicReplies['delete_topic'
   if (!access.ok) return access;
   const stream = access.value.stream;
   const all = deletableIds(state, stream, cmd.topic, actor.id);
-  const now = all.slice(0, MAX_DELETE_TOPIC_MESSAGES);
-  const records: MessagesDeleted[] = [];
-  const events: RealmEvent[] = [];
-  const deleted = new Set<number>();
-  let firstMessageId = stream.firstMessageId;
-  const subscribers = [...(state.subscriptions.get(stream.id)?.keys() ?? [])].filter((id) => state.users.get(id)?.isActive);
-  for (let start = 0; start < now.length; start += DELETE_TOPIC_BATCH_SIZE) {
-    const batch = now.slice(start, start + DELETE_TOPIC_BATCH_SIZE).sort((a, b) => a - b);
-    for (const id of batch) deleted.add(id);
-    const record: MessagesDeleted = { type: 'messages_deleted', v: 1, ids: batch };
-    if (firstMessageId !== null && deleted.has(firstMessageId)) {
-      firstMessageId = nextFirstMessageId(state, stream, deleted);
-      record.firstMessageIds = [{ streamId: stream.id, firstMessageId }];
-      const viewers = [...state.users.values()].filter((u) => u.isActive && hasMetadataAccess(state, u, stream)).map((u) => u.id);
-      events.push({ userIds: viewers, payload: { type: 'stream', op: 'update', property: 'first_message_id', value: firstMessageId, stream_id: stream.id, name: stream.name } });
-    }
-    records.push(record);
-    const notify = new Set(subscribers);
-    for (const id of batch) for (const owner of rowOwners(state, id)) notify.add(owner);
-    const topic = state.topics.value(state.messages.topic.get(batch[0]!));
-    const deletion: RealmEvent = {
-      userIds: [...notify].sort((a, b) => a - b),
-      payload: { type: 'delete_message', message_ids: batch, message_type: 'stream', stream_id: stream.id, topic },
-    };
-    if (topic === '') deletion.emptyTopicDisplayName = state.settings.emptyTopicDisplayName;
-    events.push(deletion);
-  }
+  const { records, events } = deleteInBatches(state, stream, all.slice(0, MAX_DELETE_TOPIC_MESSAGES));
   return ok({ records, events, reply: { complete: all.length <= MAX_DELETE_TOPIC_MESSAGES } });
 };

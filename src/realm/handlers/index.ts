@@ -45,6 +45,7 @@ import { addDefaultStream, removeDefaultStream } from './default-streams.js';
 import { addPlayground, removePlayground } from './realm-playgrounds.js';
 import { deleteTopic } from './delete-topic.js';
 import { reportMessage } from './message-report.js';
+import { deleteExpiredMessages } from './message-retention.js';
 
 type HandlerTable = { [T in Command['type']]: Handler<Extract<Command, { type: T }>, CommandReplies[T]> };
 
@@ -111,4 +112,5 @@ export const handlers: HandlerTable = {
   remove_playground: removePlayground,
   delete_topic: deleteTopic,
   report_message: reportMessage,
+  delete_expired_messages: deleteExpiredMessages,
 };
