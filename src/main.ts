@@ -23,6 +23,9 @@ import { startHttpServer } from './http/server.js';
 import { ApiRateLimits } from './api/api-rate-limits.js';
 import { startMetricsServer, type MetricsServer } from './http/metrics-endpoint.js';
 import { handleJoin, isJoinPath } from './api/join.js';
+import { handleWebPage, isWebPagePath } from './api/web-pages.js';
+import { StaticAssets } from './http/static-assets.js';
+import { fileURLToPath } from 'node:url';
 import { errorResponse, type ApiResponse } from './api/registry.js';
 import { checkHealth } from './ops/health.js';
 import { addScrapeSource, enableDefaultMetrics, scrapeMetrics } from './metrics.js';
@@ -56,6 +59,8 @@ export async function startServer(
     eventTiming?: EventQueueTiming;
     /** Test hook: see `RealmActorDeps.afterAppend`. */
     afterAppend?: () => Promise<void>;
+    /** The built browser app (`index.html` + assets); default `<package>/dist/webapp`. */
+    webappDir?: string;
   } = {},
 ): Promise<RunningServer> {
   const log = options.log ?? (() => {});
@@ -90,6 +95,8 @@ export async function startServer(
     rateLimits: config.rateLimits ? new ApiRateLimits() : null,
   };
   const apiDispatch = createDispatcher(buildRoutes({ queues }), services);
+  const assets = new StaticAssets(options.webappDir ?? fileURLToPath(new URL('../dist/webapp/', import.meta.url)));
+  const pageServices = { ...services, appShell: () => assets.shell() };
   // Bound before the demo exists: until then every request gets 503 (clients retry).
   let starting = true;
   const startingError = errorResponse(Errors.unhealthy('Server is starting'));
@@ -130,6 +137,8 @@ export async function startServer(
       benchCeiling: config.bench,
       socket: { services, queues },
       join: { matches: isJoinPath, handle: (req) => handleJoin(req, services) },
+      pages: { matches: isWebPagePath, handle: (req) => handleWebPage(req, pageServices) },
+      assets,
       health,
       ...((config.metricsToken ?? '') !== '' && { metrics: { token: config.metricsToken!, scrape: scrapeMetrics } }),
       onAnswered: recordAnsweredRequest,

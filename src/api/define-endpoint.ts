@@ -62,6 +62,11 @@ interface BaseContext<P, PS extends PathParamSpecs> {
   readonly scheme: 'http' | 'https';
   /** Registers a callback for a client that disconnects before the answer (long-polls). */
   readonly onAbort: (callback: () => void) => void;
+  /**
+   * SHA-256 (hex) of the web session that authenticated a `/json` request; null on `/api/v1`
+   * (HTTP Basic) and for unauthenticated endpoints. A password change keeps this session alive.
+   */
+  readonly sessionIdHash: string | null;
 }
 
 /** The context of an `auth: 'user'` endpoint: the authenticated user and their realm. */
@@ -101,6 +106,11 @@ export interface Endpoint<A extends AuthMode = AuthMode, S extends ParamSpecs = 
    * (with events or a heartbeat), so counting polls would throttle a busy client for receiving.
    */
   readonly rateLimit?: boolean;
+  /**
+   * Whether the endpoint is also served under `/json/` to browser sessions; default true. False for
+   * endpoints that return the caller's API key (`fetch_api_key`): the key never reaches a browser.
+   */
+  readonly web?: boolean;
   /**
    * `auth` alone decides the context type (`NoInfer`): a handler typed for a user context needs
    * `auth: 'user'`.

@@ -27,6 +27,8 @@ import { messageEdited } from './message-edits.js';
 import { evolveMessagesDeleted } from './message-delete.js';
 import { subscriptionsRemoved, subscriptionPropertyChanged } from './subscriptions.js';
 import { messageFlagsChanged } from './message-flags.js';
+import { evolveSessions } from './sessions.js';
+import { userPasswordChanged } from './user-password.js';
 import { assertNever, checkRecordVersion } from './record-versions.js';
 
 /**
@@ -102,6 +104,11 @@ export function evolve(state: RealmState, record: RealmRecord): void {
       return evolveInvites(state, record);
     case 'message_flags_changed':
       return messageFlagsChanged(state, record);
+    case 'session_created':
+    case 'sessions_ended':
+      return evolveSessions(state, record);
+    case 'user_password_changed':
+      return userPasswordChanged(state, record);
     default:
       return assertNever(record, 'record type');
   }

@@ -23,6 +23,7 @@ import { draftsFromCore, draftsToCore, type DraftsCore } from './drafts.js';
 import { reactionsFromCore, reactionsToCore, type ReactionsCore } from './reactions.js';
 import { editHistoryFromCore, editHistoryToCore, type EditHistoryCore } from './message-edits.js';
 import { playgroundsFromCore, playgroundsToCore, type PlaygroundState } from './realm-playgrounds.js';
+import { sessionsFromCore, sessionsToCore, type SessionsCore } from './sessions.js';
 
 export const CORE_VERSION = 1;
 
@@ -71,6 +72,8 @@ export interface RealmCore {
   editHistory?: EditHistoryCore;
   /** Code playgrounds (absent in snapshots written before playgrounds, or when none was added). */
   playgrounds?: PlaygroundState;
+  /** Web sessions (absent in snapshots written before sessions, or before the first login: none). */
+  sessions?: SessionsCore;
 }
 
 const umIds = (userId: number) => `um:ids:${userId}`;
@@ -113,6 +116,7 @@ export function toSnapshot(state: RealmState): { core: RealmCore; columns: Recor
     presence: state.presence.toCore(),
     editHistory: editHistoryToCore(state),
     playgrounds: playgroundsToCore(state),
+    sessions: sessionsToCore(state),
   };
   return { core, columns };
 }
@@ -165,6 +169,7 @@ export function fromSnapshot(id: number, coreObject: object, columns: Record<str
   state.presence = PresenceStore.fromCore(core.presence);
   editHistoryFromCore(state, core.editHistory);
   playgroundsFromCore(state, core.playgrounds);
+  sessionsFromCore(state, core.sessions);
   return state;
 }
 

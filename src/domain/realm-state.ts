@@ -254,6 +254,8 @@ export interface RealmState {
   editHistory?: Map<number, import('./message-edits.js').EditHistoryEntry[]>;
   /** Code playgrounds and the next id; see `realm-playgrounds.ts` (optional: created with the first one). */
   playgrounds?: import('./realm-playgrounds.js').PlaygroundState;
+  /** Web sessions by the SHA-256 of their id; see `sessions.ts` (optional: created at the first login). */
+  sessions?: Map<string, import('./sessions.js').WebSession>;
   nextIds: IdCounters;
 }
 

@@ -15,7 +15,7 @@ import {
   type HttpRequest,
 } from 'uWebSockets.js';
 import { Errors, ZulipError } from '../errors.js';
-import { API_PREFIX, errorResponse, type ApiRequest, type ApiResponse, type RequestTrace } from '../api/registry.js';
+import { API_PREFIX, JSON_PREFIX, errorResponse, type ApiRequest, type ApiResponse, type RequestTrace } from '../api/registry.js';
 import {
   copyRequestHead,
   DEFAULT_MAX_BODY_BYTES,
@@ -30,6 +30,8 @@ import type { TrustedProxies } from './client-ip.js';
 import { serveMetrics, type MetricsEndpoint } from './metrics-endpoint.js';
 import { log } from '../log.js';
 import { listenExclusive } from './listen-exclusive.js';
+import type { WebResponse } from '../api/html-page.js';
+import { IMMUTABLE_CACHE, STATIC_PREFIX, type StaticAssets } from './static-assets.js';
 
 /** Options for `startHttpServer`. */
 export interface HttpServerOptions {
@@ -51,13 +53,28 @@ export interface HttpServerOptions {
    * Serves `GET`/`POST /join/{key}/` (invitation links, `api/join.ts`): an HTML answer written
    * verbatim.
    */
-  join?: { matches(path: string): boolean; handle(req: ApiRequest): Promise<{ status: number; headers: Record<string, string>; body: string }> };
+  join?: PageRoutes;
+  /**
+   * Serves the browser's pages (`api/web-pages.ts`: `/`, `/login/`, `/accounts/login/`,
+   * `/accounts/logout/`): HTML answers with cookies, written verbatim.
+   */
+  pages?: PageRoutes;
+  /** Serves the built browser app's files at `/static/<name>` (`static-assets.ts`); absent = 404. */
+  assets?: StaticAssets;
   /** `GET /health` (Zulip's unauthenticated health endpoint): the answer to send. */
   health?: () => ApiResponse;
   /** `GET /metrics` on this port, guarded by a bearer token (`--metrics-token`); absent = 404. */
   metrics?: MetricsEndpoint;
   /** Called once per answered (or aborted: status 499) request, for the request log and metrics. */
   onAnswered?: (answer: AnsweredRequest) => void;
+}
+
+/** Non-JSON routes answered by the API layer with a page (`api/html-page.ts` `WebResponse`). */
+export interface PageRoutes {
+  /** Whether `path` is one of these routes. */
+  matches(path: string): boolean;
+  /** The answer; a rejection is answered like any dispatch failure (JSON error). */
+  handle(req: ApiRequest): Promise<WebResponse>;
 }
 
 /** One finished request, as the request log and the metrics see it. */
@@ -180,15 +197,15 @@ export function startHttpServer(opts: HttpServerOptions): Promise<HttpServer> {
         finish(state);
       });
     }
-    const join = opts.join;
-    if (join !== undefined && join.matches(head.path)) {
-      trace.route = '/join/{key}/';
+    /** Reads the body, lets `route` answer with a page, writes it (headers, cookies, body) corked. */
+    const servePage = (template: string, route: PageRoutes) => {
+      trace.route = template;
       readBody(res, state, head.headers['content-length'], maxBodyBytes)
         .then((body) => {
           state.onAbort = null;
           return toApiRequest(head, body);
         })
-        .then((req) => (state.aborted ? undefined : join.handle(req)))
+        .then((req) => (state.aborted ? undefined : route.handle(req)))
         .then((page) => {
           if (page === undefined || state.aborted || state.done) {
             answered(499);
@@ -198,14 +215,25 @@ export function startHttpServer(opts: HttpServerOptions): Promise<HttpServer> {
           res.cork(() => {
             res.writeStatus(statusLine(page.status)).writeHeader('Cache-Control', NEVER_CACHE);
             for (const name in page.headers) res.writeHeader(name, page.headers[name]!);
+            for (const cookie of page.cookies ?? []) res.writeHeader('Set-Cookie', cookie);
             res.end(head.method === 'HEAD' ? '' : page.body);
           });
           answered(page.status);
           finish(state);
         }, fail);
-      return;
+    };
+    const join = opts.join;
+    if (join !== undefined && join.matches(head.path)) return servePage('/join/{key}/', join);
+    const pages = opts.pages;
+    if (pages !== undefined && pages.matches(head.path)) return servePage(head.path, pages);
+    if (opts.assets !== undefined && head.path.startsWith(STATIC_PREFIX)) {
+      trace.route = '/static/{name}';
+      return serveAsset(res, state, head.method, head.path, head.headers['accept-encoding'], opts.assets, (status) => {
+        answered(status);
+        finish(state);
+      });
     }
-    if (!head.path.startsWith(API_PREFIX)) return reply(errorResponse(Errors.notFound()));
+    if (!head.path.startsWith(API_PREFIX) && !head.path.startsWith(JSON_PREFIX)) return reply(errorResponse(Errors.notFound()));
 
     readBody(res, state, head.headers['content-length'], maxBodyBytes)
       .then((body) => {
@@ -260,4 +288,44 @@ export function startHttpServer(opts: HttpServerOptions): Promise<HttpServer> {
       });
     });
   });
+}
+
+/**
+ * Answers `GET`/`HEAD /static/<name>` from the built app (`static-assets.ts`): the file with its
+ * Content-Type, a year-long immutable cache and the best compression the client accepts
+ * (`Content-Encoding`, `Vary: Accept-Encoding`); other methods 405; unknown files (or no built
+ * app) a JSON 404. `done(status)` is called once written.
+ */
+function serveAsset(
+  res: HttpResponse,
+  state: ResponseState,
+  method: string,
+  path: string,
+  acceptEncoding: string | undefined,
+  assets: StaticAssets,
+  done: (status: number) => void,
+): void {
+  if (method !== 'GET' && method !== 'HEAD') {
+    const error = Errors.methodNotAllowed(['GET', 'HEAD']);
+    writeResponse(res, state, { status: error.status, headers: { Allow: 'GET, HEAD' }, body: error.toBody() }, method === 'HEAD');
+    return done(error.status);
+  }
+  const file = assets.asset(path, acceptEncoding);
+  if (file === null) {
+    writeResponse(res, state, errorResponse(Errors.notFound()), method === 'HEAD');
+    return done(404);
+  }
+  state.done = true;
+  res.cork(() => {
+    res.writeStatus('200 OK').writeHeader('Content-Type', file.contentType).writeHeader('Cache-Control', IMMUTABLE_CACHE);
+    res.writeHeader('Vary', 'Accept-Encoding').writeHeader('X-Content-Type-Options', 'nosniff');
+    if (file.encoding !== null) res.writeHeader('Content-Encoding', file.encoding);
+    if (method === 'HEAD') {
+      res.writeHeader('Content-Length', String(file.body.length));
+      res.endWithoutBody();
+    } else {
+      res.end(file.body);
+    }
+  });
+  done(200);
 }

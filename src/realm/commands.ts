@@ -63,6 +63,8 @@ import type { DeleteExpiredMessages, RetentionReplies } from './handlers/message
 export type { DeleteExpiredMessages };
 export type { ReportMessage };
 export type { DeleteTopic };
+import type { SessionCommand, SessionReplies } from './handlers/sessions.js';
+export type { SessionCommand };
 
 /** Every command a realm actor accepts. */
 export type Command =
@@ -71,11 +73,12 @@ export type Command =
   | SetUserTopic | CreateUserGroup | UpdateUserGroupMembership | UpdateUserGroup | DeactivateUserGroup | UpdateUserStatus
   | CustomProfileFieldCommand | NavigationViewCommand | ChannelFolderCommand | DraftCommand | InviteCommand | UserAdminCommand
   | UserCreateCommand | UpdateSettings | DeleteMessage | EditMessage | ReactionCommand | MessageFlagCommand
+  | SessionCommand
   | UpdateRealm | DefaultStreamCommand | PlaygroundCommand | DeleteTopic | ReportMessage | DeleteExpiredMessages;
 
 /** The reply each command type yields on success. */
 export interface CommandReplies extends MessageFlagReplies, CustomProfileFieldReplies, NavigationViewReplies, ChannelFolderReplies, ReactionReplies, DraftReplies, InviteReplies, UserAdminReplies,
-  UserCreateReplies, UserSettingsReplies, RealmUpdateReplies, DefaultStreamReplies, PlaygroundReplies, DeleteTopicReplies, ReportMessageReplies, RetentionReplies {
+  UserCreateReplies, UserSettingsReplies, SessionReplies, RealmUpdateReplies, DefaultStreamReplies, PlaygroundReplies, DeleteTopicReplies, ReportMessageReplies, RetentionReplies {
   create_realm: Record<string, never>;
   create_user: { userId: number; apiKey: string };
   subscribe: Record<string, never>;

@@ -46,6 +46,7 @@ import { addPlayground, removePlayground } from './realm-playgrounds.js';
 import { deleteTopic } from './delete-topic.js';
 import { reportMessage } from './message-report.js';
 import { deleteExpiredMessages } from './message-retention.js';
+import { createSession, endSession, changePassword } from './sessions.js';
 
 type HandlerTable = { [T in Command['type']]: Handler<Extract<Command, { type: T }>, CommandReplies[T]> };
 
@@ -113,4 +114,7 @@ export const handlers: HandlerTable = {
   delete_topic: deleteTopic,
   report_message: reportMessage,
   delete_expired_messages: deleteExpiredMessages,
+  create_session: createSession,
+  end_session: endSession,
+  change_password: changePassword,
 };
