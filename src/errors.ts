@@ -34,6 +34,7 @@ export type ErrorCode =
   | 'TOPIC_WILDCARD_MENTION_NOT_ALLOWED'
   | 'CANNOT_DEACTIVATE_LAST_USER'
   | 'REACTION_ALREADY_EXISTS'
+  | 'CHANNEL_ALREADY_EXISTS'
   | 'REACTION_DOES_NOT_EXIST'
   | 'MOVE_MESSAGES_TIME_LIMIT_EXCEEDED'
   | 'INTERNAL_SERVER_ERROR'
@@ -198,6 +199,8 @@ export const Errors = {
    */
   insufficientPermission: () => bad('Insufficient permission'),
   notAllowedForGuests: () => bad('Not allowed for guest users'),
+  /** Seed §4.12/§7: `PATCH /users/{id}` giving a guest the administrator role (Zulip itself allows it). */
+  guestCannotBeAdmin: () => bad('Guests cannot be organization administrators'),
   noBots: () => bad('This endpoint does not accept bot requests.'),
 
   // send message (zerver/views/message_send.py, zerver/actions/message_send.py)
@@ -266,6 +269,8 @@ export const Errors = {
   noSuchUser: () => bad('No such user'),
   invalidStreamId: () => bad('Invalid channel ID'),
   invalidStreamName: (name: string) => bad(`Invalid channel name '${name}'`),
+  /** Zulip's `ChannelExistsError` (`POST /channels/create`, FL 417): HTTP 409 Conflict. */
+  channelAlreadyExists: (name: string) => new ZulipError('CHANNEL_ALREADY_EXISTS', `Channel '${name}' already exists`, 409),
   userNotAuthorized: () => bad('User not authorized for this query'),
 
   // User groups (Zulip's `CannotDeactivateGroupInUseError`, FL 298): where the group is used.

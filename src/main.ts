@@ -10,6 +10,7 @@ import type { Config } from './config.js';
 import { Errors } from './errors.js';
 import type { RealmState } from './domain/realm-state.js';
 import { RealmRegistry } from './realm/realm-registry.js';
+import { startRetentionJob } from './realm/retention-job.js';
 import { RealmUrls } from './realm/realm-urls.js';
 import { TrustedProxies } from './http/client-ip.js';
 import type { CommandContext } from './realm/decision.js';
@@ -127,7 +128,10 @@ export async function startServer(
     eventQueues: () => queues.stats(),
     realms: () => registry.all().map((realm) => realmCounts(realm.subdomain, realm.state)),
   });
+  // Message retention (realm/retention-job.ts): deletes expired messages periodically.
+  const retention = startRetentionJob(() => registry.all());
   const release = async () => {
+    await retention.stop();
     removeScrapeSource();
     queues.shutdown();
     await registry.close();

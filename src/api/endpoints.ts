@@ -29,6 +29,11 @@ import * as presence from './presence.js';
 import * as userStatus from './user-status.js';
 import * as userGroups from './user-groups.js';
 import * as customProfileFields from './custom-profile-fields.js';
+import * as realmSettings from './realm.js';
+import * as defaultStreams from './default-streams.js';
+import * as playgrounds from './realm-playgrounds.js';
+import * as deleteTopic from './delete-topic.js';
+import * as messageReport from './message-report.js';
 import * as linkifiers from './realm-linkifiers.js';
 import * as invites from './invites.js';
 import * as navigationViews from './navigation-views.js';
@@ -53,6 +58,7 @@ export function buildRoutes(services: EndpointServices): Route[] {
     // --- Messages (messages.ts) ---
     route('/messages', { GET: messages.getMessages, POST: messages.sendMessage }),
     route('/messages/{message_id}', { GET: messages.getMessage, PATCH: messages.updateMessage, DELETE: messages.deleteMessage }),
+    route('/messages/{message_id}/report', { POST: messageReport.reportMessage }),
     route('/messages/{message_id}/history', { GET: messages.getMessageHistory }),
     route('/messages/render', { POST: messages.renderMessage }),
     route('/messages/matches_narrow', { GET: messages.checkMessagesMatchNarrow }),
@@ -86,6 +92,7 @@ export function buildRoutes(services: EndpointServices): Route[] {
     route('/streams/{stream_id}', { GET: streams.getStreamById, PATCH: streams.updateStream, DELETE: streams.archiveStream }),
     route('/streams/{stream_id}/members', { GET: streams.getStreamMembers }),
     route('/streams/{stream_id}/email_address', { GET: streams.getStreamEmailAddress }),
+    route('/streams/{stream_id}/delete_topic', { POST: deleteTopic.deleteTopic }),
     route('/get_stream_id', { GET: streams.getStreamId }),
     route('/users/me/{stream_id}/topics', { GET: streams.getStreamTopics }),
 
@@ -139,6 +146,12 @@ export function buildRoutes(services: EndpointServices): Route[] {
     route('/user_groups/{user_group_id}/members', { POST: userGroups.updateUserGroupMembers }),
     route('/user_groups/{user_group_id}/subgroups', { POST: userGroups.updateUserGroupSubgroups }),
     route('/user_groups/{user_group_id}/deactivate', { POST: userGroups.deactivateUserGroup }),
+
+    // --- Organization settings (realm.ts) ---
+    route('/realm', { PATCH: realmSettings.updateRealm }),
+    route('/default_streams', { POST: defaultStreams.addDefaultStream, DELETE: defaultStreams.removeDefaultStream }),
+    route('/realm/playgrounds', { POST: playgrounds.addPlayground }),
+    route('/realm/playgrounds/{playground_id}', { DELETE: playgrounds.removePlayground }),
 
     // --- Custom profile fields and values (custom-profile-fields.ts) ---
     route('/realm/profile_fields', {

@@ -5,13 +5,15 @@
  *   `new_user_input` (accepted; parley keeps one "website" client so it changes nothing),
  *   `slim_presence`, `last_update_id` (FL 263). Runs the record-less `update_presence` command:
  *   no durable commit per ping (see `domain/presence.ts`).
- * - `GET /realm/presence` — every user's legacy entry (`website` + `aggregated`).
+ * - `GET /realm/presence` — the legacy entry (`website` + `aggregated`) of every user the caller
+ *   can access whose `presence_enabled` is on (`domain/presence-visibility.ts`).
  * - `GET /users/{user_id_or_email}/presence` — one user; `aggregated.status` is `offline` when
  *   the last report is older than the offline threshold `/register` announces.
  */
 import { Errors, type ZulipError } from '../errors.js';
 import { findUserByEmail } from '../domain/users.js';
 import { accessUserForPresence } from '../domain/access.js';
+import { presenceEnabled } from '../domain/presence-visibility.js';
 import type { RealmState, User } from '../domain/realm-state.js';
 import { presencesWire } from '../realm/handlers/presence.js';
 import { SERVER_LIMITS } from '../domain/server-limits.js';
@@ -30,7 +32,8 @@ export function userPresenceWire(state: RealmState, viewer: User, requestedUser:
   if (!access.ok) return access.error;
   const target = access.value;
   const entry = state.presence.get(target.id);
-  if (entry === undefined) return Errors.badRequest(`No presence data for ${requested}`);
+  // A user with presence_enabled off reports nothing (see domain/presence-visibility.ts).
+  if (entry === undefined || !presenceEnabled(state, target.id)) return Errors.badRequest(`No presence data for ${requested}`);
   const row = {
     userId: target.id,
     email: 'x',
@@ -74,9 +77,9 @@ export const updatePresence = defineEndpoint({
 export const getRealmPresence = defineEndpoint({
   auth: 'user',
   params: {},
-  handler: ({ realm }) => {
+  handler: ({ realm, user }) => {
     const now = nowSeconds();
-    return { presences: presencesWire(realm.state, now, false), server_timestamp: now };
+    return { presences: presencesWire(realm.state, user, now, false), server_timestamp: now };
   },
 });
 

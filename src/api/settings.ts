@@ -1,11 +1,11 @@
 /**
  * `PATCH /settings` (Zulip's zerver/views/user_settings.py `json_change_settings`): the caller's
- * own account, humans only: `full_name`, `timezone`, `email_address_visibility` and every generic
- * personal setting (`domain/user-settings.ts`: typed after its default, enumerations checked);
- * `presence_enabled` (kept by user status) and unknown names are reported in
- * `ignored_parameters_unsupported`. Rules and events live in `realm/handlers/user-admin.ts`;
- * `old_password`/`new_password` change the password first (`password-change.ts`), ending the
- * user's other web sessions.
+ * own account, humans only: `full_name`, `timezone`, `email_address_visibility`, `presence_enabled`
+ * (kept by the user's status: `away` = !presence_enabled, seed §4.9) and every generic personal
+ * setting (`domain/user-settings.ts`: typed after its default, enumerations checked); unknown
+ * names are reported in `ignored_parameters_unsupported`. Rules and events live in
+ * `realm/handlers/user-settings.ts`; `old_password`/`new_password` change the password first
+ * (`password-change.ts`), ending the user's other web sessions.
  */
 import { runCommand } from './run-command.js';
 import { defineEndpoint } from './define-endpoint.js';
@@ -28,6 +28,7 @@ export const updateSettings = defineEndpoint({
     full_name: P.string(),
     timezone: P.string(),
     email_address_visibility: P.int(),
+    presence_enabled: P.bool(),
     old_password: P.string(),
     new_password: P.string(),
     ...GENERIC_SETTING_PARAMS,
@@ -49,6 +50,7 @@ export const updateSettings = defineEndpoint({
       ...(params.full_name !== undefined && { fullName: params.full_name }),
       ...(params.timezone !== undefined && { timezone: params.timezone }),
       ...(params.email_address_visibility !== undefined && { emailAddressVisibility: params.email_address_visibility }),
+      ...(params.presence_enabled !== undefined && { presenceEnabled: params.presence_enabled }),
       ...(Object.keys(settings).length > 0 && { settings }),
     });
   },

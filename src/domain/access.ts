@@ -14,7 +14,8 @@
  * - moving messages (`access/message-moves.ts`): `canEditTopic`, `canResolveTopics`, `canMoveOutOfChannel`;
  * - user groups (`access/user-groups.ts`): `accessUserGroupById`, `accessUserGroupForUpdate`,
  *   `accessUserGroupForMembers`, `hasRealmPermission`, `hasPermissionForGroupSetting`;
- * - whole-endpoint roles (`access/realm-roles.ts`): `requireRealmAdmin`, `isRealmAdmin`.
+ * - whole-endpoint roles (`access/realm-roles.ts`): `requireRealmAdmin`, `isRealmAdmin`,
+ *   `requireRealmOwner`, `isRealmOwner`.
  *
  * "Unknown" and "not allowed to see" are the same error (no existence oracle): the `access*` functions
  * return the object or that single error, so callers cannot build an existence oracle.

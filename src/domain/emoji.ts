@@ -53,6 +53,17 @@ export function isReactionType(type: string): type is ReactionTypeName {
 }
 
 /**
+ * The stored `reaction_type` for a client's value: the seed (§2.1) names Zulip's built-in extra
+ * emoji type `service_extra_emoji`; it is the same type as Zulip's `zulip_extra_emoji`, which is
+ * what parley stores and sends in events. Other values pass through unchanged (validated later).
+ */
+export function canonicalReactionType(type: string): string;
+export function canonicalReactionType(type: string | undefined): string | undefined;
+export function canonicalReactionType(type: string | undefined): string | undefined {
+  return type === 'service_extra_emoji' ? ReactionType.zulipExtra : type;
+}
+
+/**
  * Zulip's `emoji_name_to_emoji_code` (without `realm_emoji`: parley has no custom emoji yet, so
  * the realm's emoji table is empty): the (code, type) of a name, or null when it does not exist.
  */

@@ -4,6 +4,7 @@
  * randomness, no I/O. Unknown record types or versions throw `UnknownRecordError`
  * (record-versions.ts): a store written by a newer parley must not be half-loaded.
  */
+import { evolvePlayground } from './realm-playgrounds.js';
 import type { RealmState, UserGroup } from './realm-state.js';
 import type { MessageSent, RealmCreated, RealmRecord, StreamCreated, SubscriptionsAdded, UserCreated } from './records.js';
 import { Flag, MessageBit } from './message-index.js';
@@ -60,6 +61,9 @@ export function evolve(state: RealmState, record: RealmRecord): void {
       return realmSettingsChanged(state, record);
     case 'linkifiers_changed':
       return linkifiersChanged(state, record);
+    case 'realm_playground_added':
+    case 'realm_playground_removed':
+      return evolvePlayground(state, record);
     case 'user_topic_set':
       return userTopicSet(state, record);
     case 'user_status_set':

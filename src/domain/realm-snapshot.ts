@@ -23,6 +23,7 @@ import { draftsFromCore, draftsToCore, type DraftsCore } from './drafts.js';
 import { attachmentsFromCore, attachmentsToCore, type AttachmentsCore } from './attachments.js';
 import { reactionsFromCore, reactionsToCore, type ReactionsCore } from './reactions.js';
 import { editHistoryFromCore, editHistoryToCore, type EditHistoryCore } from './message-edits.js';
+import { playgroundsFromCore, playgroundsToCore, type PlaygroundState } from './realm-playgrounds.js';
 import { sessionsFromCore, sessionsToCore, type SessionsCore } from './sessions.js';
 
 export const CORE_VERSION = 1;
@@ -72,6 +73,8 @@ export interface RealmCore {
   presence?: PresenceCore;
   /** Message edit histories (absent in snapshots written before message edits: none). */
   editHistory?: EditHistoryCore;
+  /** Code playgrounds (absent in snapshots written before playgrounds, or when none was added). */
+  playgrounds?: PlaygroundState;
   /** Web sessions (absent in snapshots written before sessions, or before the first login: none). */
   sessions?: SessionsCore;
 }
@@ -116,6 +119,7 @@ export function toSnapshot(state: RealmState): { core: RealmCore; columns: Recor
     reactions: reactionsToCore(state),
     presence: state.presence.toCore(),
     editHistory: editHistoryToCore(state),
+    playgrounds: playgroundsToCore(state),
     sessions: sessionsToCore(state),
   };
   return { core, columns };
@@ -169,6 +173,7 @@ export function fromSnapshot(id: number, coreObject: object, columns: Record<str
   reactionsFromCore(state, core.reactions);
   state.presence = PresenceStore.fromCore(core.presence);
   editHistoryFromCore(state, core.editHistory);
+  playgroundsFromCore(state, core.playgrounds);
   sessionsFromCore(state, core.sessions);
   return state;
 }

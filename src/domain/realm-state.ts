@@ -162,6 +162,21 @@ export interface RealmSettings {
   signupAnnouncementsStreamId?: number | null;
   /** Realm-level group-setting values, keyed by Zulip's wire name (e.g. `can_create_public_channel_group`). */
   groups: Record<string, GroupSettingValue>;
+  // Settings of `PATCH /realm` (realm/handlers/realm-update.ts); absent = Zulip's default.
+  /** `message_edit_history_visibility_policy` (FL 358): 'all' | 'moves' | 'none'; absent = from `allowEditHistory`. */
+  editHistoryVisibilityPolicy?: 'all' | 'moves' | 'none';
+  /** Days a new member waits before being a full member; absent = 0. */
+  waitingPeriodThreshold?: number;
+  /** Language code (`default_language`); absent = 'en'. */
+  defaultLanguage?: string;
+  /** `enable_spectator_access`; absent = false. */
+  enableSpectatorAccess?: boolean;
+  /** `message_content_allowed_in_email_notifications`; absent = true. */
+  messageContentAllowedInEmailNotifications?: boolean;
+  /** Channel receiving message reports (`moderation_request_channel`); null/absent = none. */
+  moderationRequestChannelId?: number | null;
+  /** Channel for Zulip update announcements (`zulip_update_announcements_stream`); null/absent = none. */
+  zulipUpdateAnnouncementsStreamId?: number | null;
 }
 
 /** Id counters; each `evolve` of a creating record advances the matching counter. */
@@ -239,6 +254,8 @@ export interface RealmState {
   reactions?: import('./reactions.js').ReactionState;
   /** message id → stored edit history, newest first; see `message-edits.ts` (optional: created on first edit). */
   editHistory?: Map<number, import('./message-edits.js').EditHistoryEntry[]>;
+  /** Code playgrounds and the next id; see `realm-playgrounds.ts` (optional: created with the first one). */
+  playgrounds?: import('./realm-playgrounds.js').PlaygroundState;
   /** Web sessions by the SHA-256 of their id; see `sessions.ts` (optional: created at the first login). */
   sessions?: Map<string, import('./sessions.js').WebSession>;
   nextIds: IdCounters;

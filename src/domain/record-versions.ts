@@ -40,6 +40,8 @@ export const RECORD_VERSIONS: { readonly [T in RealmRecord['type']]: readonly nu
   reaction_added: [1],
   reaction_removed: [1],
   realm_created: [1],
+  realm_playground_added: [1],
+  realm_playground_removed: [1],
   realm_settings_changed: [1],
   session_created: [1],
   sessions_ended: [1],

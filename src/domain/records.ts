@@ -144,12 +144,15 @@ import type { ReactionRecord } from './reactions.js';
 import type { MessageEdited } from './message-edits.js';
 import type { MessagesDeleted } from './message-delete.js';
 import type { RealmSettingsChanged } from './realm-settings.js';
+import type { PlaygroundRecord } from './realm-playgrounds.js';
+export type { PlaygroundRecord };
 import type { MessageFlagsChanged } from './message-flags.js';
 import type { AttachmentRecord } from './attachments.js';
 import type { SessionRecord } from './sessions.js';
 import type { UserPasswordChanged } from './user-password.js';
 export type RealmRecord = RealmCreated | RealmSettingsChanged | LinkifiersChanged | UserCreated | StreamCreated | SubscriptionsAdded | SubscriptionsRemoved | SubscriptionPropertyChanged | MessageSent | UserTopicSet | StreamUpdated | UserGroupCreated | UserGroupMembershipChanged | UserGroupUpdated | UserStatusSet | CustomProfileFieldRecord | NavigationViewRecord | ChannelFolderRecord | DraftRecord | InviteRecord | UserAdminRecord | MessagesDeleted | MessageEdited | ReactionRecord | MessageFlagsChanged
-  | SessionRecord | UserPasswordChanged | AttachmentRecord;
+  | SessionRecord | UserPasswordChanged | AttachmentRecord
+  | PlaygroundRecord;
 
 /**
  * A user's status changed (https://zulip.com/api/update-status; see domain/user-status.ts): only

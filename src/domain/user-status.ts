@@ -4,9 +4,9 @@
  * (name, code, reaction type) and `presenceEnabled`, the user setting whose negation is the
  * deprecated `away` flag.
  *
- * parley has no per-user settings storage yet, so `presence_enabled` lives here, with the status
- * (one map for both keeps the change minimal; move it to the settings storage when that exists).
- * Note: `user_settings.presence_enabled` in `/register` still reports Zulip's default (true).
+ * `presence_enabled` lives here, with the status, as the single truth for both `away` (seed
+ * §4.9: `away` = !presence_enabled) and the `presence_enabled` personal setting (`PATCH
+ * /settings`, `user_settings` in `/register`).
  *
  * State shape: `RealmState.userStatus` = user id → `UserStatus`; a user with the default status
  * (no text, no emoji, presence enabled) has no entry.

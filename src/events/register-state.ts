@@ -22,7 +22,7 @@ import { CUSTOM_PROFILE_FIELD_TYPES } from './register/constants.js';
 import { fieldsToWire } from '../domain/custom-profile-fields.js';
 import { maxMessageId, scanUserMessages } from './register/messages.js';
 import { formatPresences } from './register/presence.js';
-import { presenceRows } from '../domain/presence.js';
+import { visiblePresenceRows } from '../domain/presence-visibility.js';
 import { apiEmail } from '../domain/users.js';
 import { realmSection } from './register/realm.js';
 import { defaultStreamIds, streamSection, subscriptionSection } from './register/streams.js';
@@ -36,7 +36,8 @@ import {
 } from './register/user-settings.js';
 import { realmBots, realmUserSection } from './register/users.js';
 import { mutedTopicsWire, userTopicsWire } from '../domain/user-topics.js';
-import { userStatusRegister } from '../domain/user-status.js';
+import { userStatusOf, userStatusRegister } from '../domain/user-status.js';
+import { playgroundsWire } from '../domain/realm-playgrounds.js';
 import { navigationViewsWire } from '../domain/navigation-views.js';
 import { channelFoldersWire } from '../domain/channel-folders.js';
 import { draftsForRegister } from '../domain/drafts.js';
@@ -152,7 +153,7 @@ export function buildRegisterState(state: RealmState, user: User, opts: Register
   if (want('muted_users')) out.muted_users = [];
   if (want('presence')) {
     const now = opts.now ?? Date.now() / 1000;
-    const rows = presenceRows(state, now).map((r) => ({ ...r, email: apiEmail(state.users.get(r.userId)!, state.host) }));
+    const rows = visiblePresenceRows(state, user, now).map((r) => ({ ...r, email: apiEmail(state.users.get(r.userId)!, state.host) }));
     out.presences = formatPresences(rows, opts.slimPresence);
     out.presence_last_update_id = state.presence.lastUpdateId;
     out.server_timestamp = now;
@@ -168,7 +169,7 @@ export function buildRegisterState(state: RealmState, user: User, opts: Register
   // the legacy `realm_filters` is always [].
   if (want('realm_linkifiers')) out.realm_linkifiers = caps.linkifier_url_template === true ? linkifiersWire(state) : [];
   if (want('realm_filters')) out.realm_filters = [];
-  if (want('realm_playgrounds')) out.realm_playgrounds = [];
+  if (want('realm_playgrounds')) out.realm_playgrounds = playgroundsWire(state);
   if (want('realm_billing')) out.realm_billing = { has_pending_sponsorship_request: false };
   if (want('realm_user')) Object.assign(out, realmUserSection(state, user, opts.clientGravatar));
   if (want('realm_bot')) out.realm_bots = realmBots(state, user);
@@ -206,8 +207,9 @@ export function buildRegisterState(state: RealmState, user: User, opts: Register
   if (want('stop_words')) out.stop_words = [];
   const settingsObject = caps.user_settings_object === true;
   if (want('update_display_settings') && !settingsObject) Object.assign(out, legacyDisplaySettings(user));
-  if (want('update_global_notifications') && !settingsObject) Object.assign(out, legacyNotificationSettings(user));
-  if (want('user_settings')) out.user_settings = userSettingsSection(user);
+  const storedElsewhere = { presenceEnabled: userStatusOf(state, user.id).presenceEnabled };
+  if (want('update_global_notifications') && !settingsObject) Object.assign(out, legacyNotificationSettings(user, storedElsewhere));
+  if (want('user_settings')) out.user_settings = userSettingsSection(user, storedElsewhere);
   if (want('user_status')) out.user_status = userStatusRegister(state);
   if (want('user_topic')) {
     // Zulip: clients without `empty_topic_name` get the realm's display name for the empty topic.

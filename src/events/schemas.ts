@@ -50,6 +50,7 @@ import {
   InvitesChangedEventSchema,
   RealmLinkifiersEventSchema,
 } from './realm-config-schemas.js';
+import { DefaultStreamsEventSchema, RealmEventSchema, RealmPlaygroundsEventSchema } from './realm-settings-schemas.js';
 
 /** Event schema by event `type` (every event type parley emits has one). */
 export const EVENT_SCHEMAS = {
@@ -73,6 +74,9 @@ export const EVENT_SCHEMAS = {
   navigation_view: NavigationViewEventSchema,
   channel_folder: ChannelFolderEventSchema,
   drafts: DraftsEventSchema,
+  realm: RealmEventSchema,
+  default_streams: DefaultStreamsEventSchema,
+  realm_playgrounds: RealmPlaygroundsEventSchema,
   reaction: ReactionEventSchema,
   muted_topics: MutedTopicsEventSchema,
   user_group: UserGroupEventSchema,

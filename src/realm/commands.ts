@@ -54,6 +54,16 @@ import type { DeleteMessage } from './handlers/message-delete.js';
 export type { DeleteMessage };
 import type { EditMessage, EditMessageReply } from './handlers/message-edit.js';
 export type { EditMessage };
+import type { UpdateRealm, RealmUpdateReplies } from './handlers/realm-update.js';
+export type { UpdateRealm };
+import type { DefaultStreamCommand, DefaultStreamReplies } from './handlers/default-streams.js';
+import type { PlaygroundCommand, PlaygroundReplies } from './handlers/realm-playgrounds.js';
+import type { DeleteTopic, DeleteTopicReplies } from './handlers/delete-topic.js';
+import type { ReportMessage, ReportMessageReplies } from './handlers/message-report.js';
+import type { DeleteExpiredMessages, RetentionReplies } from './handlers/message-retention.js';
+export type { DeleteExpiredMessages };
+export type { ReportMessage };
+export type { DeleteTopic };
 import type { SessionCommand, SessionReplies } from './handlers/sessions.js';
 export type { SessionCommand };
 
@@ -64,11 +74,12 @@ export type Command =
   | SetUserTopic | CreateUserGroup | UpdateUserGroupMembership | UpdateUserGroup | DeactivateUserGroup | UpdateUserStatus
   | CustomProfileFieldCommand | NavigationViewCommand | ChannelFolderCommand | DraftCommand | InviteCommand | UserAdminCommand
   | UserCreateCommand | UpdateSettings | DeleteMessage | EditMessage | ReactionCommand | MessageFlagCommand
-  | SessionCommand | AttachmentCommand;
+  | SessionCommand | AttachmentCommand
+  | UpdateRealm | DefaultStreamCommand | PlaygroundCommand | DeleteTopic | ReportMessage | DeleteExpiredMessages;
 
 /** The reply each command type yields on success. */
 export interface CommandReplies extends MessageFlagReplies, CustomProfileFieldReplies, NavigationViewReplies, ChannelFolderReplies, ReactionReplies, DraftReplies, InviteReplies, UserAdminReplies,
-  UserCreateReplies, UserSettingsReplies, SessionReplies, AttachmentReplies {
+  UserCreateReplies, UserSettingsReplies, SessionReplies, AttachmentReplies, RealmUpdateReplies, DefaultStreamReplies, PlaygroundReplies, DeleteTopicReplies, ReportMessageReplies, RetentionReplies {
   create_realm: Record<string, never>;
   create_user: { userId: number; apiKey: string };
   subscribe: Record<string, never>;

@@ -54,7 +54,7 @@ t.test('subscribing others to existing channels sends them one direct message; c
   const one = await iago.call('POST', '/users/me/subscriptions', { subscriptions: [{ name: 'Venice' }], principals: [othello.userId] });
   t.equal(one.body.result, 'success');
   const two = await iago.call('POST', '/users/me/subscriptions', { subscriptions: [{ name: 'Rome' }, { name: 'Scotland' }, { name: 'Brand new' }], principals: [othello.userId] });
-  t.same(two.body.already_subscribed, { 'othello@zulip.com': ['Scotland'] });
+  t.same(two.body.already_subscribed, { [String(othello.userId)]: ['Scotland'] }, 'keyed by user id (FL 417)');
   const dms = await newest(othello, [{ operator: 'dm', operand: 'notification-bot@zulip.com' }]);
   t.same(dms.map((m) => m.content), [
     `@**Iago|${iago.userId}** subscribed you to the channel #**Venice**.`,

@@ -42,7 +42,6 @@ t.test('create: every error, state unchanged', async (t) => {
   const before = await allStreams(iago);
   const base = { subscribers: [hamlet.userId] };
   const cases: Array<[Caller, Record<string, unknown>, object]> = [
-    [hamlet, { ...base, name: 'verona' }, err("Channel 'verona' already exists")],
     [hamlet, { ...base, name: '   ' }, err("Channel name can't be empty!")],
     [hamlet, { ...base, name: 'x'.repeat(61) }, err('Channel name too long (limit: 60 characters).')],
     [hamlet, { ...base, name: 'bad\u0001name' }, err('Invalid character in channel name, at position 4!')],
@@ -66,6 +65,10 @@ t.test('create: every error, state unchanged', async (t) => {
     t.equal(reply.status, 400, JSON.stringify(params));
     t.match(reply.body, expected, JSON.stringify(params));
   }
+  // Zulip's ChannelExistsError: its own code and HTTP 409 (FL 417).
+  const duplicate = await hamlet.call('POST', '/channels/create', { ...base, name: 'verona' });
+  t.equal(duplicate.status, 409, 'duplicate name: 409 Conflict');
+  t.same(duplicate.body, err("Channel 'verona' already exists", 'CHANNEL_ALREADY_EXISTS'));
   const missing = await hamlet.call('POST', '/channels/create', { name: 'ok' });
   t.match(missing.body, { code: 'REQUEST_VARIABLE_MISSING', msg: "Missing 'subscribers' argument" });
   t.same(await allStreams(iago), before, 'no channel created');

@@ -78,7 +78,7 @@ t.test('writes and events never cross realms', async (t) => {
   const rootStreamsBefore = (await call(s, root, 'GET', '/streams')).body.streams;
   const rootDenmarkBefore = (await call(s, root, 'GET', '/streams/2/members')).body.subscribers;
   const subscribe = await call(s, team, 'POST', '/users/me/subscriptions', { subscriptions: [{ name: 'Denmark' }] });
-  t.same(subscribe.body.subscribed, { 'ann@team.example': ['Denmark'] }, "the team gets its own new 'Denmark'");
+  t.same(Object.values(subscribe.body.subscribed), [['Denmark']], "the team gets its own new 'Denmark'");
   t.same((await call(s, root, 'GET', '/streams/2/members')).body.subscribers, rootDenmarkBefore, "the root realm's Denmark is untouched");
   t.same((await call(s, root, 'GET', '/streams')).body.streams, rootStreamsBefore, 'root channel list unchanged');
   t.same(((await call(s, team, 'GET', '/streams')).body.streams as Array<{ name: string }>).map((x) => x.name), ['Denmark', 'plans']);

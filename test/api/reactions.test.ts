@@ -125,6 +125,8 @@ t.test('add and remove over HTTP, events, errors', async (t) => {
     [hamlet, verona, { emoji_name: 'octopus' }, alreadyExists],
     [hamlet, verona, { emoji_name: 'octopus', emoji_code: OCTOPUS, reaction_type: 'unicode_emoji' }, alreadyExists],
     [hamlet, verona, { emoji_name: 'zulip', emoji_code: 'zulip', reaction_type: 'zulip_extra_emoji' }, alreadyExists],
+    // Seed §2.1's `service_extra_emoji` is the same type as Zulip's `zulip_extra_emoji`.
+    [hamlet, verona, { emoji_name: 'zulip', emoji_code: 'zulip', reaction_type: 'service_extra_emoji' }, alreadyExists],
     [hamlet, denmark, { emoji_name: 'nonexistent_emoji' }, bad("Emoji 'nonexistent_emoji' does not exist")],
     [hamlet, denmark, { emoji_name: 'nonexistent_emoji', emoji_code: OCTOPUS }, bad("Emoji 'nonexistent_emoji' does not exist")],
     [hamlet, denmark, { emoji_name: 'nonexistent_emoji', reaction_type: 'unicode_emoji' }, bad("Emoji 'nonexistent_emoji' does not exist")],
@@ -135,7 +137,7 @@ t.test('add and remove over HTTP, events, errors', async (t) => {
     [hamlet, denmark, { emoji_name: 'zulip', emoji_code: 'zulip2', reaction_type: 'zulip_extra_emoji' }, bad('Invalid emoji code.')],
     [hamlet, denmark, { emoji_name: 'octopus', emoji_code: 'zulip', reaction_type: 'zulip_extra_emoji' }, bad('Invalid emoji name.')],
     [hamlet, denmark, { emoji_name: 'parrot', emoji_code: '1', reaction_type: 'realm_emoji' }, bad('Invalid custom emoji.')],
-    [hamlet, denmark, { emoji_name: 'octopus', emoji_code: OCTOPUS, reaction_type: 'service_extra_emoji' }, bad('Invalid emoji type.')],
+    [hamlet, denmark, { emoji_name: 'octopus', emoji_code: OCTOPUS, reaction_type: 'service_extra_emoji' }, bad('Invalid emoji code.')],
     [hamlet, denmark, { emoji_name: 'octopus', reaction_type: 'nonsense' }, bad('Invalid emoji type.')],
   ];
   for (const [who, id, params, body] of addErrors) {

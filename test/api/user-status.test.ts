@@ -35,9 +35,29 @@ t.test('user status endpoints', async (t) => {
   t.same(first.after.user_status, { [String(hamlet.userId)]: { status_text: 'out to lunch', emoji_name: 'car', emoji_code: '1f697', reaction_type: 'unicode_emoji' } });
   t.same((await get()).status, { status_text: 'out to lunch', emoji_name: 'car', emoji_code: '1f697', reaction_type: 'unicode_emoji' });
 
-  // away only: other keys untouched.
-  const away = await verifyAction(t, s, hamlet, { action: () => set({ away: true }), numEvents: 1, stateChangeExpected: true });
+  // away only: other keys untouched; away = !presence_enabled (seed §4.9), so the setting's events follow.
+  const away = await verifyAction(t, s, hamlet, { action: () => set({ away: true }), numEvents: 3, stateChangeExpected: true });
   t.same(away.events[0], { id: away.events[0]!.id, type: 'user_status', user_id: hamlet.userId, away: true });
+  t.same(away.events[1], { id: away.events[1]!.id, type: 'user_settings', op: 'update', property: 'presence_enabled', value: false });
+  t.match(away.events[2], { type: 'update_global_notifications', user: 'hamlet@zulip.com', notification_name: 'presence_enabled', setting: false });
+  t.equal(away.after.user_settings.presence_enabled, false, 'register: presence_enabled follows away');
+  t.same((await get()).status, { away: true, status_text: 'out to lunch', emoji_name: 'car', emoji_code: '1f697', reaction_type: 'unicode_emoji' });
+
+  // The other direction: presence_enabled through PATCH /settings changes away, with both events.
+  const enabled = await verifyAction(t, s, hamlet, {
+    action: () => hamlet.call('PATCH', '/settings', { presence_enabled: true }),
+    numEvents: 3,
+    stateChangeExpected: true,
+  });
+  t.same(enabled.actionResult.body, { result: 'success', msg: '' });
+  t.same(enabled.events.map((e) => e.type), ['user_settings', 'update_global_notifications', 'user_status']);
+  t.match(enabled.events[0], { property: 'presence_enabled', value: true });
+  t.same(enabled.events[2], { id: enabled.events[2]!.id, type: 'user_status', user_id: hamlet.userId, away: false });
+  t.equal(enabled.after.user_settings.presence_enabled, true);
+  t.same((await get()).status, { status_text: 'out to lunch', emoji_name: 'car', emoji_code: '1f697', reaction_type: 'unicode_emoji' }, 'away cleared');
+  // Unchanged value: no record, no event (Zulip's json_change_settings skips equal values).
+  await verifyAction(t, s, hamlet, { action: () => hamlet.call('PATCH', '/settings', { presence_enabled: true }), numEvents: 0, stateChangeExpected: false });
+  await verifyAction(t, s, hamlet, { action: () => hamlet.call('PATCH', '/settings', { presence_enabled: false }), numEvents: 3, stateChangeExpected: true });
   t.same((await get()).status, { away: true, status_text: 'out to lunch', emoji_name: 'car', emoji_code: '1f697', reaction_type: 'unicode_emoji' });
 
   // Errors: exact messages, nothing changes, no events.

@@ -5,7 +5,8 @@
  * `GET /users/{id}/presence`, and the snapshot round trip (old snapshots without presence load).
  */
 import t from 'tap';
-import { decide, smallRealm } from '../support/realm-fixture.js';
+import { decide, run, smallRealm } from '../support/realm-fixture.js';
+import { systemGroupId } from '../../src/domain/group-permissions.js';
 import { PresenceStore } from '../../src/domain/presence.js';
 import { fromSnapshot, toSnapshot } from '../../src/domain/realm-snapshot.js';
 import { BACK_ONLINE_AFTER_SECONDS, presencesWire } from '../../src/realm/handlers/presence.js';
@@ -125,8 +126,31 @@ t.test('listing: bots, deactivated users and stale (14 days) rows are left out',
   state.presence.update(ids.bot, 'active', T0);
   state.presence.update(ids.guest, 'active', T0);
   state.users.get(ids.guest)!.isActive = false;
-  t.same(Object.keys(presencesWire(state, T0, false)), ['member@example.com']);
+  t.same(Object.keys(presencesWire(state, state.users.get(ids.admin)!, T0, false)), ['member@example.com']);
   state.users.get(ids.guest)!.isActive = true;
+});
+
+t.test('listing respects presence_enabled and can_access_all_users_group', async (t) => {
+  const { state, ids, ctx } = smallRealm();
+  state.presence.update(ids.member, 'active', T0);
+  state.presence.update(ids.other, 'active', T0);
+  const admin = state.users.get(ids.admin)!;
+  const guest = state.users.get(ids.guest)!;
+  t.same(Object.keys(presencesWire(state, admin, T0, false)).sort(), ['member@example.com', 'other@example.com']);
+  // presence_enabled off (away): left out of listings and of GET /users/{id}/presence, and its reports are not recorded.
+  run(state, { type: 'update_user_status', actorId: ids.other, targetId: ids.other, away: true }, ctx);
+  t.same(Object.keys(presencesWire(state, admin, T0, false)), ['member@example.com']);
+  t.match(userPresenceWire(state, admin, state.users.get(ids.other), 'other@example.com', T0), { message: 'No presence data for other@example.com' });
+  const before = state.presence.get(ids.other);
+  const ignored = decide(state, cmd(ids.other, 'active'), clock(T0 + 500).ctx);
+  t.ok(ignored.ok && ignored.value.events.length === 0, 'no presence event while presence is disabled');
+  t.same(state.presence.get(ids.other), before, 'nothing recorded');
+  // A guest restricted by can_access_all_users_group sees only the users they can access.
+  state.settings.groups.can_access_all_users_group = systemGroupId(state, 'role:members');
+  t.same(Object.keys(presencesWire(state, guest, T0, false)), [], 'the guest shares no channel with member');
+  t.match(userPresenceWire(state, guest, state.users.get(ids.member), String(ids.member), T0), { message: 'No such user' });
+  const update = decide(state, cmd(ids.member, 'active'), clock(T0 + 10_000).ctx);
+  t.ok(update.ok && update.value.events.length === 1 && !update.value.events[0]!.userIds.includes(ids.guest), 'no presence event to the restricted guest');
 });
 
 t.test('GET /users/{id}/presence body: offline past the threshold, errors', async (t) => {

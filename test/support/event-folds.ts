@@ -5,6 +5,7 @@
  */
 import { applySubscriptionEvent } from './subscription-folds.js';
 import { applyStreamEvent } from './stream-folds.js';
+import { applyRealmEvent } from './realm-folds.js';
 import { ascending, applyUnreadMessage, applyUpdateMessageFlags, moveUnreadMessages, removeUnreadMessage } from './unread-folds.js';
 import { applyRealmUserAdd, applyRealmUserAdminUpdate } from './user-folds.js';
 
@@ -152,6 +153,15 @@ export function applyEvent(state: Json, event: Json, user: { id: number }, ctx: 
     }
     case 'stream':
       applyStreamEvent(state, event);
+      return;
+    case 'realm':
+      applyRealmEvent(state, event, user.id);
+      return;
+    case 'default_streams':
+      if ('realm_default_streams' in state) state.realm_default_streams = [...event.default_streams];
+      return;
+    case 'realm_playgrounds':
+      if ('realm_playgrounds' in state) state.realm_playgrounds = structuredClone(event.realm_playgrounds);
       return;
     case 'subscription':
       applySubscriptionEvent(state, event, user);

@@ -22,3 +22,16 @@ export function requireRealmAdmin(actor: User | undefined | null, refusal: () =>
   if (actor === undefined || actor === null || !actor.isActive) return fail(Errors.noSuchUser());
   return isRealmAdmin(actor) ? ok(actor) : fail(refusal());
 }
+
+/** Zulip's `UserProfile.is_realm_owner`. */
+export const isRealmOwner = (user: User): boolean => user.role === Role.owner;
+
+/**
+ * Zulip's `require_realm_owner` (and the `OrganizationOwnerRequiredError` that `update_realm`
+ * raises for owner-only settings): the actor, `No such user` (unknown or deactivated actor), or
+ * UNAUTHORIZED_PRINCIPAL "Must be an organization owner".
+ */
+export function requireRealmOwner(actor: User | undefined | null): Result<User> {
+  if (actor === undefined || actor === null || !actor.isActive) return fail(Errors.noSuchUser());
+  return isRealmOwner(actor) ? ok(actor) : fail(Errors.mustBeOwner());
+}

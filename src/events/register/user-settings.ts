@@ -12,6 +12,14 @@ import { personalSetting } from '../../domain/user-settings.js';
 import { DISPLAY_SETTINGS_LEGACY, NOTIFICATION_SETTINGS_LEGACY, USER_SETTING_DEFAULTS } from '../../domain/user-setting-defaults.js';
 import { AVAILABLE_NOTIFICATION_SOUNDS, EMOJISET_CHOICES } from './constants.js';
 
+/**
+ * Personal settings kept outside `User.settings`: `presence_enabled` lives in the user's status
+ * (domain/user-status.ts), as the negation of the deprecated `away`.
+ */
+export interface StoredElsewhere {
+  presenceEnabled: boolean;
+}
+
 /** The user's value of every personal setting (`UserBaseSettings.property_types`). */
 export function userSettingValues(user: User): Record<string, unknown> {
   return { ...USER_SETTING_DEFAULTS, ...user.settings, email_address_visibility: user.emailAddressVisibility };
@@ -24,9 +32,10 @@ export const userSetting: (user: User, name: string) => unknown = personalSettin
  * `user_settings`: every personal setting plus `emojiset_choices`, `timezone` (IANA name or ''),
  * `available_notification_sounds`; `resolved_topic_notice_auto_read_policy` as its enum name.
  */
-export function userSettingsSection(user: User): Record<string, unknown> {
+export function userSettingsSection(user: User, stored: StoredElsewhere): Record<string, unknown> {
   return {
     ...userSettingValues(user),
+    presence_enabled: stored.presenceEnabled,
     emojiset_choices: EMOJISET_CHOICES.map((c) => ({ ...c })),
     timezone: user.timezone,
     available_notification_sounds: [...AVAILABLE_NOTIFICATION_SOUNDS],
@@ -39,8 +48,12 @@ export function legacyDisplaySettings(user: User): Record<string, unknown> {
 }
 
 /** Legacy top-level notification settings (`update_global_notifications`), with the sound list. */
-export function legacyNotificationSettings(user: User): Record<string, unknown> {
-  return { ...pick(user, NOTIFICATION_SETTINGS_LEGACY), available_notification_sounds: [...AVAILABLE_NOTIFICATION_SOUNDS] };
+export function legacyNotificationSettings(user: User, stored: StoredElsewhere): Record<string, unknown> {
+  return {
+    ...pick(user, NOTIFICATION_SETTINGS_LEGACY),
+    presence_enabled: stored.presenceEnabled,
+    available_notification_sounds: [...AVAILABLE_NOTIFICATION_SOUNDS],
+  };
 }
 
 /** The user's values of the settings named by `defaults`' keys. */

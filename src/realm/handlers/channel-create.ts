@@ -58,7 +58,7 @@ export const createChannel: Handler<CreateChannel, CommandReplies['create_channe
   const folderId = cmd.folderId ?? null;
   const name = checkStreamName(cmd.name);
   if (!name.ok) return fail(Errors.badRequest(name.msg));
-  if (findStreamByName(state, name.name)) return fail(Errors.badRequest(`Channel '${name.name}' already exists`));
+  if (findStreamByName(state, name.name)) return fail(Errors.channelAlreadyExists(name.name));
   const description = checkDescription(cmd.description);
   if (isError(description)) return fail(description);
 

@@ -41,6 +41,12 @@ import { editMessage } from './message-edit.js';
 import { updateUser, deactivateUser, reactivateUser } from './user-admin.js';
 import { adminCreateUser, addBot } from './user-create.js';
 import { updateSettings } from './user-settings.js';
+import { updateRealm } from './realm-update.js';
+import { addDefaultStream, removeDefaultStream } from './default-streams.js';
+import { addPlayground, removePlayground } from './realm-playgrounds.js';
+import { deleteTopic } from './delete-topic.js';
+import { reportMessage } from './message-report.js';
+import { deleteExpiredMessages } from './message-retention.js';
 import { createSession, endSession, changePassword } from './sessions.js';
 
 type HandlerTable = { [T in Command['type']]: Handler<Extract<Command, { type: T }>, CommandReplies[T]> };
@@ -103,6 +109,14 @@ export const handlers: HandlerTable = {
   admin_create_user: adminCreateUser,
   update_settings: updateSettings,
   add_bot: addBot,
+  update_realm: updateRealm,
+  add_default_stream: addDefaultStream,
+  remove_default_stream: removeDefaultStream,
+  add_playground: addPlayground,
+  remove_playground: removePlayground,
+  delete_topic: deleteTopic,
+  report_message: reportMessage,
+  delete_expired_messages: deleteExpiredMessages,
   create_session: createSession,
   end_session: endSession,
   change_password: changePassword,

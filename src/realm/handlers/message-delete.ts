@@ -88,14 +88,14 @@ function channelOf(state: RealmState, id: number): Stream | undefined {
 }
 
 /** Users holding a UserMessage row for `id`, ascending. */
-function rowOwners(state: RealmState, id: number): number[] {
+export function rowOwners(state: RealmState, id: number): number[] {
   const out: number[] = [];
   for (const [userId, rows] of state.messages.users) if (rows.indexOf(id) >= 0) out.push(userId);
   return out.sort((a, b) => a - b);
 }
 
 /** The channel's oldest remaining message once `deleted` is gone, or null. */
-function nextFirstMessageId(state: RealmState, stream: Stream, deleted: ReadonlySet<number>): number | null {
+export function nextFirstMessageId(state: RealmState, stream: Stream, deleted: ReadonlySet<number>): number | null {
   const list = messageLookupIndex(state).byRecipient.get(stream.recipientId);
   const m = state.messages;
   for (let i = 0; i < (list?.length ?? 0); i++) {

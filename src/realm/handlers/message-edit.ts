@@ -59,7 +59,7 @@ export const STALE_BODY = 'Message was edited concurrently; retry';
 
 /** Zulip's `message_edit_limit_buffer` / `edit_limit_buffer` (seconds). */
 const EDIT_LIMIT_BUFFER = 20;
-/** Default realm move limits (7 days) while `PATCH /realm` is not built. */
+/** Zulip's default realm move limits (7 days), until `PATCH /realm` sets them. */
 const DEFAULT_MOVE_LIMIT = 7 * 86400;
 
 /** Administrators and moderators are exempt from the move time limits (zulip-behavior.md §2.5). */

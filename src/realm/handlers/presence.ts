@@ -13,10 +13,11 @@
  */
 import { ok, fail, Errors } from '../../errors.js';
 import { apiEmail } from '../../domain/users.js';
-import { presenceRows } from '../../domain/presence.js';
+import { presenceEnabled, visiblePresenceRows } from '../../domain/presence-visibility.js';
+import { canAccessUser } from '../../domain/access.js';
 import { SERVER_LIMITS } from '../../domain/server-limits.js';
 import { formatPresences, legacyPresence } from '../../events/register/presence.js';
-import type { RealmState } from '../../domain/realm-state.js';
+import type { RealmState, User } from '../../domain/realm-state.js';
 import type { CommandReplies } from '../commands.js';
 import type { Handler, RealmEvent } from '../decision.js';
 
@@ -42,9 +43,12 @@ export const USER_LIMIT_FOR_PRESENCE_EVENTS = 100;
 export const BACK_ONLINE_AFTER_SECONDS =
   SERVER_LIMITS.server_presence_offline_threshold_seconds - SERVER_LIMITS.server_presence_ping_interval_seconds - 10;
 
-/** `presences` (legacy or slim) for the realm as of `now`, optionally only changes after `since`. */
-export function presencesWire(state: RealmState, now: number, slim: boolean, since = -1): Record<string, unknown> {
-  const rows = presenceRows(state, now, since).map((r) => ({ ...r, email: apiEmail(state.users.get(r.userId)!, state.host) }));
+/**
+ * `presences` (legacy or slim) that `viewer` sees as of `now` (`domain/presence-visibility.ts`:
+ * accessible users with presence enabled), optionally only changes after `since`.
+ */
+export function presencesWire(state: RealmState, viewer: User, now: number, slim: boolean, since = -1): Record<string, unknown> {
+  const rows = visiblePresenceRows(state, viewer, now, since).map((r) => ({ ...r, email: apiEmail(state.users.get(r.userId)!, state.host) }));
   return formatPresences(rows, slim);
 }
 
@@ -53,13 +57,18 @@ export const updatePresence: Handler<UpdatePresence, CommandReplies['update_pres
   if (user === undefined || !user.isActive) return fail(Errors.noSuchUser());
   if (user.isBot) return fail(Errors.noBots());
   const now = ctx.now();
+  // Zulip's update_active_status_backend records nothing for a user with presence_enabled off.
+  if (!presenceEnabled(state, user.id)) {
+    return ok({ records: [], events: [], reply: cmd.pingOnly ? {} : { presences: presencesWire(state, user, now, cmd.slim, cmd.lastUpdateId ?? -1), server_timestamp: now, presence_last_update_id: state.presence.lastUpdateId } });
+  }
   const update = state.presence.update(user.id, cmd.status, now);
   const previous = update.previousActiveTime;
   const backOnline =
     cmd.status === 'active' && update.changed && (previous === null || previous === undefined || Math.floor(now) - previous > BACK_ONLINE_AFTER_SECONDS);
   const events: RealmEvent[] = [];
   if (update.created || backOnline) {
-    const recipients = [...state.users.values()].filter((u) => u.isActive && !u.isBot).map((u) => u.id);
+    // Zulip sends presence only to those who can access the user (get_user_ids_who_can_access_user).
+    const recipients = [...state.users.values()].filter((u) => u.isActive && !u.isBot && canAccessUser(state, u, user.id)).map((u) => u.id);
     if (recipients.length <= USER_LIMIT_FOR_PRESENCE_EVENTS) {
       const email = apiEmail(user, state.host);
       const row = { userId: user.id, email, lastActiveTime: update.entry.lastActiveTime ?? Math.floor(user.dateJoined), lastConnectedTime: update.entry.lastConnectedTime };
@@ -72,7 +81,7 @@ export const updatePresence: Handler<UpdatePresence, CommandReplies['update_pres
   }
   if (cmd.pingOnly) return ok({ records: [], events, reply: {} });
   const reply = {
-    presences: presencesWire(state, now, cmd.slim, cmd.lastUpdateId ?? -1),
+    presences: presencesWire(state, user, now, cmd.slim, cmd.lastUpdateId ?? -1),
     server_timestamp: now,
     presence_last_update_id: state.presence.lastUpdateId,
   };

@@ -34,7 +34,7 @@
 import { ok, fail, Errors, ZulipError, type Result } from '../../errors.js';
 import { Role, type RealmState, type User } from '../../domain/realm-state.js';
 import { accessMessage } from '../../domain/access.js';
-import { checkEmoji, emojiCodeByName, isReactionType, type ReactionTypeName } from '../../domain/emoji.js';
+import { canonicalReactionType, checkEmoji, emojiCodeByName, isReactionType, type ReactionTypeName } from '../../domain/emoji.js';
 import { existingEmojiName, findUserReaction, type ReactionAdded, type ReactionRemoved } from '../../domain/reactions.js';
 import { apiEmail } from '../../domain/users.js';
 import type { RealmRecord } from '../../domain/records.js';
@@ -167,7 +167,7 @@ export const addReaction: Handler<AddReaction, Record<string, never>> = (state, 
   const actor = access.value;
 
   let code = cmd.emojiCode;
-  let type = cmd.reactionType;
+  let type = canonicalReactionType(cmd.reactionType);
   if (code === undefined || type === undefined) {
     const found = emojiCodeByName(cmd.emojiName);
     if (found === null) return fail(ReactionErrors.unknownEmoji(cmd.emojiName));
@@ -221,7 +221,7 @@ export const removeReaction: Handler<RemoveReaction, Record<string, never>> = (s
     if (found === null) return fail(ReactionErrors.unknownEmoji(cmd.emojiName));
     code = found.code;
   }
-  const type = cmd.reactionType;
+  const type = canonicalReactionType(cmd.reactionType);
   // Every stored reaction has a valid type, so any other matches none.
   if (!isReactionType(type)) return fail(ReactionErrors.doesNotExist());
   const reaction = findUserReaction(state, cmd.messageId, actor.id, code, type);

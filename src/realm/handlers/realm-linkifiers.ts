@@ -7,8 +7,8 @@
  */
 import { ok, fail, Errors, type Result } from '../../errors.js';
 import type { RealmState, User } from '../../domain/realm-state.js';
-import { requireRealmAdmin } from '../../domain/access.js';
 import { linkifiersOf, validateLinkifier, type Linkifier, type LinkifiersChanged } from '../../domain/linkifiers.js';
+import { requireRealmAdmin } from '../../domain/access.js';
 import type { RealmEvent } from '../../events/realm-event.js';
 import type { Decision, Handler } from '../decision.js';
 

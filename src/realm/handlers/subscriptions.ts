@@ -186,7 +186,8 @@ function decideAdd(state: RealmState, actor: User, users: User[], cmd: UpdateSub
     const added: SubscriptionsAdded = { type: 'subscriptions_added', v: 1, streamId: t.stream.id, subscriptions: [] };
     const fresh = new Map<number, Subscription>();
     for (const u of users) {
-      const key = apiEmail(u, state.host);
+      // Keyed by user id as a string at FL 417 (Zulip's python_examples.py `add_subscriptions` asserts `str(user_id)`).
+      const key = String(u.id);
       if (existing?.has(u.id)) {
         (alreadySubscribed[key] ??= []).push(t.stream.name);
         continue;
@@ -330,7 +331,7 @@ function decideRemove(state: RealmState, actor: User, users: User[], names: read
 /**
  * `update_subscriptions`: the add half (`POST /users/me/subscriptions`, PATCH `add`) then the
  * remove half (`DELETE`, PATCH `delete`), in one decision. Reply keys as on the wire:
- * `subscribed`/`already_subscribed` (keyed by API email; `unauthorized` when
+ * `subscribed`/`already_subscribed` (keyed by user id as a string; `unauthorized` when
  * `authorization_errors_fatal` is false) when `add` is non-empty, `removed`/`not_removed` when
  * `remove` is non-empty.
  */

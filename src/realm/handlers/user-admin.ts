@@ -136,6 +136,8 @@ export const updateUser: Handler<UpdateUser, Record<string, never>> = (state, cm
     if (!ROLES.includes(cmd.role)) return fail(bad('Invalid role'));
     if ((cmd.role === Role.owner || isOwner(target)) && !isOwner(actor)) return fail(Errors.mustBeOwner());
     if (!isRealmAdmin(actor)) return fail(Errors.mustBeAdmin());
+    // Seed §4.12/§7 (no Zulip equivalent): a guest is never promoted straight to administrator.
+    if (target.role === Role.guest && cmd.role === Role.admin) return fail(Errors.guestCannotBeAdmin());
     if (isOwner(target) && isLastOwner(state, target)) {
       return fail(bad('The owner permission cannot be removed from the only organization owner.'));
     }

@@ -47,13 +47,15 @@ export interface UserCreateReplies {
 const bad = Errors.badRequest;
 
 /**
- * Permission for `POST /users` (zulip-behavior.md §11.6): administrators only (the seed's
- * "Insufficient permission", §5.3), and Zulip's server-granted `can_create_users`, which parley treats
- * as held by organization owners ("User not authorized to create users" for other administrators).
+ * Permission for `POST /users` (Zulip's zerver/views/users.py `create_user_backend`): administrators
+ * only (`require_realm_admin`: UNAUTHORIZED_PRINCIPAL "Must be an organization administrator"; the
+ * seed's BAD_REQUEST list, §5.3, does not name this endpoint), then Zulip's server-granted
+ * `can_create_users`, which parley treats as held by organization owners (BAD_REQUEST "User not
+ * authorized to create users" for other administrators).
  */
 export function checkCanCreateUsers(actor: User | undefined): Result<User> {
-  // Administrator-only endpoint: the seed's BAD_REQUEST "Insufficient permission" (see errors.ts).
-  if (actor === undefined || !actor.isActive || !isRealmAdmin(actor)) return fail(Errors.insufficientPermission());
+  // Zulip's require_realm_admin on POST /users (zerver/views/users.py create_user_backend).
+  if (actor === undefined || !actor.isActive || !isRealmAdmin(actor)) return fail(Errors.mustBeAdmin());
   if (actor.role !== Role.owner) return fail(bad('User not authorized to create users'));
   return ok(actor);
 }

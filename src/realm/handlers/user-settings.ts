@@ -13,6 +13,9 @@ import { draftsClearedBySettings } from '../../domain/drafts.js';
 import type { RealmEvent } from '../../events/realm-event.js';
 import type { Handler } from '../decision.js';
 import { activeUserIds, avatarEvent, personEvent } from './user-events.js';
+import { presenceSettingEvents } from './user-status.js';
+import { userStatusOf } from '../../domain/user-status.js';
+import type { RealmRecord } from '../../domain/records.js';
 
 /** `PATCH /settings`: the caller's own name, time zone and email visibility (absent = unchanged). */
 export interface UpdateSettings {
@@ -21,6 +24,8 @@ export interface UpdateSettings {
   fullName?: string;
   timezone?: string;
   emailAddressVisibility?: number;
+  /** The `presence_enabled` setting, stored as the user's status `away` = !presence_enabled (seed §4.9). */
+  presenceEnabled?: boolean;
   /** Generic personal settings by wire name (`GENERIC_USER_SETTINGS`), types already checked. */
   settings?: Record<string, string | number | boolean>;
 }
@@ -127,8 +132,27 @@ export const updateSettings: Handler<UpdateSettings, Record<string, never>> = (s
   }
   // Turning draft synchronisation off deletes the user's drafts, without events (Zulip's do_change_user_setting).
   const cleared = draftsClearedBySettings(state, user.id, personalSetting(user, 'enable_drafts_synchronization'), cmd.settings);
-  return ok({ records: [...(Object.keys(update).length > 3 ? [update] : []), ...cleared], events, reply: {} });
+  const presence = presenceChange(state, user, cmd.presenceEnabled, everyone);
+  events.push(...presence.events);
+  return ok({ records: [...(Object.keys(update).length > 3 ? [update] : []), ...cleared, ...presence.records], events, reply: {} });
 };
+
+/**
+ * `presence_enabled` through `PATCH /settings`: stored as the status's `away` (seed §4.9, the two
+ * are one value), so a change records `user_status_set` and sends both families of events: the
+ * setting's (`presenceSettingEvents`, to the user) and `user_status` `{user_id, away}` to every
+ * active user. An unchanged value does nothing (Zulip's `json_change_settings` skips equal values).
+ */
+function presenceChange(state: RealmState, user: User, presenceEnabled: boolean | undefined, everyone: number[]): { records: RealmRecord[]; events: RealmEvent[] } {
+  if (presenceEnabled === undefined || userStatusOf(state, user.id).presenceEnabled === presenceEnabled) return { records: [], events: [] };
+  return {
+    records: [{ type: 'user_status_set', v: 1, userId: user.id, away: !presenceEnabled }],
+    events: [
+      ...presenceSettingEvents(state, user.id, presenceEnabled),
+      { userIds: everyone, payload: { type: 'user_status', user_id: user.id, away: !presenceEnabled } },
+    ],
+  };
+}
 
 /**
  * Events for changed personal settings (Zulip's `do_change_user_setting`): `user_settings` update

@@ -15,13 +15,19 @@
  * Only the supplied keys change. One `user_status` event, to every active user of the realm:
  * `{type, user_id}` plus the supplied keys (`away`, `status_text`, and with `emoji_name` also
  * `emoji_code` and `reaction_type`). Like Zulip, an unchanged value still records and notifies.
+ * `away` is the negation of the `presence_enabled` setting (seed §4.9; Zulip's
+ * `update_user_status_backend` calls `do_change_user_setting(presence_enabled, not away)`), so
+ * it also sends that setting's events to the user (`presenceSettingEvents`).
  */
 import { ok, fail, Errors, type Result } from '../../errors.js';
 import { Role } from '../../domain/realm-state.js';
 import type { UserStatusSet } from '../../domain/records.js';
-import { checkEmoji, emojiCodeByName, ReactionType } from '../../domain/emoji.js';
+import { canonicalReactionType, checkEmoji, emojiCodeByName, ReactionType } from '../../domain/emoji.js';
 import type { Handler } from '../decision.js';
 import type { EventPayloadOf } from '../../events/schemas.js';
+import type { RealmState } from '../../domain/realm-state.js';
+import { apiEmail } from '../../domain/users.js';
+import type { RealmEvent } from '../../events/realm-event.js';
 
 /** Zulip's `UserStatus.MAX_STATUS_TEXT_LENGTH`. */
 export const MAX_STATUS_TEXT_LENGTH = 60;
@@ -50,7 +56,7 @@ function resolveEmoji(cmd: UpdateUserStatus): Result<{ name: string; code: strin
   }
   if (cmd.emojiName === '') return ok({ name: '', code: '', type: ReactionType.unicode });
   let code = cmd.emojiCode;
-  let type = cmd.reactionType;
+  let type = canonicalReactionType(cmd.reactionType);
   if (code === undefined || type === undefined) {
     const found = emojiCodeByName(cmd.emojiName);
     if (found === null) return fail(Errors.badRequest(`Emoji '${cmd.emojiName}' does not exist`));
@@ -90,5 +96,24 @@ export const updateUserStatus: Handler<UpdateUserStatus, Record<string, never>> 
     payload.reaction_type = record.reactionType = emoji.value.type;
   }
   const userIds = [...state.users.values()].filter((u) => u.isActive).map((u) => u.id);
-  return ok({ records: [record], events: [{ userIds, payload }], reply: {} });
+  const events: RealmEvent[] = [{ userIds, payload }];
+  if (cmd.away !== undefined) events.push(...presenceSettingEvents(state, cmd.targetId, !cmd.away));
+  return ok({ records: [record], events, reply: {} });
 };
+
+/**
+ * The events of a `presence_enabled` change, to the user only (Zulip's `do_change_user_setting`):
+ * `user_settings` update, then the legacy `update_global_notifications` (the setting predates
+ * feature level 89).
+ */
+export function presenceSettingEvents(state: RealmState, userId: number, presenceEnabled: boolean): RealmEvent[] {
+  const user = state.users.get(userId);
+  if (user === undefined) return [];
+  return [
+    { userIds: [userId], payload: { type: 'user_settings', op: 'update', property: 'presence_enabled', value: presenceEnabled } },
+    {
+      userIds: [userId],
+      payload: { type: 'update_global_notifications', user: apiEmail(user, state.host), notification_name: 'presence_enabled', setting: presenceEnabled },
+    },
+  ];
+}

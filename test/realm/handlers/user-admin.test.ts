@@ -31,6 +31,10 @@ t.test('update_user: access and role rules, in Zulip order', async (t) => {
   rejects(t, state, update(ids.admin, ids.owner, { role: Role.member }), ctx, 'Must be an organization owner');
   rejects(t, state, update(ids.member, ids.bot, { role: Role.admin }), ctx, 'Must be an organization administrator');
   rejects(t, state, update(ids.owner, ids.owner, { role: Role.admin }), ctx, 'The owner permission cannot be removed from the only organization owner.');
+  // Seed §4.12: a guest is never made an administrator directly (a guest → member change still works).
+  rejects(t, state, update(ids.owner, ids.guest, { role: Role.admin }), ctx, 'Guests cannot be organization administrators');
+  rejects(t, state, update(ids.admin, ids.guest, { role: Role.admin }), ctx, 'Guests cannot be organization administrators');
+  t.ok(decide(state, update(ids.admin, ids.guest, { role: Role.member }), ctx).ok, 'guest → member is allowed');
   // Same role: nothing to check, nothing recorded.
   const same = decide(state, update(ids.admin, ids.owner, { role: Role.owner }), ctx);
   t.ok(same.ok && same.value.records.length === 0 && same.value.events.length === 0, 'unchanged role is a no-op');
@@ -173,7 +177,7 @@ t.test('records survive snapshot and replay', async (t) => {
 t.test('admin_create_user: permission, checks, events per email visibility', async (t) => {
   const { state, ctx, ids } = smallRealm();
   const create = (actorId: number, over: Partial<AdminCreateUser> = {}): AdminCreateUser => ({ type: 'admin_create_user', actorId, email: 'new@example.com', fullName: 'Nina New', passwordHash: 'h', ...over });
-  rejects(t, state, create(ids.member), ctx, 'Insufficient permission');
+  rejects(t, state, create(ids.member), ctx, 'Must be an organization administrator');
   rejects(t, state, create(ids.admin), ctx, 'User not authorized to create users');
   rejects(t, state, create(ids.owner, { fullName: 'N' }), ctx, 'Name too short!');
   rejects(t, state, create(ids.owner, { email: 'bad' }), ctx, 'Bad name or username');

@@ -4,7 +4,7 @@
  * rule and error message, "state unchanged after error", evolve and snapshot round trip.
  */
 import t from 'tap';
-import { decide, fingerprint, run, smallRealm } from '../../support/realm-fixture.js';
+import { decide, fingerprint, rejects, run, smallRealm } from '../../support/realm-fixture.js';
 import { evolve } from '../../../src/domain/evolve.js';
 import { fromSnapshot, toSnapshot } from '../../../src/domain/realm-snapshot.js';
 import { userStatusOf, userStatusRegister, userStatusWire } from '../../../src/domain/user-status.js';
@@ -58,6 +58,11 @@ t.test('update_user_status: record, event to every active user, only supplied ke
   t.match(userStatusOf(state, ids.member), { emojiName: 'p', emojiCode: '1f17f' }, 'alias looked up by name');
   run(state, cmd(ids.member, { emojiName: 'zulip' }), ctx);
   t.match(userStatusOf(state, ids.member), { emojiName: 'zulip', emojiCode: 'zulip', reactionType: 'zulip_extra_emoji' });
+  // Seed §2.1's `service_extra_emoji` is stored and sent as Zulip's `zulip_extra_emoji`.
+  const extra = decide(state, cmd(ids.member, { emojiName: 'zulip', emojiCode: 'zulip', reactionType: 'service_extra_emoji' }), ctx);
+  if (!extra.ok) throw extra.error;
+  t.match(extra.value.events[0]!.payload, { emoji_name: 'zulip', emoji_code: 'zulip', reaction_type: 'zulip_extra_emoji' });
+  rejects(t, state, cmd(ids.member, { emojiName: 'car', emojiCode: '1f697', reactionType: 'service_extra_emoji' }), ctx, 'Invalid emoji code.');
 
   // Clearing: '' text, '' emoji, away false → back to default (no entry).
   const clear = decide(state, cmd(ids.member, { statusText: '', emojiName: '', away: false }), ctx);
