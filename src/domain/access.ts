@@ -11,7 +11,8 @@
  * - drafts (`access/drafts.ts`): `accessDraft`;
  * - subscribing (`access/subscriptions.ts`): `canJoinStream`, `canAddSubscribers`,
  *   `canRemoveSubscribers`, `canSeeWithSubscribers`;
- * - moving messages (`access/message-moves.ts`): `canEditTopic`, `canResolveTopics`, `canMoveOutOfChannel`.
+ * - moving messages (`access/message-moves.ts`): `canEditTopic`, `canResolveTopics`, `canMoveOutOfChannel`;
+ * - custom emoji (`access/emoji.ts`): `checkCanAddCustomEmoji`, `checkCanRemoveCustomEmoji`.
  *
  * "Unknown" and "not allowed to see" are the same error (no existence oracle): the `access*` functions
  * return the object or that single error, so callers cannot build an existence oracle.
@@ -22,3 +23,4 @@ export * from './access/users.js';
 export * from './access/drafts.js';
 export * from './access/subscriptions.js';
 export * from './access/message-moves.js';
+export * from './access/emoji.js';

@@ -26,6 +26,8 @@ import { messageEdited } from './message-edits.js';
 import { evolveMessagesDeleted } from './message-delete.js';
 import { subscriptionsRemoved, subscriptionPropertyChanged } from './subscriptions.js';
 import { messageFlagsChanged } from './message-flags.js';
+import { evolveRealmEmoji } from './realm-emoji.js';
+import { avatarChanged } from './avatars.js';
 import { assertNever, checkRecordVersion } from './record-versions.js';
 
 /**
@@ -98,6 +100,11 @@ export function evolve(state: RealmState, record: RealmRecord): void {
       return evolveInvites(state, record);
     case 'message_flags_changed':
       return messageFlagsChanged(state, record);
+    case 'realm_emoji_added':
+    case 'realm_emoji_deactivated':
+      return evolveRealmEmoji(state, record);
+    case 'avatar_changed':
+      return avatarChanged(state, record);
     default:
       return assertNever(record, 'record type');
   }

@@ -22,6 +22,7 @@ import { channelFoldersFromCore, channelFoldersToCore, type ChannelFoldersCore }
 import { draftsFromCore, draftsToCore, type DraftsCore } from './drafts.js';
 import { reactionsFromCore, reactionsToCore, type ReactionsCore } from './reactions.js';
 import { editHistoryFromCore, editHistoryToCore, type EditHistoryCore } from './message-edits.js';
+import { realmEmojiFromCore, realmEmojiToCore, type RealmEmojiCore } from './realm-emoji.js';
 
 export const CORE_VERSION = 1;
 
@@ -68,6 +69,8 @@ export interface RealmCore {
   presence?: PresenceCore;
   /** Message edit histories (absent in snapshots written before message edits: none). */
   editHistory?: EditHistoryCore;
+  /** Custom emoji (absent in snapshots written before custom emoji, or when there are none). */
+  realmEmoji?: RealmEmojiCore;
 }
 
 const umIds = (userId: number) => `um:ids:${userId}`;
@@ -109,6 +112,7 @@ export function toSnapshot(state: RealmState): { core: RealmCore; columns: Recor
     reactions: reactionsToCore(state),
     presence: state.presence.toCore(),
     editHistory: editHistoryToCore(state),
+    realmEmoji: realmEmojiToCore(state),
   };
   return { core, columns };
 }
@@ -160,6 +164,7 @@ export function fromSnapshot(id: number, coreObject: object, columns: Record<str
   reactionsFromCore(state, core.reactions);
   state.presence = PresenceStore.fromCore(core.presence);
   editHistoryFromCore(state, core.editHistory);
+  realmEmojiFromCore(state, core.realmEmoji);
   return state;
 }
 

@@ -38,6 +38,8 @@ export interface User {
   /** IANA zone or '' when unset. */
   timezone: string;
   avatarVersion: number;
+  /** The uploaded avatar (`avatar_source` "U"); absent = gravatar ("G"). See `avatars.ts`. */
+  avatar?: import('./avatars.js').UploadedAvatar;
   /** 32 characters [A-Za-z0-9]. */
   apiKey: string;
   /** argon2id PHC string; null = password login disabled for this account (bots). */
@@ -237,6 +239,8 @@ export interface RealmState {
   reactions?: import('./reactions.js').ReactionState;
   /** message id → stored edit history, newest first; see `message-edits.ts` (optional: created on first edit). */
   editHistory?: Map<number, import('./message-edits.js').EditHistoryEntry[]>;
+  /** Custom emoji and the next emoji id; see `realm-emoji.ts` (optional: created with the first emoji). */
+  realmEmoji?: import('./realm-emoji.js').RealmEmojiState;
   nextIds: IdCounters;
 }
 

@@ -12,6 +12,7 @@ import type { RealmRecord } from './records.js';
 
 /** Every version of each record type that `evolve` can apply. */
 export const RECORD_VERSIONS: { readonly [T in RealmRecord['type']]: readonly number[] } = {
+  avatar_changed: [1],
   channel_folder_created: [1],
   channel_folder_updated: [1],
   channel_folders_reordered: [1],
@@ -37,6 +38,8 @@ export const RECORD_VERSIONS: { readonly [T in RealmRecord['type']]: readonly nu
   reaction_added: [1],
   reaction_removed: [1],
   realm_created: [1],
+  realm_emoji_added: [1],
+  realm_emoji_deactivated: [1],
   realm_settings_changed: [1],
   stream_created: [1],
   stream_updated: [1],

@@ -144,7 +144,9 @@ import type { MessageEdited } from './message-edits.js';
 import type { MessagesDeleted } from './message-delete.js';
 import type { RealmSettingsChanged } from './realm-settings.js';
 import type { MessageFlagsChanged } from './message-flags.js';
-export type RealmRecord = RealmCreated | RealmSettingsChanged | LinkifiersChanged | UserCreated | StreamCreated | SubscriptionsAdded | SubscriptionsRemoved | SubscriptionPropertyChanged | MessageSent | UserTopicSet | StreamUpdated | UserGroupCreated | UserGroupMembershipChanged | UserGroupUpdated | UserStatusSet | CustomProfileFieldRecord | NavigationViewRecord | ChannelFolderRecord | DraftRecord | InviteRecord | UserAdminRecord | MessagesDeleted | MessageEdited | ReactionRecord | MessageFlagsChanged;
+import type { RealmEmojiRecord } from './realm-emoji.js';
+import type { AvatarChanged } from './avatars.js';
+export type RealmRecord = RealmCreated | RealmSettingsChanged | LinkifiersChanged | UserCreated | StreamCreated | SubscriptionsAdded | SubscriptionsRemoved | SubscriptionPropertyChanged | MessageSent | UserTopicSet | StreamUpdated | UserGroupCreated | UserGroupMembershipChanged | UserGroupUpdated | UserStatusSet | CustomProfileFieldRecord | NavigationViewRecord | ChannelFolderRecord | DraftRecord | InviteRecord | UserAdminRecord | MessagesDeleted | MessageEdited | ReactionRecord | MessageFlagsChanged | RealmEmojiRecord | AvatarChanged;
 
 /**
  * A user's status changed (https://zulip.com/api/update-status; see domain/user-status.ts): only

@@ -17,7 +17,7 @@
  * `emoji_code` and `reaction_type`). Like Zulip, an unchanged value still records and notifies.
  */
 import { ok, fail, Errors, type Result } from '../../errors.js';
-import { Role } from '../../domain/realm-state.js';
+import { Role, type RealmState } from '../../domain/realm-state.js';
 import type { UserStatusSet } from '../../domain/records.js';
 import { checkEmoji, emojiCodeByName, ReactionType } from '../../domain/emoji.js';
 import type { Handler } from '../decision.js';
@@ -40,7 +40,7 @@ export interface UpdateUserStatus {
 }
 
 /** The (name, code, type) to store for a supplied emoji_name, or the error message. */
-function resolveEmoji(cmd: UpdateUserStatus): Result<{ name: string; code: string; type: string } | undefined> {
+function resolveEmoji(state: RealmState, cmd: UpdateUserStatus): Result<{ name: string; code: string; type: string } | undefined> {
   if (cmd.emojiName === undefined) {
     if (cmd.emojiCode !== undefined || cmd.reactionType !== undefined) {
       return fail(Errors.badRequest('Client must pass emoji_name if they pass either emoji_code or reaction_type.'));
@@ -51,11 +51,11 @@ function resolveEmoji(cmd: UpdateUserStatus): Result<{ name: string; code: strin
   let code = cmd.emojiCode;
   let type = cmd.reactionType;
   if (code === undefined || type === undefined) {
-    const found = emojiCodeByName(cmd.emojiName);
+    const found = emojiCodeByName(cmd.emojiName, state);
     if (found === null) return fail(Errors.badRequest(`Emoji '${cmd.emojiName}' does not exist`));
     ({ code, type } = found);
   }
-  const invalid = checkEmoji(cmd.emojiName, code, type);
+  const invalid = checkEmoji(cmd.emojiName, code, type, state);
   if (invalid !== null) return fail(Errors.badRequest(invalid));
   return ok({ name: cmd.emojiName, code, type });
 }
@@ -76,7 +76,7 @@ export const updateUserStatus: Handler<UpdateUserStatus, Record<string, never>> 
   if (cmd.away === undefined && cmd.statusText === undefined && cmd.emojiName === undefined) {
     return fail(Errors.badRequest('Client did not pass any new values.'));
   }
-  const emoji = resolveEmoji(cmd);
+  const emoji = resolveEmoji(state, cmd);
   if (!emoji.ok) return emoji;
 
   const record: UserStatusSet = { type: 'user_status_set', v: 1, userId: cmd.targetId };
