@@ -22,6 +22,7 @@ import { startHttpServer } from './http/server.js';
 import { ApiRateLimits } from './api/api-rate-limits.js';
 import { startMetricsServer, type MetricsServer } from './http/metrics-endpoint.js';
 import { handleJoin, isJoinPath } from './api/join.js';
+import { userAvatarsRoute } from './api/media-files.js';
 import { errorResponse, type ApiResponse } from './api/registry.js';
 import { checkHealth } from './ops/health.js';
 import { addScrapeSource, enableDefaultMetrics, scrapeMetrics } from './metrics.js';
@@ -126,6 +127,7 @@ export async function startServer(
       benchCeiling: config.bench,
       socket: { services, queues },
       join: { matches: isJoinPath, handle: (req) => handleJoin(req, services) },
+      rawRoutes: [userAvatarsRoute(services.realmForHost)],
       health,
       ...((config.metricsToken ?? '') !== '' && { metrics: { token: config.metricsToken!, scrape: scrapeMetrics } }),
       onAnswered: recordAnsweredRequest,

@@ -31,6 +31,8 @@ export interface ApiRequest {
   readonly query: ParamPairs;
   /** Form fields (urlencoded or multipart) for POST/PATCH/PUT/DELETE; empty otherwise. */
   readonly body: ParamPairs;
+  /** The file parts of a multipart body, in order (absent or empty: none). */
+  readonly files?: readonly UploadedFile[];
   readonly headers: Readonly<Record<string, string>>;
   /**
    * The client's IP: the TCP peer, or `X-Forwarded-For`'s client when the peer is one of
@@ -51,6 +53,17 @@ export interface ApiRequest {
    * route template and who asked. Absent in tests that build requests by hand.
    */
   readonly trace?: RequestTrace;
+}
+
+/**
+ * One file part of a multipart/form-data body (Django's `request.FILES` entry): the form field
+ * name, the client's file name and Content-Type (lower-case, parameters dropped), and the bytes.
+ */
+export interface UploadedFile {
+  readonly fieldName: string;
+  readonly filename: string;
+  readonly contentType: string;
+  readonly data: Buffer;
 }
 
 /** What the dispatcher learned about a request, for logs and metrics (issue 13 §2). */
@@ -384,6 +397,7 @@ export function createDispatcher(
       route.placeholders.forEach((ph, i) => (decoded[ph.name] = values[i]!));
       pathParams = decoded;
     }
+    const files = req.files ?? [];
     const client = lastValue(req.body, 'client') || lastValue(req.query, 'client');
     const clientName = client || clientNameFromUserAgent(req.headers['user-agent']);
     const onAbort = req.onAbort ?? NEVER_ABORTS;
@@ -392,8 +406,8 @@ export function createDispatcher(
     // Two literals of one shape (not a spread): the hot path keeps a single object layout.
     const ctx: Parameters<AnyEndpoint['handler']>[0] =
       principal === null
-        ? { params, path: pathParams, realm, user: null, clientName, remoteAddress: req.remoteAddress, scheme, onAbort }
-        : { params, path: pathParams, realm: principal.realm, user: principal.user, clientName, remoteAddress: req.remoteAddress, scheme, onAbort };
+        ? { params, path: pathParams, realm, user: null, clientName, remoteAddress: req.remoteAddress, scheme, onAbort, files }
+        : { params, path: pathParams, realm: principal.realm, user: principal.user, clientName, remoteAddress: req.remoteAddress, scheme, onAbort, files };
     const result = endpoint.handler(ctx);
     if (result instanceof Promise) return result.then((outcome) => envelope(req, outcome, consumed));
     return envelope(req, result, consumed);

@@ -53,6 +53,9 @@ import type { DeleteMessage } from './handlers/message-delete.js';
 export type { DeleteMessage };
 import type { EditMessage, EditMessageReply } from './handlers/message-edit.js';
 export type { EditMessage };
+import type { RealmEmojiCommand } from './handlers/realm-emoji.js';
+import type { ChangeAvatar } from './handlers/avatars.js';
+export type { RealmEmojiCommand, ChangeAvatar };
 
 /** Every command a realm actor accepts. */
 export type Command =
@@ -60,7 +63,8 @@ export type Command =
   | SendMessage | Typing | UpdatePresence | UpdateSubscriptions | SetSubscriptionProperties | CreateChannel | UpdateChannel | ArchiveChannel
   | SetUserTopic | CreateUserGroup | UpdateUserGroupMembership | UpdateUserGroup | DeactivateUserGroup | UpdateUserStatus
   | CustomProfileFieldCommand | NavigationViewCommand | ChannelFolderCommand | DraftCommand | InviteCommand | UserAdminCommand
-  | UserCreateCommand | UpdateSettings | DeleteMessage | EditMessage | ReactionCommand | MessageFlagCommand;
+  | UserCreateCommand | UpdateSettings | DeleteMessage | EditMessage | ReactionCommand | MessageFlagCommand
+  | RealmEmojiCommand | ChangeAvatar;
 
 /** The reply each command type yields on success. */
 export interface CommandReplies extends MessageFlagReplies, CustomProfileFieldReplies, NavigationViewReplies, ChannelFolderReplies, ReactionReplies, DraftReplies, InviteReplies, UserAdminReplies,
@@ -92,6 +96,9 @@ export interface CommandReplies extends MessageFlagReplies, CustomProfileFieldRe
   update_user_status: Record<string, never>;
   delete_message: Record<string, never>;
   edit_message: EditMessageReply;
+  add_realm_emoji: Record<string, never>;
+  remove_realm_emoji: Record<string, never>;
+  change_avatar: { avatar_url: string };
 }
 
 export type CommandReply<C extends Command> = CommandReplies[C['type']];

@@ -3,6 +3,7 @@
  * store, recovers every realm (snapshot + log tail), starts one actor per realm, picks the realm
  * for a request's Host, and authenticates API keys (https://zulip.com/api/http-headers).
  */
+import { FileStore } from '../storage/file-store.js';
 import { Errors, type ZulipError } from '../errors.js';
 import { evolve } from '../domain/evolve.js';
 import { emptyRealmState, type User } from '../domain/realm-state.js';
@@ -60,7 +61,11 @@ export class RealmRegistry {
     private readonly options: RegistryOptions,
   ) {
     this.urls = options.urls;
+    this.files = new FileStore(store.dataDir);
   }
+
+  /** The content-addressed file store under the data directory (uploads, avatars, emoji). */
+  readonly files: FileStore;
 
   /** The current organization URLs (see `setUrls`). */
   private urls: RealmUrls;
@@ -127,6 +132,7 @@ export class RealmRegistry {
       snapshotPolicy: this.options.snapshotPolicy ?? DEFAULT_SNAPSHOT_POLICY,
       dispatch: (realmId, seq, events) => this.events.publish(realmId, seq, events),
       recover: () => this.recover(state.id),
+      files: this.files,
       onFatal:
         this.options.onFatal ??
         ((realmId, error) => {

@@ -40,6 +40,8 @@ import { editMessage } from './message-edit.js';
 import { updateUser, deactivateUser, reactivateUser } from './user-admin.js';
 import { adminCreateUser, addBot } from './user-create.js';
 import { updateSettings } from './user-settings.js';
+import { addRealmEmoji, removeRealmEmoji } from './realm-emoji.js';
+import { changeAvatar } from './avatars.js';
 
 type HandlerTable = { [T in Command['type']]: Handler<Extract<Command, { type: T }>, CommandReplies[T]> };
 
@@ -98,5 +100,8 @@ export const handlers: HandlerTable = {
   reactivate_user: reactivateUser,
   admin_create_user: adminCreateUser,
   update_settings: updateSettings,
+  add_realm_emoji: addRealmEmoji,
+  remove_realm_emoji: removeRealmEmoji,
+  change_avatar: changeAvatar,
   add_bot: addBot,
 };
