@@ -34,6 +34,10 @@ export interface Config {
   demoPassword: string | undefined;
   /** Largest accepted request body in bytes. */
   maxBodyBytes: number;
+  /** Largest uploaded file, MiB (Zulip's `MAX_FILE_UPLOAD_SIZE`, `max_file_upload_size_mib`). */
+  maxFileUploadMib: number;
+  /** Per-realm upload quota, MiB (`realm_upload_quota_mib`); 0 = none. */
+  uploadQuotaMib: number;
   /** Snapshot a realm after this many records… */
   snapshotEveryRecords: number;
   /** …or after this many seconds with changes. */
@@ -66,6 +70,8 @@ export const DEFAULT_CONFIG: Config = {
   demo: true,
   demoPassword: undefined,
   maxBodyBytes: 5 * 1024 * 1024,
+  maxFileUploadMib: 25,
+  uploadQuotaMib: 0,
   snapshotEveryRecords: 20_000,
   snapshotEverySeconds: 60,
   bench: false,
@@ -92,6 +98,8 @@ const OPTIONS: Record<string, [keyof Config, Kind]> = {
   demo: ['demo', 'bool'],
   'demo-password': ['demoPassword', 'string'],
   'max-body-bytes': ['maxBodyBytes', 'int'],
+  'max-file-upload-size-mib': ['maxFileUploadMib', 'int'],
+  'upload-quota-mib': ['uploadQuotaMib', 'int'],
   'snapshot-every-records': ['snapshotEveryRecords', 'int'],
   'snapshot-every-seconds': ['snapshotEverySeconds', 'int'],
   bench: ['bench', 'bool'],

@@ -43,6 +43,7 @@ export type ErrorCode =
   | 'SERVER_NOT_READY'
   | 'CANNOT_DEACTIVATE_GROUP_IN_USE'
   | 'BAD_IMAGE'
+  | 'REALM_UPLOAD_QUOTA'
   // parley's own (no Zulip equivalent): storage failures a client can meet
   | 'DISK_FULL'
   | 'MESSAGE_DAMAGED';
@@ -267,4 +268,17 @@ export const Errors = {
   fileTooLargeMib: (mib: number) => bad(`Uploaded file is larger than the allowed limit of ${mib} MiB`),
   badImage: (msg: string) => new ZulipError('BAD_IMAGE', msg, 400),
   avatarChangesDisabled: () => bad('Avatar changes are disabled in this organization.'),
+  // Uploads (zerver/views/upload.py upload_file_backend, zerver/lib/upload/__init__.py
+  // check_upload_within_quota, zerver/views/attachments.py remove)
+  uploadNoFile: () => bad('You must specify a file to upload'),
+  uploadTooManyFiles: () => bad('You may only upload one file at a time'),
+  uploadTooLarge: (maxMib: number) => bad(`File is larger than this server's configured maximum upload size (${maxMib} MiB).`),
+  /** parley's: Zulip stores empty files; the issue asks to refuse them. */
+  uploadEmpty: () => bad('Uploaded file is empty'),
+  uploadQuota: () => new ZulipError('REALM_UPLOAD_QUOTA', "Upload would exceed your organization's upload quota.", 400),
+  invalidAttachment: () => bad('Invalid attachment'),
+  /** Missing and not allowed alike (no existence oracle; Zulip's serve_file 404 page). */
+  fileNotFound: () => new ZulipError('BAD_REQUEST', 'File not found', 404),
+  invalidUploadToken: () => bad('Invalid token'),
+  invalidUploadFilename: () => bad('Invalid filename'),
 } as const;

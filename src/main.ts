@@ -29,6 +29,13 @@ import { addScrapeSource, enableDefaultMetrics, scrapeMetrics } from './metrics.
 import { recordAnsweredRequest } from './ops/request-log.js';
 import { bindFailureCause, lockDataDir, writeDemoPasswordFile } from './ops/startup.js';
 import { log as logger } from './log.js';
+import { FileTooLarge, type FileStore } from './storage/file-store.js';
+import { realmEmojiDigests } from './domain/realm-emoji.js';
+import { avatarDigests } from './domain/avatars.js';
+import { attachmentDigests } from './domain/attachments.js';
+import { handleUserUploads, isUserUploadsPath } from './api/user-uploads-page.js';
+import type { UploadServices } from './api/uploaded-file.js';
+import type { UploadRoute } from './http/multipart-upload.js';
 
 /** A running server. */
 export interface RunningServer {
@@ -82,12 +89,21 @@ export async function startServer(
     throw error;
   }
   const createDemo = config.demo && registry.all().length === 0;
+  // Uploaded files: a file no record names (a crash between file and record) is garbage.
+  const files = registry.files;
+  const referenced = new Set(registry.all().flatMap((realm) => [
+    ...attachmentDigests(realm.state), ...realmEmojiDigests(realm.state), ...avatarDigests(realm.state),
+  ]));
+  const swept = await files.sweep((digest) => referenced.has(digest));
+  if (swept.temp + swept.unreferenced > 0) logger.info(swept, 'removed unreferenced upload files');
+  const uploads = uploadServices(files, config.maxFileUploadMib, config.uploadQuotaMib);
   const queues = new EventQueueManager(options.eventTiming ?? DEFAULT_TIMING);
   registry.events.subscribe((realmId, seq, events) => queues.publish(realmId, seq, events));
   const services: ApiServices = {
     realmForHost: (host) => registry.realmForHost(host),
     authenticate: (realm, email, apiKey) => registry.authenticate(realm, email, apiKey),
     rateLimits: config.rateLimits ? new ApiRateLimits() : null,
+    uploads,
   };
   const apiDispatch = createDispatcher(buildRoutes({ queues }), services);
   // Bound before the demo exists: until then every request gets 503 (clients retry).
@@ -131,6 +147,8 @@ export async function startServer(
       health,
       ...((config.metricsToken ?? '') !== '' && { metrics: { token: config.metricsToken!, scrape: scrapeMetrics } }),
       onAnswered: recordAnsweredRequest,
+      upload: uploadRoute(files, config.maxFileUploadMib),
+      userUploads: { matches: isUserUploadsPath, handle: (req) => (starting ? Promise.resolve(startingError) : handleUserUploads(req, services)) },
     });
   } catch (error) {
     await release();
@@ -197,4 +215,31 @@ function realmCounts(subdomain: string, state: RealmState): { subdomain: string;
   let messages = 0;
   for (let id = 0; id < index.bits.length; id++) if (index.exists(id)) messages++;
   return { subdomain, messages, users };
+}
+
+const MIB = 1024 * 1024;
+
+/** The file store's read side and the upload limits, as the API layer sees them. */
+function uploadServices(files: FileStore, maxFileUploadMib: number, uploadQuotaMib: number): UploadServices {
+  return {
+    maxFileUploadMib,
+    quotaBytes: uploadQuotaMib > 0 ? uploadQuotaMib * MIB : null,
+    size: (sha256) => files.size(sha256),
+    open: (sha256, start, end) => files.openRead(sha256, { start, end }),
+  };
+}
+
+/** `POST /api/v1/user_uploads`: streamed to the file store's temp area, at most the upload limit. */
+function uploadRoute(files: FileStore, maxFileUploadMib: number): UploadRoute {
+  const tooLarge = () => Errors.uploadTooLarge(maxFileUploadMib);
+  return {
+    // Custom emoji and avatars are multipart uploads too (checked against their own 5 MiB limits).
+    matches: (method, path) => method === 'POST' && (path === '/api/v1/user_uploads' || path === '/api/v1/users/me/avatar' || path.startsWith('/api/v1/realm/emoji/')),
+    maxFileBytes: maxFileUploadMib * MIB,
+    tooLarge,
+    stage: (source, maxBytes) =>
+      files.stage(source, { maxBytes }).catch((error: unknown) => {
+        throw error instanceof FileTooLarge ? tooLarge() : error;
+      }),
+  };
 }

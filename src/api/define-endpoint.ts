@@ -14,7 +14,7 @@ import type { ZulipError } from '../errors.js';
 import type { RealmHandle } from '../realm/realm-handle.js';
 import type { User } from '../domain/realm-state.js';
 import type { ParamSpecs, DecodedParams, Dialect } from './params.js';
-import type { UploadedFile } from './registry.js';
+import type { UploadedFile, UploadServices } from './uploaded-file.js';
 
 /** HTTP methods parley routes. HEAD is answered by the GET handler; OPTIONS by the registry. */
 export type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
@@ -63,8 +63,12 @@ interface BaseContext<P, PS extends PathParamSpecs> {
   readonly scheme: 'http' | 'https';
   /** Registers a callback for a client that disconnects before the answer (long-polls). */
   readonly onAbort: (callback: () => void) => void;
-  /** The request's uploaded files (multipart file parts), in order; empty when none. */
+  /** File parts of a streamed upload (only `POST /user_uploads` receives any). */
   readonly files: readonly UploadedFile[];
+  /** The upload store and limits; null when the server has none. */
+  readonly uploads: UploadServices | null;
+  /** Request headers, names lower-case (file downloads read `Range`). */
+  readonly headers: Readonly<Record<string, string>>;
 }
 
 /** The context of an `auth: 'user'` endpoint: the authenticated user and their realm. */

@@ -16,6 +16,7 @@ import * as messages from './messages.js';
 import * as messageFlags from './message-flags.js';
 import * as reactions from './reactions.js';
 import * as drafts from './drafts.js';
+import * as uploads from './uploads.js';
 import * as typing from './typing.js';
 import * as streams from './streams.js';
 import * as subscriptions from './subscriptions.js';
@@ -71,6 +72,12 @@ export function buildRoutes(services: EndpointServices): Route[] {
     // --- Drafts (drafts.ts) ---
     route('/drafts', { GET: drafts.getDrafts, POST: drafts.createDrafts }),
     route('/drafts/{draft_id}', { PATCH: drafts.editDraft, DELETE: drafts.deleteDraft }),
+
+    // --- Uploads and attachments (uploads.ts) ---
+    route('/user_uploads', { POST: uploads.uploadFile }),
+    route('/user_uploads/{realm_id_str:string}/{hex:string}/{random:string}/{filename:string}', { GET: uploads.getFileTemporaryUrl }),
+    route('/attachments', { GET: uploads.getAttachments }),
+    route('/attachments/{attachment_id}', { DELETE: uploads.removeAttachment }),
 
     // --- Typing notifications (typing.ts) ---
     route('/typing', { POST: typing.setTypingStatus }),

@@ -39,7 +39,7 @@ export function eventEndpoints(queues: EventQueueManager) {
         slim_presence: P.bool({ default: false }),
         queue_lifespan_secs: P.int({ default: 0 }),
       },
-      handler: async ({ realm, user, params }) => {
+      handler: async ({ realm, user, params, uploads }) => {
         const me = user;
         if (params.all_public_streams && me.role === Role.guest) return Errors.userNotAuthorized();
         const narrow = compileEventNarrow(params.narrow);
@@ -60,6 +60,7 @@ export function eventEndpoints(queues: EventQueueManager) {
           narrow: params.narrow as never,
           clientCapabilities: capabilities,
           realmUrl: realm.url,
+          ...(uploads !== null && { maxFileUploadSizeMib: uploads.maxFileUploadMib }),
         });
         const queue = queues.register(
           realm.id,

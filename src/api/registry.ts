@@ -18,6 +18,7 @@ import { parseBasicAuth } from '../auth/basic-auth.js';
 import { LRUCache } from 'lru-cache';
 import { rateLimitedError, type ApiRateLimits } from './api-rate-limits.js';
 import { log } from '../log.js';
+import type { FileBody, UploadedFile, UploadServices } from './uploaded-file.js';
 
 /**
  * One request as `http/` hands it over: everything copied out of uWS, body already parsed.
@@ -31,8 +32,6 @@ export interface ApiRequest {
   readonly query: ParamPairs;
   /** Form fields (urlencoded or multipart) for POST/PATCH/PUT/DELETE; empty otherwise. */
   readonly body: ParamPairs;
-  /** The file parts of a multipart body, in order (absent or empty: none). */
-  readonly files?: readonly UploadedFile[];
   readonly headers: Readonly<Record<string, string>>;
   /**
    * The client's IP: the TCP peer, or `X-Forwarded-For`'s client when the peer is one of
@@ -53,17 +52,8 @@ export interface ApiRequest {
    * route template and who asked. Absent in tests that build requests by hand.
    */
   readonly trace?: RequestTrace;
-}
-
-/**
- * One file part of a multipart/form-data body (Django's `request.FILES` entry): the form field
- * name, the client's file name and Content-Type (lower-case, parameters dropped), and the bytes.
- */
-export interface UploadedFile {
-  readonly fieldName: string;
-  readonly filename: string;
-  readonly contentType: string;
-  readonly data: Buffer;
+  /** File parts of a streamed multipart upload (`POST /user_uploads`), already on disk. */
+  readonly files?: readonly UploadedFile[];
 }
 
 /** What the dispatcher learned about a request, for logs and metrics (issue 13 §2). */
@@ -84,6 +74,8 @@ export interface ApiResponse {
   readonly status: number;
   readonly headers?: Readonly<Record<string, string>>;
   readonly body: Record<string, unknown> | null;
+  /** A file download (`GET /user_uploads/...`): streamed instead of `body` (which is then null). */
+  readonly file?: FileBody;
 }
 
 /** What the dispatcher needs from the rest of the server. */
@@ -98,6 +90,8 @@ export interface ApiServices {
   authenticate(realm: RealmHandle | null, email: string, apiKey: string): Authenticated | ZulipError;
   /** API rate limits (`api/api-rate-limits.ts`); absent or null = no limits (`--rate-limits off`). */
   rateLimits?: ApiRateLimits | null;
+  /** The upload store and limits (`POST /user_uploads`, file downloads); absent = uploads refused. */
+  uploads?: UploadServices;
 }
 
 /** A successfully authenticated request's principal: the user and the realm they belong to. */
@@ -110,6 +104,7 @@ export interface Authenticated {
 export const API_PREFIX = '/api/v1/';
 
 const NEVER_ABORTS = (): void => {};
+const NO_FILES: readonly UploadedFile[] = [];
 
 /** The wire form of a ZulipError: its status, its extra headers, `toBody()`. */
 export function errorResponse(error: ZulipError): ApiResponse {
@@ -397,17 +392,18 @@ export function createDispatcher(
       route.placeholders.forEach((ph, i) => (decoded[ph.name] = values[i]!));
       pathParams = decoded;
     }
-    const files = req.files ?? [];
     const client = lastValue(req.body, 'client') || lastValue(req.query, 'client');
     const clientName = client || clientNameFromUserAgent(req.headers['user-agent']);
     const onAbort = req.onAbort ?? NEVER_ABORTS;
     const scheme = req.scheme ?? 'http';
+    const files = req.files ?? NO_FILES;
+    const uploads = services.uploads ?? null;
     // `auth: 'user'` endpoints were authenticated above: they get the principal's realm and user.
     // Two literals of one shape (not a spread): the hot path keeps a single object layout.
     const ctx: Parameters<AnyEndpoint['handler']>[0] =
       principal === null
-        ? { params, path: pathParams, realm, user: null, clientName, remoteAddress: req.remoteAddress, scheme, onAbort, files }
-        : { params, path: pathParams, realm: principal.realm, user: principal.user, clientName, remoteAddress: req.remoteAddress, scheme, onAbort, files };
+        ? { params, path: pathParams, realm, user: null, clientName, remoteAddress: req.remoteAddress, scheme, onAbort, files, uploads, headers: req.headers }
+        : { params, path: pathParams, realm: principal.realm, user: principal.user, clientName, remoteAddress: req.remoteAddress, scheme, onAbort, files, uploads, headers: req.headers };
     const result = endpoint.handler(ctx);
     if (result instanceof Promise) return result.then((outcome) => envelope(req, outcome, consumed));
     return envelope(req, result, consumed);

@@ -24,3 +24,4 @@ export * from './access/drafts.js';
 export * from './access/subscriptions.js';
 export * from './access/message-moves.js';
 export * from './access/emoji.js';
+export * from './access/attachments.js';

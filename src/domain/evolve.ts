@@ -20,6 +20,7 @@ import { evolveProfileFields } from './custom-profile-fields.js';
 import { evolveNavigationViews } from './navigation-views.js';
 import { evolveChannelFolders } from './channel-folders.js';
 import { evolveDrafts } from './drafts.js';
+import { evolveAttachments } from './attachments.js';
 import { evolveReactions } from './reactions.js';
 import { evolveUserAdmin } from './user-admin.js';
 import { messageEdited } from './message-edits.js';
@@ -90,6 +91,10 @@ export function evolve(state: RealmState, record: RealmRecord): void {
     case 'draft_deleted':
     case 'drafts_cleared':
       return evolveDrafts(state, record);
+    case 'attachment_uploaded':
+    case 'attachment_deleted':
+    case 'attachment_messages_changed':
+      return evolveAttachments(state, record);
     case 'reaction_added':
     case 'reaction_removed':
       return evolveReactions(state, record);

@@ -235,6 +235,8 @@ export interface RealmState {
   channelFolders?: import('./channel-folders.js').ChannelFolderState;
   /** Users' drafts and the next draft id; see `drafts.ts` (optional: created on first use). */
   drafts?: import('./drafts.js').DraftState;
+  /** Uploaded files; see `attachments.ts` (optional: created on the first upload). */
+  attachments?: import('./attachments.js').AttachmentState;
   /** Emoji reactions per message; see `reactions.ts` (optional: created on the first reaction). */
   reactions?: import('./reactions.js').ReactionState;
   /** message id → stored edit history, newest first; see `message-edits.ts` (optional: created on first edit). */

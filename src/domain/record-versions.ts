@@ -12,6 +12,9 @@ import type { RealmRecord } from './records.js';
 
 /** Every version of each record type that `evolve` can apply. */
 export const RECORD_VERSIONS: { readonly [T in RealmRecord['type']]: readonly number[] } = {
+  attachment_deleted: [1],
+  attachment_messages_changed: [1],
+  attachment_uploaded: [1],
   avatar_changed: [1],
   channel_folder_created: [1],
   channel_folder_updated: [1],

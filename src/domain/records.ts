@@ -146,7 +146,8 @@ import type { RealmSettingsChanged } from './realm-settings.js';
 import type { MessageFlagsChanged } from './message-flags.js';
 import type { RealmEmojiRecord } from './realm-emoji.js';
 import type { AvatarChanged } from './avatars.js';
-export type RealmRecord = RealmCreated | RealmSettingsChanged | LinkifiersChanged | UserCreated | StreamCreated | SubscriptionsAdded | SubscriptionsRemoved | SubscriptionPropertyChanged | MessageSent | UserTopicSet | StreamUpdated | UserGroupCreated | UserGroupMembershipChanged | UserGroupUpdated | UserStatusSet | CustomProfileFieldRecord | NavigationViewRecord | ChannelFolderRecord | DraftRecord | InviteRecord | UserAdminRecord | MessagesDeleted | MessageEdited | ReactionRecord | MessageFlagsChanged | RealmEmojiRecord | AvatarChanged;
+import type { AttachmentRecord } from './attachments.js';
+export type RealmRecord = RealmCreated | RealmSettingsChanged | LinkifiersChanged | UserCreated | StreamCreated | SubscriptionsAdded | SubscriptionsRemoved | SubscriptionPropertyChanged | MessageSent | UserTopicSet | StreamUpdated | UserGroupCreated | UserGroupMembershipChanged | UserGroupUpdated | UserStatusSet | CustomProfileFieldRecord | NavigationViewRecord | ChannelFolderRecord | DraftRecord | InviteRecord | UserAdminRecord | MessagesDeleted | MessageEdited | ReactionRecord | MessageFlagsChanged | RealmEmojiRecord | AvatarChanged | AttachmentRecord;
 
 /**
  * A user's status changed (https://zulip.com/api/update-status; see domain/user-status.ts): only

@@ -15,7 +15,7 @@
 import busboy from 'busboy';
 import type { HttpRequest, HttpResponse } from 'uWebSockets.js';
 import { Errors } from '../errors.js';
-import type { ApiRequest, RequestTrace, UploadedFile } from '../api/registry.js';
+import type { ApiRequest, RequestTrace } from '../api/registry.js';
 import { clientIp, requestScheme, TrustedProxies } from './client-ip.js';
 
 /** Default body limit: 5 MiB. */
@@ -149,17 +149,8 @@ function mediaType(contentType: string): string {
   return (semi < 0 ? contentType : contentType.slice(0, semi)).trim().toLowerCase();
 }
 
-/** A parsed form: its fields and (multipart only) its file parts. */
-interface ParsedForm {
-  fields: [string, string][];
-  files: UploadedFile[];
-}
-
-/**
- * Parses a multipart/form-data body into its fields and file parts. A file part without a file
- * name is dropped, as Django does; the files are copies of slices of the (already bounded) body.
- */
-function parseMultipart(contentType: string, body: Buffer): Promise<ParsedForm> {
+/** Parses a multipart/form-data body into its fields; file parts are drained and dropped. */
+function parseMultipart(contentType: string, body: Buffer): Promise<[string, string][]> {
   return new Promise((resolve, reject) => {
     const malformed = (why: string) =>
       Errors.badRequest(`Malformed multipart/form-data request body: ${why}`);
@@ -174,18 +165,10 @@ function parseMultipart(contentType: string, body: Buffer): Promise<ParsedForm> 
       return reject(malformed(error instanceof Error ? error.message : String(error)));
     }
     const fields: [string, string][] = [];
-    const files: UploadedFile[] = [];
     parser.on('field', (name, value) => fields.push([name, value]));
-    parser.on('file', (fieldName, stream, info) => {
-      const chunks: Buffer[] = [];
-      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-      stream.on('end', () => {
-        if (!info.filename) return;
-        files.push({ fieldName, filename: info.filename, contentType: mediaType(info.mimeType), data: Buffer.concat(chunks) });
-      });
-    });
+    parser.on('file', (_name, stream) => stream.resume());
     parser.on('error', (error: unknown) => reject(malformed(error instanceof Error ? error.message : String(error))));
-    parser.on('close', () => resolve({ fields, files }));
+    parser.on('close', () => resolve(fields));
     parser.end(body);
   });
 }
@@ -199,19 +182,11 @@ function parseMultipart(contentType: string, body: Buffer): Promise<ParsedForm> 
  * - anything else, or no Content-Type → no fields (JSON bodies are not parsed, as in Zulip).
  */
 export function parseForm(contentType: string | undefined, body: Buffer): [string, string][] | Promise<[string, string][]> {
-  const form = parseFormAndFiles(contentType, body);
-  return form instanceof Promise ? form.then((f) => f.fields) : form.fields;
-}
-
-const NO_FORM: ParsedForm = { fields: [], files: [] };
-
-/** `parseForm`, also returning the multipart body's file parts (Django's `request.FILES`). */
-export function parseFormAndFiles(contentType: string | undefined, body: Buffer): ParsedForm | Promise<ParsedForm> {
-  if (contentType === undefined || body.length === 0) return NO_FORM;
+  if (contentType === undefined || body.length === 0) return [];
   const type = mediaType(contentType);
-  if (type === 'application/x-www-form-urlencoded') return { fields: parseQuery(body.toString('utf8')), files: [] };
+  if (type === 'application/x-www-form-urlencoded') return parseQuery(body.toString('utf8'));
   if (type === 'multipart/form-data') return parseMultipart(contentType, body);
-  return NO_FORM;
+  return [];
 }
 
 /**
@@ -230,13 +205,22 @@ export async function toApiRequest(
   onAbort?: (callback: () => void) => void,
   trace?: RequestTrace,
 ): Promise<ApiRequest> {
-  const form = BODY_METHODS.has(head.method) ? await parseFormAndFiles(head.headers['content-type'], body) : NO_FORM;
+  const fields = BODY_METHODS.has(head.method) ? await parseForm(head.headers['content-type'], body) : [];
+  return apiRequestFromFields(head, fields, onAbort, trace);
+}
+
+/** The `ApiRequest` of a copied head and already parsed form fields (streamed uploads add `files`). */
+export function apiRequestFromFields(
+  head: RequestHead,
+  fields: [string, string][],
+  onAbort?: (callback: () => void) => void,
+  trace?: RequestTrace,
+): ApiRequest {
   return {
     method: head.method,
     path: head.path,
     query: parseQuery(head.rawQuery),
-    body: form.fields,
-    files: form.files,
+    body: fields,
     headers: head.headers,
     remoteAddress: head.remoteAddress,
     peerAddress: head.peerAddress,

@@ -15,6 +15,7 @@ export const NEVER_CACHE = 'no-store, no-cache, must-revalidate, max-age=0';
 const REASONS: Readonly<Record<number, string>> = {
   200: 'OK',
   204: 'No Content',
+  206: 'Partial Content',
   302: 'Found',
   400: 'Bad Request',
   401: 'Unauthorized',
@@ -22,6 +23,7 @@ const REASONS: Readonly<Record<number, string>> = {
   404: 'Not Found',
   405: 'Method Not Allowed',
   413: 'Payload Too Large',
+  416: 'Range Not Satisfiable',
   429: 'Too Many Requests',
   500: 'Internal Server Error',
   503: 'Service Unavailable',

@@ -20,6 +20,7 @@ import { isRawAnswer, type RawRoute } from '../api/raw-route.js';
 import {
   copyRequestHead,
   DEFAULT_MAX_BODY_BYTES,
+  apiRequestFromFields,
   readBody,
   RequestAborted,
   toApiRequest,
@@ -31,6 +32,8 @@ import type { TrustedProxies } from './client-ip.js';
 import { serveMetrics, type MetricsEndpoint } from './metrics-endpoint.js';
 import { log } from '../log.js';
 import { listenExclusive } from './listen-exclusive.js';
+import { isMultipart, readMultipartUpload, type UploadRoute } from './multipart-upload.js';
+import { writeFileResponse } from './file-writer.js';
 
 /** Options for `startHttpServer`. */
 export interface HttpServerOptions {
@@ -65,6 +68,13 @@ export interface HttpServerOptions {
   metrics?: MetricsEndpoint;
   /** Called once per answered (or aborted: status 499) request, for the request log and metrics. */
   onAnswered?: (answer: AnsweredRequest) => void;
+  /**
+   * Upload routes (`POST /api/v1/user_uploads`): multipart bodies streamed to disk with their own
+   * size limit instead of `maxBodyBytes` (see multipart-upload.ts).
+   */
+  upload?: UploadRoute;
+  /** `GET /user_uploads/...` (files, outside `/api/v1`): answers that may stream a file. */
+  userUploads?: { matches(path: string): boolean; handle(req: ApiRequest): Promise<ApiResponse> };
 }
 
 /** One finished request, as the request log and the metrics see it. */
@@ -243,7 +253,58 @@ export function startHttpServer(opts: HttpServerOptions): Promise<HttpServer> {
         }, fail);
       return;
     }
+    const userUploads = opts.userUploads;
+    if (userUploads !== undefined && userUploads.matches(head.path)) {
+      trace.route = '/user_uploads/{path}';
+      readBody(res, state, head.headers['content-length'], maxBodyBytes)
+        .then((body) => {
+          state.onAbort = null;
+          return toApiRequest(head, body, onClientAbort, trace);
+        })
+        .then((req) => (state.aborted ? undefined : userUploads.handle(req)))
+        .then(async (response) => {
+          if (response === undefined || state.aborted) {
+            answered(499);
+            return finish(state);
+          }
+          if (response.file === undefined) return reply(response);
+          try {
+            await writeFileResponse(res, state, response, head.method === 'HEAD');
+          } catch (error) {
+            if (!state.done) return fail(error);
+          }
+          answered(response.status);
+          finish(state);
+        })
+        .catch(fail);
+      return;
+    }
     if (!head.path.startsWith(API_PREFIX)) return reply(errorResponse(Errors.notFound()));
+    const upload = opts.upload;
+    if (upload !== undefined && upload.matches(head.method, head.path) && isMultipart(head.headers['content-type'])) {
+      let files: readonly { discard(): Promise<void> }[] = [];
+      readMultipartUpload(res, state, head, upload)
+        .then((parsed) => {
+          files = parsed.files;
+          const apiRequest = { ...apiRequestFromFields(head, parsed.fields, onClientAbort, trace), files: parsed.files };
+          return state.aborted ? undefined : dispatch(apiRequest);
+        })
+        .then((response) => {
+          if (response === undefined) {
+            answered(499);
+            return finish(state);
+          }
+          reply(response);
+        }, (error: unknown) => {
+          // The body may be unread (over-size, broken, disk full): answer and close the connection.
+          if (error instanceof ZulipError) return reply(errorResponse(error), true);
+          fail(error);
+        })
+        .finally(() => {
+          for (const file of files) void file.discard();
+        });
+      return;
+    }
 
     readBody(res, state, head.headers['content-length'], maxBodyBytes)
       .then((body) => {

@@ -44,6 +44,7 @@ import type { ChannelFolderCommand, ChannelFolderReplies } from './handlers/chan
 import type { MessageFlagCommand, MessageFlagReplies } from './handlers/message-flags.js';
 import type { ReactionCommand, ReactionReplies } from './handlers/reactions.js';
 import type { DraftCommand, DraftReplies } from './handlers/drafts.js';
+import type { AttachmentCommand, AttachmentReplies } from './handlers/attachments.js';
 import type { InviteCommand, InviteReplies } from './handlers/invites.js';
 import type { UserAdminCommand, UserAdminReplies } from './handlers/user-admin.js';
 import type { UserCreateCommand, UserCreateReplies } from './handlers/user-create.js';
@@ -64,11 +65,11 @@ export type Command =
   | SetUserTopic | CreateUserGroup | UpdateUserGroupMembership | UpdateUserGroup | DeactivateUserGroup | UpdateUserStatus
   | CustomProfileFieldCommand | NavigationViewCommand | ChannelFolderCommand | DraftCommand | InviteCommand | UserAdminCommand
   | UserCreateCommand | UpdateSettings | DeleteMessage | EditMessage | ReactionCommand | MessageFlagCommand
-  | RealmEmojiCommand | ChangeAvatar;
+  | RealmEmojiCommand | ChangeAvatar | AttachmentCommand;
 
 /** The reply each command type yields on success. */
 export interface CommandReplies extends MessageFlagReplies, CustomProfileFieldReplies, NavigationViewReplies, ChannelFolderReplies, ReactionReplies, DraftReplies, InviteReplies, UserAdminReplies,
-  UserCreateReplies, UserSettingsReplies {
+  UserCreateReplies, UserSettingsReplies, AttachmentReplies {
   create_realm: Record<string, never>;
   create_user: { userId: number; apiKey: string };
   subscribe: Record<string, never>;

@@ -16,10 +16,14 @@ import { BadImage, resizeAvatar, resizeEmoji } from '../storage/images.js';
 import { checkAddRealmEmoji } from './handlers/realm-emoji.js';
 import type { RealmHandle } from './realm-handle.js';
 
-/** An uploaded file as the media functions need it: declared Content-Type and the bytes. */
+/**
+ * An uploaded file as the media functions need it: declared Content-Type, size in bytes, and
+ * its content, read only once the size is known to be small (the HTTP layer staged it on disk).
+ */
 export interface MediaUpload {
-  contentType: string;
-  data: Uint8Array;
+  readonly contentType: string;
+  readonly size: number;
+  read(): Promise<Uint8Array>;
 }
 
 /**
@@ -46,11 +50,11 @@ async function imageWork<T>(work: () => Promise<T>): Promise<Result<T>> {
  */
 export async function uploadRealmEmoji(realm: RealmHandle, actorId: number, name: string, files: readonly MediaUpload[]): Promise<Result<Record<string, never>>> {
   const first = files[0];
-  const refused = checkAddRealmEmoji(realm.state, actorId, name, files.length, first?.data.byteLength ?? 0);
+  const refused = checkAddRealmEmoji(realm.state, actorId, name, files.length, first?.size ?? 0);
   if (refused !== null) return fail(refused);
   const file = first!;
   if (!isEmojiContentType(file.contentType)) return fail(Errors.badImage('Invalid image format'));
-  const resized = await imageWork(() => resizeEmoji(file.data, file.contentType, EMOJI_SIZE_PX));
+  const resized = await imageWork(async () => resizeEmoji(await file.read(), file.contentType, EMOJI_SIZE_PX));
   if (!resized.ok) return resized;
   const image = await realm.files.put(resized.value.image);
   const still = resized.value.still === null ? null : await realm.files.put(resized.value.still);
@@ -62,7 +66,7 @@ export async function uploadRealmEmoji(realm: RealmHandle, actorId: number, name
     isAnimated: resized.value.animated,
     sha256: image.sha256,
     stillSha256: still?.sha256 ?? null,
-    uploadBytes: file.data.byteLength,
+    uploadBytes: file.size,
   });
 }
 
@@ -70,9 +74,12 @@ export async function uploadRealmEmoji(realm: RealmHandle, actorId: number, name
 export async function uploadAvatar(realm: RealmHandle, actorId: number, files: readonly MediaUpload[]): Promise<Result<{ avatar_url: string }>> {
   if (files.length !== 1) return fail(Errors.exactlyOneAvatar());
   const file = files[0]!;
-  if (file.data.byteLength > MAX_AVATAR_FILE_SIZE_MIB * 1024 * 1024) return fail(Errors.fileTooLargeMib(MAX_AVATAR_FILE_SIZE_MIB));
+  if (file.size > MAX_AVATAR_FILE_SIZE_MIB * 1024 * 1024) return fail(Errors.fileTooLargeMib(MAX_AVATAR_FILE_SIZE_MIB));
   if (!AVATAR_CONTENT_TYPES.has(file.contentType)) return fail(Errors.badImage('Invalid image format'));
-  const resized = await imageWork(async () => [await resizeAvatar(file.data, AVATAR_SIZE_PX), await resizeAvatar(file.data, MEDIUM_AVATAR_SIZE_PX)] as const);
+  const resized = await imageWork(async () => {
+    const bytes = await file.read();
+    return [await resizeAvatar(bytes, AVATAR_SIZE_PX), await resizeAvatar(bytes, MEDIUM_AVATAR_SIZE_PX)] as const;
+  });
   if (!resized.ok) return resized;
   const small = await realm.files.put(resized.value[0]);
   const medium = await realm.files.put(resized.value[1]);

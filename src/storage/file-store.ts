@@ -16,14 +16,27 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream, type ReadStream } from 'node:fs';
-import { mkdir, open, readdir, rename, rm, stat, unlink } from 'node:fs/promises';
-import { join } from 'node:path';
+import { mkdir, open, readFile, readdir, rename, rm, stat, unlink } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import type { Readable } from 'node:stream';
 
 /** Where a file's bytes are: the SHA-256 (lower-case hex) and the size in bytes. */
 export interface StoredFile {
   readonly sha256: string;
   readonly size: number;
+}
+
+/** A file written and fsynced under a temp name, not yet visible under its digest (`FileStore.stage`). */
+export interface StagedFile extends StoredFile {
+  /** Makes it visible under `sha256/` durably (rename + directory fsync). Idempotent. */
+  commit(): Promise<void>;
+  /** Removes the temp file. Idempotent; nothing after `commit`. */
+  discard(): Promise<void>;
+  /**
+   * The whole content, from the temp file (or the committed one): for small files only (avatars
+   * and emoji, at most a few MiB, decoded before anything is kept). Rejects after `discard`.
+   */
+  read(): Promise<Buffer>;
 }
 
 /** `put` rejects with this when the source exceeds `maxBytes`; nothing is stored. */
@@ -74,13 +87,23 @@ export class FileStore {
   }
 
   /**
-   * Writes `source` durably and returns its digest and size (bytes). Streams: at most one chunk
-   * is held in memory. The same content twice is stored once (the second temp file is dropped).
-   * Rejects with `FileTooLarge` past `options.maxBytes`, or with the filesystem's error (ENOSPC…);
-   * either way nothing new is left under `sha256/`. Resolves only after the file and its
-   * directory entry are fsynced.
+   * Writes `source` durably and returns its digest and size (bytes): `stage` then `commit`.
+   * Rejects like `stage`; resolves only after the file and its directory entry are fsynced.
    */
   async put(source: FileSource, options: PutOptions = {}): Promise<StoredFile> {
+    const staged = await this.stage(source, options);
+    await staged.commit();
+    return { sha256: staged.sha256, size: staged.size };
+  }
+
+  /**
+   * Writes `source` to a temp file (hashed on the way, fsynced) without making it visible: the
+   * caller then `commit`s it (renamed to its content path, directory fsynced; the same content
+   * twice is stored once) or `discard`s it (both idempotent; discard after commit does nothing).
+   * Streams: at most one chunk is held in memory. Rejects with `FileTooLarge` past
+   * `options.maxBytes`, or with the filesystem's error (ENOSPC…); the temp file is then removed.
+   */
+  async stage(source: FileSource, options: PutOptions = {}): Promise<StagedFile> {
     await this.ensureDirs();
     const maxBytes = options.maxBytes ?? Number.POSITIVE_INFINITY;
     const temp = join(this.tmpDir, `${process.pid}-${randomBytes(12).toString('hex')}`);
@@ -105,16 +128,37 @@ export class FileStore {
       } finally {
         await handle.close();
       }
-      const sha256 = hash.digest('hex');
-      const dir = join(this.shaDir, sha256.slice(0, 2));
-      await mkdir(dir, { recursive: true });
-      await rename(temp, join(dir, sha256));
-      await fsyncDir(dir);
-      return { sha256, size };
     } catch (error) {
       await unlink(temp).catch(() => undefined);
       throw error;
     }
+    const sha256 = hash.digest('hex');
+    let state: 'staged' | 'committed' | 'discarded' = 'staged';
+    const target = this.pathOf(sha256);
+    return {
+      sha256,
+      size,
+      commit: async () => {
+        if (state !== 'staged') {
+          if (state === 'discarded') throw new Error('staged file already discarded');
+          return;
+        }
+        const dir = dirname(target);
+        await mkdir(dir, { recursive: true });
+        await rename(temp, target);
+        await fsyncDir(dir);
+        state = 'committed';
+      },
+      discard: async () => {
+        if (state !== 'staged') return;
+        state = 'discarded';
+        await unlink(temp).catch(() => undefined);
+      },
+      read: async () => {
+        if (state === 'discarded') throw new Error('staged file already discarded');
+        return readFile(state === 'committed' ? target : temp);
+      },
+    };
   }
 
   /** The absolute path of a stored digest. Throws a TypeError for anything but a 64-hex digest. */

@@ -64,3 +64,20 @@ t.test('sweep removes temp files and unreferenced content, keeps referenced cont
   await store.remove(keep.sha256);
   t.equal(await store.size(keep.sha256), undefined);
 });
+
+t.test('stage keeps the file invisible until commit; discard removes it', async (t) => {
+  const store = new FileStore(tempDir(t));
+  const staged = await store.stage(Buffer.from('staged'));
+  t.equal(await store.size(staged.sha256), undefined, 'not visible before commit');
+  t.equal(readdirSync(join(store.root, 'tmp')).length, 1);
+  await staged.commit();
+  await staged.commit();
+  t.equal(await store.size(staged.sha256), 6);
+  await staged.discard();
+  t.equal(await store.size(staged.sha256), 6, 'discard after commit keeps the file');
+  const other = await store.stage(Buffer.from('other'));
+  await other.discard();
+  t.equal(await store.size(other.sha256), undefined);
+  t.same(readdirSync(join(store.root, 'tmp')), []);
+  await t.rejects(other.commit(), /discarded/);
+});

@@ -25,7 +25,7 @@ export async function uploadAs(
 ): Promise<Reply> {
   const form = new FormData();
   for (const [k, v] of Object.entries(fields)) form.append(k, v);
-  files.forEach((f, i) => form.append(f.field ?? `file-${i}`, new Blob([f.data], { type: f.type }), f.filename));
+  files.forEach((f, i) => form.append(f.field ?? `file-${i}`, new Blob([new Uint8Array(f.data)], { type: f.type }), f.filename));
   const auth = 'Basic ' + Buffer.from(`${caller.email}:${caller.apiKey}`).toString('base64');
   const res = await fetch(`${s.url}/api/v1${path}`, { method, headers: { Authorization: auth }, body: form });
   const text = await res.text();

@@ -726,6 +726,9 @@ export function applyEvent(state: Json, event: Json, user: { id: number }, ctx: 
     case 'invites_changed':
       // No state.
       return;
+    case 'attachment':
+      // No /register state (Zulip's apply_event ignores it: it feeds the uploads UI only).
+      return;
     default:
       throw new Error(`applyEvent: no fold for event type ${JSON.stringify(event.type)} (add one with the event)`);
   }

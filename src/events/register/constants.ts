@@ -9,8 +9,8 @@
  * Everything here is built once at module load and must be treated as read-only: the builders
  * copy (`structuredClone`/spread) before handing values to a response.
  */
-/** Default upload limit in MiB: parley's default request-body limit (5 MiB, `--max-body-bytes`). */
-export const DEFAULT_MAX_FILE_UPLOAD_SIZE_MIB = 5;
+/** Default upload limit in MiB (Zulip's `MAX_FILE_UPLOAD_SIZE` default; `--max-file-upload-size-mib`). */
+export const DEFAULT_MAX_FILE_UPLOAD_SIZE_MIB = 25;
 
 /** `settings.SERVER_GENERATION`: when this process started (UNIX seconds). */
 export const SERVER_GENERATION = Math.floor(Date.now() / 1000);

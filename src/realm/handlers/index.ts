@@ -35,6 +35,7 @@ import { createChannelFolder, updateChannelFolder, reorderChannelFolders } from 
 import { updateMessageFlags, markAllAsRead, markChannelAsRead } from './message-flags.js';
 import { addReaction, removeReaction } from './reactions.js';
 import { createDrafts, editDraft, deleteDraft } from './drafts.js';
+import { uploadFile, deleteAttachment } from './attachments.js';
 import { deleteMessage } from './message-delete.js';
 import { editMessage } from './message-edit.js';
 import { updateUser, deactivateUser, reactivateUser } from './user-admin.js';
@@ -90,6 +91,8 @@ export const handlers: HandlerTable = {
   create_drafts: createDrafts,
   edit_draft: editDraft,
   delete_draft: deleteDraft,
+  upload_file: uploadFile,
+  delete_attachment: deleteAttachment,
   delete_message: deleteMessage,
   edit_message: editMessage,
   create_multiuse_invite: createMultiuseInvite,

@@ -5,6 +5,8 @@
  * `delete_message` events and Notification Bot breadcrumbs (see `message-move.ts`).
  * Check order follows Zulip's.
  */
+import { claimAttachments } from './attachments.js';
+import type { AttachmentWire } from '../../domain/attachments.js';
 import { ok, fail, Errors, ZulipError, type Result } from '../../errors.js';
 import { Role, type RealmState, type Recipient, type Stream, type TopicsPolicy, type User } from '../../domain/realm-state.js';
 import type { MessageBody } from '../../domain/records.js';
@@ -49,7 +51,7 @@ export interface EditMessage {
 
 /** Reply: Zulip's success data (no uploads exist in parley). */
 export interface EditMessageReply {
-  detached_uploads: never[];
+  detached_uploads: AttachmentWire[];
 }
 
 /** The error the handler returns when `body` is stale; the API re-reads and retries. */
@@ -342,5 +344,10 @@ export const editMessage: Handler<EditMessage, EditMessageReply> = (state, cmd, 
       : automaticPolicyOnMove(state, r.id, r.target!, r.targetTopic, changedIds, losingAccess, r.now);
   const events = [...visibility.events, ...updateEvents(state, cmd, record, r.orig, r.target, access)];
   const followUps = editFollowUps(state, cmd, r, changedIds, change !== undefined);
-  return ok({ records: [record, ...visibility.records], events, reply: { detached_uploads: [] }, ...(followUps.length > 0 && { followUps }) });
+  // Zulip's check_attachment_reference_change (claims in the sender's name, as do_claim_attachments).
+  const sender = state.users.get(r.senderId);
+  const claims = change && sender ? claimAttachments(state, sender, r.id, state.messages.timestamp.get(r.id), change.rendered) : undefined;
+  const records = claims ? [record, ...claims.records, ...visibility.records] : [record, ...visibility.records];
+  if (claims) events.unshift(...claims.events);
+  return ok({ records, events, reply: { detached_uploads: claims?.detached ?? [] }, ...(followUps.length > 0 && { followUps }) });
 };

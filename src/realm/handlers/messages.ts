@@ -3,6 +3,7 @@
  * and `direct` types, the empty topic and `topics_policy`, `can_send_message_group`).
  * Check order follows Zulip: `to` parsing, topic, content, channel lookup, permission, access.
  */
+import { claimAttachments } from './attachments.js';
 import { ok, fail, Errors, type Result, ZulipError } from '../../errors.js';
 import type { RealmState, Recipient, Stream, User } from '../../domain/realm-state.js';
 import type { MessageSent } from '../../domain/records.js';
@@ -224,15 +225,17 @@ export const sendMessage: Handler<SendMessage, CommandReplies['send_message']> =
   if (Object.keys(rendering.userFlags).length > 0) record.userFlags = rendering.userFlags;
   const automatic = targetStream && automaticVisibilityOnSend(state, sender, targetStream, topic, record.timestamp);
   const message = messageEvent(state, record, receivers, cmd);
+  // Zulip's do_claim_attachments runs with the message save, before its event is sent.
+  const claims = claimAttachments(state, sender, id, record.timestamp, record.rendered);
   if (automatic) {
     // Zulip sets the sender's visibility before delivering the message (seed §3 last row, §6.3).
     return ok({
-      records: [automatic.record, record],
-      events: [...automatic.events, message],
+      records: [automatic.record, record, ...claims.records],
+      events: [...automatic.events, ...claims.events, message],
       reply: { id, automatic_new_visibility_policy: automatic.policy },
     });
   }
-  return ok({ records: [record], events: [message], reply: { id } });
+  return ok({ records: [record, ...claims.records], events: [...claims.events, message], reply: { id } });
 };
 
 /**

@@ -196,6 +196,30 @@ def main():
         admin_delete = admin.delete_message(theirs.get("id"))
         check("delete_message by an administrator", admin_delete.get("result") == "success", short(admin_delete))
 
+    # Uploads: upload_file (multipart, the file's path as the field name), the file served to the
+    # uploader with HTTP Basic auth, get_attachments, the temporary URL of the API form.
+    import io
+    fp = io.BytesIO(f"uploaded {TAG}\n".encode())
+    fp.name = f"notes-{TAG}.txt"
+    up = client.upload_file(fp)
+    check("upload_file", up.get("result") == "success" and str(up.get("uri", "")).startswith("/user_uploads/")
+          and up.get("url") == up.get("uri") and up.get("filename") == fp.name, short(up))
+    if up.get("result") == "success":
+        served = requests.get(SITE + up["uri"], auth=(HAMLET, hamlet_key), timeout=15)
+        check("uploaded file served to the uploader", served.status_code == 200 and served.text == f"uploaded {TAG}\n",
+              f"{served.status_code} {served.text[:80]!r}")
+        atts = client.get_attachments()
+        check("get_attachments lists the upload", atts.get("result") == "success"
+              and any("/user_uploads/" + a.get("path_id", "") == up["uri"] for a in atts.get("attachments", []))
+              and isinstance(atts.get("upload_space_used"), int), short(atts))
+        temp = client.call_endpoint(url=up["uri"][1:], method="GET")
+        temp_ok = temp.get("result") == "success" and str(temp.get("url", "")).startswith("/user_uploads/temporary/")
+        check("temporary URL of an upload", temp_ok, short(temp))
+        if temp_ok:
+            anon = requests.get(SITE + temp["url"], timeout=15)
+            check("temporary URL served without credentials", anon.status_code == 200 and anon.text == f"uploaded {TAG}\n",
+                  f"{anon.status_code}")
+
     reg = client.register(event_types=["message"])
     check("register", reg.get("result") == "success" and isinstance(reg.get("queue_id"), str)
           and isinstance(reg.get("last_event_id"), int), short(reg))
