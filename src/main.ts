@@ -23,6 +23,8 @@ import { ApiRateLimits } from './api/api-rate-limits.js';
 import { startMetricsServer, type MetricsServer } from './http/metrics-endpoint.js';
 import { handleJoin, isJoinPath } from './api/join.js';
 import { userAvatarsRoute } from './api/media-files.js';
+import { thumbnailRoute } from './api/thumbnail.js';
+import { externalContentRoute } from './http/external-content.js';
 import { errorResponse, type ApiResponse } from './api/registry.js';
 import { checkHealth } from './ops/health.js';
 import { addScrapeSource, enableDefaultMetrics, scrapeMetrics } from './metrics.js';
@@ -63,6 +65,8 @@ export async function startServer(
     eventTiming?: EventQueueTiming;
     /** Test hook: see `RealmActorDeps.afterAppend`. */
     afterAppend?: () => Promise<void>;
+    /** Test hook: the `/external_content/` proxy may fetch from 127.0.0.1 (never in production). */
+    externalContentAllowLoopback?: boolean;
   } = {},
 ): Promise<RunningServer> {
   const log = options.log ?? (() => {});
@@ -143,7 +147,11 @@ export async function startServer(
       benchCeiling: config.bench,
       socket: { services, queues },
       join: { matches: isJoinPath, handle: (req) => handleJoin(req, services) },
-      rawRoutes: [userAvatarsRoute(services.realmForHost)],
+      rawRoutes: [
+        userAvatarsRoute(services.realmForHost),
+        thumbnailRoute(services),
+        externalContentRoute({ key: registry.camoKey, allowLoopback: options.externalContentAllowLoopback === true }),
+      ],
       health,
       ...((config.metricsToken ?? '') !== '' && { metrics: { token: config.metricsToken!, scrape: scrapeMetrics } }),
       onAnswered: recordAnsweredRequest,

@@ -192,6 +192,12 @@ export interface RealmState {
    * from it, never from a request's Host. '' only in bare unit-test states.
    */
   url: string;
+  /**
+   * The server's camo key (HMAC-SHA1 key of `/external_content/` URLs in rendered messages,
+   * Zulip's `CAMO_KEY`). Configuration, not persisted: set by the realm registry from the data
+   * directory's secret. Absent in bare unit-test states (external videos are then linked directly).
+   */
+  camoKey?: string;
   /** False until the `realm_created` record has been applied. */
   created: boolean;
   settings: RealmSettings;

@@ -74,7 +74,7 @@ export interface ZulipRenderContext {
    * The camo proxy for external media (Zulip's `CAMO_URI` + `CAMO_KEY`); absent = external
    * videos are linked directly.
    */
-  camo?: import('./plugins/inline-previews.js').CamoConfig;
+  camo?: import('../domain/camo.js').CamoConfig;
   /**
    * An uploaded image's preview data by path id (`{realm_id}/…/{name}` under `/user_uploads/`),
    * or undefined when the file is not an image the server could decode (then no preview).

@@ -3,6 +3,7 @@
  * store, recovers every realm (snapshot + log tail), starts one actor per realm, picks the realm
  * for a request's Host, and authenticates API keys (https://zulip.com/api/http-headers).
  */
+import { serverSecret } from '../storage/server-secret.js';
 import { FileStore } from '../storage/file-store.js';
 import { Errors, type ZulipError } from '../errors.js';
 import { evolve } from '../domain/evolve.js';
@@ -62,6 +63,7 @@ export class RealmRegistry {
   ) {
     this.urls = options.urls;
     this.files = new FileStore(store.dataDir);
+    this.camoKey = serverSecret(store.dataDir, 'camo-key');
   }
 
   /** The content-addressed file store under the data directory (uploads, avatars, emoji). */
@@ -106,7 +108,11 @@ export class RealmRegistry {
   private locate(state: ReturnType<typeof emptyRealmState>): void {
     state.host = this.urls.hostFor(state.subdomain);
     state.url = this.urls.urlFor(state.subdomain);
+    state.camoKey = this.camoKey;
   }
+
+  /** The camo key every realm renders external media URLs with (`storage/server-secret.ts`). */
+  readonly camoKey: string;
 
   /**
    * Replaces the organization URLs of every realm, e.g. once the port is bound when the default

@@ -24,7 +24,7 @@
  * fetches at render time). Previews need `env.zulip` (message rendering), as Zulip's
  * `image_preview_enabled`; `inlineImagePreview: false` turns them off.
  */
-import { createHmac } from 'node:crypto';
+import { camoUrl } from '../../domain/camo.js';
 import type { StateCore, Token } from 'markdown-it';
 import type { MarkdownPlugin } from '../render.js';
 import type { RenderEnv } from './inline-engine.js';
@@ -37,20 +37,7 @@ const PREVIEW_LIMIT = 24;
 /** Python `mimetypes.guess_type` → video/mp4 or video/webm (the containers Zulip inlines). */
 const VIDEO_EXTENSIONS = ['.mp4', '.webm'];
 
-/** The camo proxy Zulip's `get_camo_url` builds: `{uri}{hmac-sha1 hex}/{hex of the URL}`. */
-export interface CamoConfig {
-  /** Prefix, e.g. `/external_content/` (Zulip's default `CAMO_URI`). */
-  uri: string;
-  /** The HMAC key (Zulip's `CAMO_KEY`). */
-  key: string;
-}
-
-/** Zulip's `get_camo_url` (zerver/lib/camo.py). */
-export function camoUrl(url: string, camo: CamoConfig): string {
-  const bytes = Buffer.from(url, 'utf8');
-  const digest = createHmac('sha1', camo.key).update(bytes).digest('hex');
-  return `${camo.uri}${digest}/${bytes.toString('hex')}`;
-}
+export { camoUrl, EXTERNAL_CONTENT_PREFIX, type CamoConfig } from '../../domain/camo.js';
 
 /** What the renderer knows about an uploaded image (Zulip's `MarkdownImageMetadata`). */
 export interface UploadPreview {
