@@ -25,6 +25,7 @@ import { runServerFanout, type ServerFanoutReport } from './fanout-server.js';
 import { formatRenderBench, runRenderBench, type RenderBenchReport } from './render.js';
 import { formatRateLimitBench, runRateLimitBench, type RateLimitBenchReport } from './rate-limit.js';
 import { formatAdversarialBench, runAdversarialBench, type AdversarialRow } from './render-adversarial.js';
+import { formatUploadBench, runUploadBench, type UploadBenchRow } from './upload.js';
 
 const USAGE = `usage: npm run bench -- [--duration S] [--connections N] [--warmup S]
                        [--preload N] [--preload-time-limit S] [--preload-connections N]
@@ -37,7 +38,7 @@ const USAGE = `usage: npm run bench -- [--duration S] [--connections N] [--warmu
   --fanout N               fan-out scenario: N long-polling queues in Verona, one sender (default 1000; 0 = skip)
   --fanout-messages K      messages sent in the fan-out scenario (default 50)
   --only a,b               run only these scenarios of ceiling,send,fetch,list,fanout,render,render-adversarial,
-                           rate-limit (the ceiling is always run)`;
+                           rate-limit,upload (the ceiling is always run)`;
 
 /** Targets printed next to the results. */
 const TARGETS = {
@@ -81,9 +82,9 @@ function parseOptions(argv: string[]) {
     console.log(USAGE);
     process.exit(0);
   }
-  const only = new Set((values.only ?? 'ceiling,send,fetch,list,fanout,render,render-adversarial,rate-limit').split(',').map((s) => s.trim()));
+  const only = new Set((values.only ?? 'ceiling,send,fetch,list,fanout,render,render-adversarial,rate-limit,upload').split(',').map((s) => s.trim()));
   for (const name of only) {
-    if (!['ceiling', 'send', 'fetch', 'list', 'fanout', 'render', 'render-adversarial', 'rate-limit'].includes(name)) throw new Error(`unknown scenario '${name}'`);
+    if (!['ceiling', 'send', 'fetch', 'list', 'fanout', 'render', 'render-adversarial', 'rate-limit', 'upload'].includes(name)) throw new Error(`unknown scenario '${name}'`);
   }
   only.add('ceiling');
   return {
@@ -420,6 +421,12 @@ async function main(): Promise<number> {
       rateLimit = runRateLimitBench();
       console.log(formatRateLimitBench(rateLimit));
     }
+    // Upload throughput (bench/upload.ts): streamed multipart bodies, fsynced files, durable records.
+    let upload: UploadBenchRow[] | undefined;
+    if (!interrupted && opts.only.has('upload')) {
+      upload = await runUploadBench(server.url, auth);
+      console.log(`upload throughput (concurrency 4, fsync per file):\n${formatUploadBench(upload)}`);
+    }
     // Hostile inputs at 10 KB and 100 KB (bench/render-adversarial.ts): ms/KB must not grow with size.
     let renderAdversarial: AdversarialRow[] | undefined;
     if (!interrupted && opts.only.has('render-adversarial')) {
@@ -451,6 +458,7 @@ async function main(): Promise<number> {
           serverFanout: serverFanout ?? null,
           render: render ?? null,
           rateLimit: rateLimit ?? null,
+          upload: upload ?? null,
           renderAdversarial: renderAdversarial ?? null,
           interrupted,
         },

@@ -32,9 +32,7 @@ import { recordAnsweredRequest } from './ops/request-log.js';
 import { bindFailureCause, lockDataDir, writeDemoPasswordFile } from './ops/startup.js';
 import { log as logger } from './log.js';
 import { FileTooLarge, type FileStore } from './storage/file-store.js';
-import { realmEmojiDigests } from './domain/realm-emoji.js';
-import { avatarDigests } from './domain/avatars.js';
-import { attachmentDigests } from './domain/attachments.js';
+import { fileDigests } from './domain/file-references.js';
 import { handleUserUploads, isUserUploadsPath } from './api/user-uploads-page.js';
 import type { UploadServices } from './api/uploaded-file.js';
 import type { UploadRoute } from './http/multipart-upload.js';
@@ -95,12 +93,10 @@ export async function startServer(
   const createDemo = config.demo && registry.all().length === 0;
   // Uploaded files: a file no record names (a crash between file and record) is garbage.
   const files = registry.files;
-  const referenced = new Set(registry.all().flatMap((realm) => [
-    ...attachmentDigests(realm.state), ...realmEmojiDigests(realm.state), ...avatarDigests(realm.state),
-  ]));
+  const referenced = new Set(registry.all().flatMap((realm) => [...fileDigests(realm.state)]));
   const swept = await files.sweep((digest) => referenced.has(digest));
   if (swept.temp + swept.unreferenced > 0) logger.info(swept, 'removed unreferenced upload files');
-  const uploads = uploadServices(files, config.maxFileUploadMib, config.uploadQuotaMib);
+  const uploads = uploadServices(files, registry, config.maxFileUploadMib, config.uploadQuotaMib);
   const queues = new EventQueueManager(options.eventTiming ?? DEFAULT_TIMING);
   registry.events.subscribe((realmId, seq, events) => queues.publish(realmId, seq, events));
   const services: ApiServices = {
@@ -228,14 +224,29 @@ function realmCounts(subdomain: string, state: RealmState): { subdomain: string;
 const MIB = 1024 * 1024;
 
 /** The file store's read side and the upload limits, as the API layer sees them. */
-function uploadServices(files: FileStore, maxFileUploadMib: number, uploadQuotaMib: number): UploadServices {
+function uploadServices(files: FileStore, registry: RealmRegistry, maxFileUploadMib: number, uploadQuotaMib: number): UploadServices {
+  const forget = (sha256: string): void => {
+    void (async () => {
+      if (registry.all().some((realm) => fileDigests(realm.state).has(sha256))) return;
+      const age = await files.ageMs(sha256);
+      if (age === undefined) return;
+      // A commit in the last minute may belong to an upload whose record is still on its way.
+      if (age < FRESH_FILE_MS) return void setTimeout(() => forget(sha256), FRESH_FILE_MS - age + 1000).unref();
+      if (registry.all().some((realm) => fileDigests(realm.state).has(sha256))) return;
+      await files.remove(sha256);
+    })().catch((error: unknown) => logger.warn({ err: error }, 'could not remove a deleted upload'));
+  };
   return {
     maxFileUploadMib,
     quotaBytes: uploadQuotaMib > 0 ? uploadQuotaMib * MIB : null,
     size: (sha256) => files.size(sha256),
     open: (sha256, start, end) => files.openRead(sha256, { start, end }),
+    forget,
   };
 }
+
+/** Files younger than this are never removed at run time (see `forget`). */
+const FRESH_FILE_MS = 60_000;
 
 /** `POST /api/v1/user_uploads`: streamed to the file store's temp area, at most the upload limit. */
 function uploadRoute(files: FileStore, maxFileUploadMib: number): UploadRoute {

@@ -60,7 +60,10 @@ export function eventEndpoints(queues: EventQueueManager) {
           narrow: params.narrow as never,
           clientCapabilities: capabilities,
           realmUrl: realm.url,
-          ...(uploads !== null && { maxFileUploadSizeMib: uploads.maxFileUploadMib }),
+          ...(uploads !== null && {
+            maxFileUploadSizeMib: uploads.maxFileUploadMib,
+            uploadQuotaMib: uploads.quotaBytes === null ? null : Math.round(uploads.quotaBytes / (1024 * 1024)),
+          }),
         });
         const queue = queues.register(
           realm.id,

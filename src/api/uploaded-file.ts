@@ -44,4 +44,10 @@ export interface UploadServices {
   size(sha256: string): Promise<number | undefined>;
   /** Bytes `start..end` (inclusive) of a stored digest; undefined when the store lacks it. */
   open(sha256: string, start: number, end: number): Promise<(AsyncIterable<Uint8Array> & { destroy(): void }) | undefined>;
+  /**
+   * An attachment naming `sha256` was deleted: remove the bytes once no record of any realm names
+   * them (never waits; a file committed in the last minute is left to a later check, since its
+   * record may still be on its way).
+   */
+  forget(sha256: string): void;
 }

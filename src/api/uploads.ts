@@ -75,5 +75,11 @@ export const removeAttachment = defineEndpoint({
   auth: 'user',
   pathParams: { attachment_id: 'int' },
   params: {},
-  handler: ({ realm, user, path }) => runCommand(realm, { type: 'delete_attachment', actorId: user.id, attachmentId: path.attachment_id }),
+  handler: async ({ realm, user, path, uploads }) => {
+    const sha256 = realm.state.attachments?.byId.get(path.attachment_id)?.sha256;
+    const outcome = await runCommand(realm, { type: 'delete_attachment', actorId: user.id, attachmentId: path.attachment_id });
+    // Zulip deletes the stored file with the attachment (zerver/actions/uploads.py do_delete_old_unclaimed_attachments).
+    if (!(outcome instanceof Error) && sha256 !== undefined && uploads !== null) uploads.forget(sha256);
+    return outcome;
+  },
 });

@@ -32,6 +32,8 @@ export interface ServerSettings {
   externalHost?: string | undefined;
   trustedProxies: string;
   maxBodyBytes: number;
+  /** `--max-file-upload-size-mib` (default 25): `POST /api/v1/user_uploads` bodies may be this + 1 MiB. */
+  maxFileUploadMib?: number;
 }
 type Config = ServerSettings;
 
@@ -239,6 +241,19 @@ export function nginxConfig(config: Config, urls: RealmUrls, options: PrintOptio
     '        # Long-polls (GET /api/v1/events) are held up to 55 s and event sockets stay open for',
     '        # hours: pass every byte at once, and wait far longer than nginx\'s default 60 s.',
     '        proxy_buffering off;',
+    '        proxy_request_buffering off;',
+    `        proxy_read_timeout ${PROXY_READ_TIMEOUT_SECONDS}s;`,
+    `        proxy_send_timeout ${PROXY_READ_TIMEOUT_SECONDS}s;`,
+    '    }',
+    '',
+    "    # File uploads: parley streams them to disk with its own limit (--max-file-upload-size-mib + 1 MiB).",
+    '    location = /api/v1/user_uploads {',
+    `        client_max_body_size ${((config.maxFileUploadMib ?? 25) + 1) * 1024 * 1024};`,
+    '        proxy_pass http://parley;',
+    '        proxy_http_version 1.1;',
+    '        proxy_set_header Host $host;',
+    '        proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;',
+    '        proxy_set_header X-Forwarded-Proto $scheme;',
     '        proxy_request_buffering off;',
     `        proxy_read_timeout ${PROXY_READ_TIMEOUT_SECONDS}s;`,
     `        proxy_send_timeout ${PROXY_READ_TIMEOUT_SECONDS}s;`,

@@ -68,8 +68,10 @@ export interface RegisterStateOptions {
   realmUrl: string;
   /** UNIX seconds (fractional) for `server_timestamp`; default: now. */
   now?: number;
-  /** Upload limit to report as `max_file_upload_size_mib`; default 5 (parley's default body limit). */
+  /** Upload limit to report as `max_file_upload_size_mib`; default 25 (Zulip's). */
   maxFileUploadSizeMib?: number;
+  /** `realm_upload_quota_mib` to report; default null (no quota). */
+  uploadQuotaMib?: number | null;
 }
 
 /** Every fetch type `POST /register` understands at FL 417, in Zulip's order. */
@@ -158,7 +160,7 @@ export function buildRegisterState(state: RealmState, user: User, opts: Register
   }
   if (want('realm_user_groups')) out.realm_user_groups = realmUserGroups(state, caps.include_deactivated_groups === true);
   if (want('realm')) {
-    Object.assign(out, realmSection(state, { realmUrl: opts.realmUrl, maxFileUploadSizeMib: opts.maxFileUploadSizeMib }));
+    Object.assign(out, realmSection(state, { realmUrl: opts.realmUrl, maxFileUploadSizeMib: opts.maxFileUploadSizeMib, uploadQuotaMib: opts.uploadQuotaMib ?? null }));
   }
   if (want('realm_user_settings_defaults')) out.realm_user_settings_defaults = realmUserSettingsDefaults();
   if (want('realm_domains')) out.realm_domains = [];

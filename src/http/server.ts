@@ -281,9 +281,12 @@ export function startHttpServer(opts: HttpServerOptions): Promise<HttpServer> {
     }
     if (!head.path.startsWith(API_PREFIX)) return reply(errorResponse(Errors.notFound()));
     const upload = opts.upload;
-    if (upload !== undefined && upload.matches(head.method, head.path) && isMultipart(head.headers['content-type'])) {
+    // Streamed to disk only with credentials: an anonymous upload is refused (401) after at most
+    // --max-body-bytes, never spooled.
+    const streamUpload = upload !== undefined && head.headers.authorization !== undefined && upload.matches(head.method, head.path);
+    if (streamUpload && isMultipart(head.headers['content-type'])) {
       let files: readonly { discard(): Promise<void> }[] = [];
-      readMultipartUpload(res, state, head, upload)
+      readMultipartUpload(res, state, head, upload!)
         .then((parsed) => {
           files = parsed.files;
           const apiRequest = { ...apiRequestFromFields(head, parsed.fields, onClientAbort, trace), files: parsed.files };

@@ -37,6 +37,7 @@ import { copyStore, LMDB_DATA_FILE, LMDB_LOCK_FILE } from '../storage/store-copy
 import { LOCK_FILE_NAME } from '../storage/data-dir-lock.js';
 import { DURABLE_MARK_FILE_NAME } from '../storage/durable-mark.js';
 import { HEALTH_PROBE_FILE } from './health.js';
+import { FILE_STORE_DIR, FILE_STORE_TEMP_DIR } from '../storage/file-store.js';
 
 /** Name of the manifest inside a backup directory. */
 export const MANIFEST_FILE = 'parley-backup.json';
@@ -148,12 +149,22 @@ export async function runBackup(dataDir: string, out: string, progress: Progress
     for (const path of markFirst) copyFileSync(join(source, path), join(target, path));
     progress.startPhase('store', 1);
     await copyStore(source, target, (copied, total) => progress.update(copied, total));
-    const others = listFiles(source, (name) => isExcluded(name) || name === DURABLE_MARK_FILE_NAME);
-    progress.startPhase('files', others.length);
-    others.forEach((path, i) => {
+    // Uploads being written (the file store's temp area) are not part of any record: skipped.
+    const listed = listFiles(source, (name) => isExcluded(name) || name === DURABLE_MARK_FILE_NAME).filter(
+      (path) => !path.startsWith(`${FILE_STORE_TEMP_DIR}/`),
+    );
+    progress.startPhase('files', listed.length);
+    const others: string[] = [];
+    listed.forEach((path, i) => {
       const to = join(target, path);
       mkdirSync(dirname(to), { recursive: true });
-      copyFileSync(join(source, path), to);
+      try {
+        copyFileSync(join(source, path), to);
+        others.push(path);
+      } catch (error) {
+        // An upload whose last attachment was deleted meanwhile may vanish: nothing needs it.
+        if (!(path.startsWith(`${FILE_STORE_DIR}/`) && (error as NodeJS.ErrnoException).code === 'ENOENT')) throw error;
+      }
       progress.update(i + 1);
     });
     const files: ManifestEntry[] = [];

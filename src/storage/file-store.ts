@@ -49,6 +49,10 @@ export class FileTooLarge extends Error {
 
 const SHA256_HEX = /^[0-9a-f]{64}$/;
 
+/** The store's folder inside the data directory, and its temp area (both `/`-separated, relative). */
+export const FILE_STORE_DIR = 'files';
+export const FILE_STORE_TEMP_DIR = 'files/tmp';
+
 /** True for a lower-case 64-hex SHA-256 digest: the only strings the store turns into paths. */
 export function isSha256(value: string): boolean {
   return SHA256_HEX.test(value);
@@ -73,8 +77,8 @@ export class FileStore {
 
   /** A store under `<dataDir>/files` (directories are created on first use). */
   constructor(dataDir: string) {
-    this.root = join(dataDir, 'files');
-    this.tmpDir = join(this.root, 'tmp');
+    this.root = join(dataDir, FILE_STORE_DIR);
+    this.tmpDir = join(dataDir, FILE_STORE_TEMP_DIR);
     this.shaDir = join(this.root, 'sha256');
   }
 
@@ -195,6 +199,16 @@ export class FileStore {
       return await handle.readFile();
     } finally {
       await handle.close();
+    }
+  }
+
+  /** Age in ms of a stored digest's file (since its last commit), or undefined when absent. */
+  async ageMs(sha256: string): Promise<number | undefined> {
+    if (!isSha256(sha256)) return undefined;
+    try {
+      return Date.now() - (await stat(this.pathOf(sha256))).mtimeMs;
+    } catch {
+      return undefined;
     }
   }
 

@@ -5,7 +5,7 @@
  * FormData, files read back through `/user_uploads/...`. Error cases assert that nothing was
  * stored (no attachment, no file in the store).
  */
-import { readdirSync, existsSync } from 'node:fs';
+import { readdirSync, existsSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
 import t from 'tap';
 import { startTestServer, type Caller, type TestServer } from '../support/test-server.js';
@@ -14,7 +14,7 @@ import { verifyAction } from '../support/verify-action.js';
 const auth = (c: Caller) => 'Basic ' + Buffer.from(`${c.email}:${c.apiKey}`).toString('base64');
 
 /** POST /user_uploads with the given file parts (name → [bytes, filename, type]). */
-async function upload(s: TestServer, c: Caller, parts: Array<[string, Uint8Array | string, string, string?]>) {
+async function upload(s: TestServer, c: Caller, parts: Array<[string, Uint8Array<ArrayBuffer> | string, string, string?]>) {
   const form = new FormData();
   for (const [field, bytes, filename, type] of parts) form.append(field, new Blob([typeof bytes === 'string' ? bytes : new Uint8Array(bytes)], type ? { type } : {}), filename);
   const res = await fetch(`${s.url}/api/v1/user_uploads`, { method: 'POST', headers: { Authorization: auth(c) }, body: form });
@@ -71,16 +71,34 @@ t.test('upload, list, serve with headers and ranges, delete', async (t) => {
   t.equal(ranged.headers.get('content-range'), `bytes 6-10/${text.length}`);
   const unsatisfiable = await getFile(s, reply.uri, hamlet, { Range: 'bytes=999-' });
   t.equal(unsatisfiable.status, 416);
+  t.equal(unsatisfiable.headers.get('content-range'), `bytes */${text.length}`);
+  const headRes = await fetch(`${s.url}${reply.uri}`, { method: 'HEAD', headers: { Authorization: auth(hamlet) } });
+  t.equal(headRes.status, 200);
+  t.equal(headRes.headers.get('content-length'), String(text.length), 'HEAD: the length without the body');
+  t.equal((await headRes.arrayBuffer()).byteLength, 0);
+  const crafted = await getFile(s, `/user_uploads/${reply.uri.split('/')[2]}/..%2F..%2F..%2Fetc/passwd/x/y`, hamlet);
+  t.equal(crafted.status, 404, 'a crafted path only selects (no) record');
 
   const othello = await s.as('othello@zulip.com');
   const id = list.attachments[0].id;
   t.same((await othello.call('DELETE', `/attachments/${id}`)).body, bad('Invalid attachment'), "another user's attachment");
   t.same((await hamlet.call('DELETE', '/attachments/999')).body, bad('Invalid attachment'), 'unknown id');
   t.equal((await hamlet.call('GET', '/attachments')).body.attachments.length, 1, 'unchanged after errors');
+  // The same bytes uploaded twice are stored once; deleting one attachment keeps them for the other.
+  const twin = (await upload(s, hamlet, [['file', text, 'twin.txt', 'text/plain']])).body;
+  t.equal(storedFiles(s).length, 1, 'stored once');
+  const aged = new Date(Date.now() - 5 * 60_000);
+  for (const digest of storedFiles(s)) utimesSync(join(s.dataDir, 'files', 'sha256', digest.slice(0, 2), digest), aged, aged);
   const removed = await verifyAction(t, s, hamlet, { action: () => hamlet.call('DELETE', `/attachments/${id}`), numEvents: 1, stateChangeExpected: false });
-  t.same(removed.events[0], { ...removed.events[0], type: 'attachment', op: 'remove', attachment: { id }, upload_space_used: 0 });
-  t.same((await hamlet.call('GET', '/attachments')).body.attachments, []);
+  t.same(removed.events[0], { ...removed.events[0], type: 'attachment', op: 'remove', attachment: { id }, upload_space_used: text.length }, 'the twin still counts');
   t.equal((await getFile(s, reply.uri, hamlet)).status, 404, 'gone once deleted');
+  t.equal((await getFile(s, twin.uri, hamlet)).bytes.toString(), text, 'the twin still serves the bytes');
+  t.equal(storedFiles(s).length, 1);
+  const twinId = (await hamlet.call('GET', '/attachments')).body.attachments[0].id;
+  await hamlet.call('DELETE', `/attachments/${twinId}`);
+  t.same((await hamlet.call('GET', '/attachments')).body.attachments, []);
+  for (let i = 0; i < 50 && storedFiles(s).length > 0; i++) await new Promise((r) => setTimeout(r, 100));
+  t.same(storedFiles(s), [], 'the bytes are removed with the last attachment naming them');
 });
 
 t.test('HTML and SVG are never served inline; binary types are guessed from the name', async (t) => {
@@ -133,8 +151,11 @@ t.test('bad uploads are refused with Zulip errors and store nothing', async (t) 
 });
 
 t.test('the realm upload quota', async (t) => {
-  const s = await startTestServer(t, { uploadQuotaMib: 1 });
+  const s = await startTestServer(t, { uploadQuotaMib: 1, maxFileUploadMib: 3 });
   const hamlet = await s.as('hamlet@zulip.com');
+  const realm = (await hamlet.call('POST', '/register', { fetch_event_types: ['realm'] })).body;
+  t.equal(realm.realm_upload_quota_mib, 1, 'register reports the quota');
+  t.equal(realm.max_file_upload_size_mib, 3, 'and the upload limit');
   t.equal((await upload(s, hamlet, [['a', new Uint8Array(700 * 1024), 'a.bin']])).body.result, 'success');
   const over = await upload(s, hamlet, [['a', new Uint8Array(400 * 1024).fill(1), 'b.bin']]);
   t.same(over.body, { result: 'error', msg: "Upload would exceed your organization's upload quota.", code: 'REALM_UPLOAD_QUOTA' });

@@ -77,6 +77,7 @@ t.test('nginx: TLS, forwarded headers, WebSocket upgrade, no buffering, long tim
   t.match(site, /ssl_certificate\s+\/etc\/letsencrypt\/live\/chat\.example\.com\/fullchain\.pem;/);
   t.match(site, /server 127\.0\.0\.1:9991;/);
   t.match(site, /client_max_body_size 1048576;/, "parley's --max-body-bytes");
+  t.match(site, /location = \/api\/v1\/user_uploads \{\n\s+client_max_body_size 27262976;/, 'uploads: 25 MiB + 1 MiB');
   t.match(site, /proxy_set_header Host \$host;/);
   t.match(site, /proxy_set_header X-Forwarded-For \$proxy_add_x_forwarded_for;/);
   t.match(site, /proxy_set_header X-Forwarded-Proto \$scheme;/);

@@ -29,6 +29,8 @@ export interface RealmSectionOptions {
   realmUrl: string;
   /** Upload limit to report, in MiB. */
   maxFileUploadSizeMib?: number;
+  /** `realm_upload_quota_mib` to report (`--upload-quota-mib`); default null (no quota). */
+  uploadQuotaMib?: number | null;
 }
 
 /** Jitsi server used for video calls (`settings.JITSI_SERVER_URL`). */
@@ -94,7 +96,7 @@ export function realmSection(state: RealmState, opts: RealmSectionOptions): Reco
     max_avatar_file_size_mib: SERVER_LIMITS.max_avatar_file_size_mib,
     max_file_upload_size_mib: opts.maxFileUploadSizeMib ?? DEFAULT_MAX_FILE_UPLOAD_SIZE_MIB,
     max_icon_file_size_mib: SERVER_LIMITS.max_icon_file_size_mib,
-    realm_upload_quota_mib: null,
+    realm_upload_quota_mib: opts.uploadQuotaMib ?? null,
     // Same icon as `GET /server_settings` `realm_icon`.
     realm_icon_url: `${url}/static/images/logo/zulip-icon-128x128.png`,
     realm_icon_source: 'G',
