@@ -11,7 +11,22 @@
  * refused: rasterizing untrusted SVG is out of scope), checked on libvips' detected format, not
  * on the client's Content-Type.
  */
-import sharp from 'sharp';
+import type { FormatEnum, Metadata, Sharp, SharpOptions } from 'sharp';
+
+type SharpFactory = (input: Uint8Array, options?: SharpOptions) => Sharp;
+let loaded: Promise<SharpFactory> | null = null;
+/**
+ * sharp, loaded on first use: libvips is a large native library, and most processes (the CLI's
+ * subcommands, servers that never see an image) never need it. No libvips operation cache: each
+ * image is processed once (Zulip: `cache_set_max(0)`).
+ */
+function sharp(): Promise<SharpFactory> {
+  loaded ??= import('sharp').then((m) => {
+    m.default.cache(false);
+    return m.default as unknown as SharpFactory;
+  });
+  return loaded;
+}
 
 /** Zulip's `IMAGE_BOMB_TOTAL_PIXELS`: at most this many pixels (all frames counted for emoji). */
 export const IMAGE_BOMB_TOTAL_PIXELS = 90_000_000;
@@ -25,9 +40,6 @@ const COULD_NOT_DECODE = 'Could not decode image; did you upload an image file?'
 
 /** libvips loader names (sharp `metadata().format`) Zulip's `operation_block_set` leaves enabled. */
 const ALLOWED_FORMATS: ReadonlySet<string> = new Set(['heif', 'gif', 'jpeg', 'png', 'tiff', 'webp']);
-
-// No libvips operation cache: each image is processed once (Zulip: `cache_set_max(0)`).
-sharp.cache(false);
 
 /** What `checkImage` learned from the header. */
 export interface ImageInfo {
@@ -47,9 +59,10 @@ export interface ImageInfo {
  * third of the limit). Rejects with {@link BadImage}.
  */
 export async function checkImage(bytes: Uint8Array, allFrames: boolean): Promise<ImageInfo> {
-  let meta: sharp.Metadata;
+  const make = await sharp();
+  let meta: Metadata;
   try {
-    meta = await sharp(bytes, { animated: true, limitInputPixels: false }).metadata();
+    meta = await make(bytes, { animated: true, limitInputPixels: false }).metadata();
   } catch {
     throw new BadImage(COULD_NOT_DECODE);
   }
@@ -67,7 +80,7 @@ export async function checkImage(bytes: Uint8Array, allFrames: boolean): Promise
 }
 
 /** Runs a sharp pipeline, turning libvips failures into Zulip's "corrupted or truncated" error. */
-async function render(pipeline: sharp.Sharp): Promise<Buffer> {
+async function render(pipeline: Sharp): Promise<Buffer> {
   try {
     return await pipeline.toBuffer();
   } catch {
@@ -81,7 +94,7 @@ async function render(pipeline: sharp.Sharp): Promise<Buffer> {
  */
 export async function resizeAvatar(bytes: Uint8Array, size: number): Promise<Buffer> {
   await checkImage(bytes, false);
-  return render(sharp(bytes, { limitInputPixels: false }).rotate().resize(size, size, { fit: 'cover', position: 'centre' }).png());
+  return render((await sharp())(bytes, { limitInputPixels: false }).rotate().resize(size, size, { fit: 'cover', position: 'centre' }).png());
 }
 
 /** A resized emoji: the image in its own format, and a PNG still of the first frame when animated. */
@@ -92,7 +105,7 @@ export interface ResizedEmoji {
 }
 
 /** sharp output format per emoji content type (Zulip writes the emoji in its uploaded format). */
-const EMOJI_OUTPUT: Readonly<Record<string, keyof sharp.FormatEnum>> = {
+const EMOJI_OUTPUT: Readonly<Record<string, keyof FormatEnum>> = {
   'image/png': 'png',
   'image/gif': 'gif',
   'image/jpeg': 'jpeg',
@@ -109,12 +122,12 @@ export async function resizeEmoji(bytes: Uint8Array, contentType: string, size: 
   const info = await checkImage(bytes, true);
   const format = EMOJI_OUTPUT[contentType] ?? 'png';
   if (info.frames === 1) {
-    const image = await render(sharp(bytes, { limitInputPixels: false }).rotate().resize(size, size, { fit: 'cover', position: 'centre' }).toFormat(format));
+    const image = await render((await sharp())(bytes, { limitInputPixels: false }).rotate().resize(size, size, { fit: 'cover', position: 'centre' }).toFormat(format));
     return { image, still: null, animated: false };
   }
-  const still = await render(sharp(bytes, { limitInputPixels: false }).resize(size, size, { fit: 'cover', position: 'centre' }).png());
+  const still = await render((await sharp())(bytes, { limitInputPixels: false }).resize(size, size, { fit: 'cover', position: 'centre' }).png());
   const image = await render(
-    sharp(bytes, { animated: true, limitInputPixels: false })
+    (await sharp())(bytes, { animated: true, limitInputPixels: false })
       .resize(size, size, { fit: 'contain', background: { r: 0, g: 0, b: 0, alpha: 0 } })
       .toFormat(format),
   );
@@ -128,6 +141,6 @@ export async function resizeEmoji(bytes: Uint8Array, contentType: string, size: 
 export async function thumbnailWebp(bytes: Uint8Array, maxWidth: number, maxHeight: number): Promise<Buffer> {
   await checkImage(bytes, false);
   return render(
-    sharp(bytes, { limitInputPixels: false }).rotate().resize(maxWidth, maxHeight, { fit: 'inside', withoutEnlargement: true }).webp(),
+    (await sharp())(bytes, { limitInputPixels: false }).rotate().resize(maxWidth, maxHeight, { fit: 'inside', withoutEnlargement: true }).webp(),
   );
 }
