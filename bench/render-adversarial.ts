@@ -16,9 +16,47 @@
  * for minutes, and the skip itself is the finding. Nothing is asserted.
  */
 import { parseArgs } from 'node:util';
-import { pathToFileURL } from 'node:url';
-import { zulipRenderer } from '../src/markdown/zulip-renderer.js';
-import { fixtureContext, TEST_REALM_URL } from '../src/markdown/conformance.js';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { readdirSync, statSync } from 'node:fs';
+
+type Renderer = typeof import('../src/markdown/zulip-renderer.js');
+type Conformance = typeof import('../src/markdown/conformance.js');
+
+/**
+ * The renderer measured: the built JavaScript the server runs (`dist/`, made by `npm run build`,
+ * which `npm run bench` runs first) when it is newer than every file of src/markdown, else the
+ * source through tsx, whose keepNames wrappers (`__name` on every nested function) made these
+ * inputs up to 2× slower than what the server really spends.
+ */
+async function loadRenderer(): Promise<{ renderer: Renderer; conformance: Conformance; measured: string }> {
+  const dist = new URL('../dist/markdown/', import.meta.url);
+  const newestSource = (dir: string): number =>
+    Math.max(...readdirSync(dir, { withFileTypes: true }).map((e) => (e.isDirectory() ? newestSource(`${dir}/${e.name}`) : statSync(`${dir}/${e.name}`).mtimeMs)));
+  let builtAt = 0;
+  try {
+    builtAt = statSync(fileURLToPath(new URL('zulip-renderer.js', dist))).mtimeMs;
+  } catch {
+    // not built
+  }
+  if (builtAt > newestSource(fileURLToPath(new URL('../src/markdown', import.meta.url)))) {
+    return {
+      renderer: (await import(new URL('zulip-renderer.js', dist).href)) as Renderer,
+      conformance: (await import(new URL('conformance.js', dist).href)) as Conformance,
+      measured: 'dist/ (built)',
+    };
+  }
+  return {
+    renderer: await import('../src/markdown/zulip-renderer.js'),
+    conformance: await import('../src/markdown/conformance.js'),
+    measured: 'src/ through tsx (run `npm run build` to measure the built code)',
+  };
+}
+
+const loaded = await loadRenderer();
+const { zulipRenderer } = loaded.renderer;
+const { fixtureContext, TEST_REALM_URL } = loaded.conformance;
+/** Which code the figures are of. */
+export const MEASURED_RENDERER = loaded.measured;
 
 /** One hostile input family: `unit` repeated (or `build(size)` for structured inputs). */
 export interface AdversarialPattern {
@@ -169,7 +207,7 @@ export function runAdversarialBench(
 /** A plain-text table: one row per pattern, `ms  ms/KB` per size. */
 export function formatAdversarialBench(rows: readonly AdversarialRow[]): string {
   const sizes = rows[0]?.cells.map((c) => c.kb) ?? [];
-  const header = ['pattern'.padEnd(28), ...sizes.map((kb) => `${kb} KB: cpu-ms  ms/KB work/char`.padStart(34))].join('');
+  const header = [`(renderer: ${MEASURED_RENDERER})\n` + 'pattern'.padEnd(28), ...sizes.map((kb) => `${kb} KB: cpu-ms  ms/KB work/char`.padStart(34))].join('');
   const lines = [header];
   for (const row of rows) {
     const cells = row.cells.map((c) =>

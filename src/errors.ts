@@ -131,6 +131,12 @@ export const Errors = {
   /** The data disk has no room for the write: HTTP 507 Insufficient Storage (RFC 4918 §11.5); reads still work. */
   diskFull: () =>
     new ZulipError('DISK_FULL', "The server's data disk is full: changes cannot be saved until space is freed. Reading still works.", 507),
+  /**
+   * A read waited for a change it reflects to become durable and the write did not complete in
+   * time or failed (api/durable-read.ts); nothing unsaved was shown, the client may retry.
+   */
+  changeNotSaved: () =>
+    new ZulipError('SERVER_NOT_READY', 'A recent change could not be confirmed as saved in time; try again', 503),
   /** A message whose stored body fails its checksum (GET /messages shows the others with a marker for it). */
   messageDamaged: (messageId: number) =>
     new ZulipError('MESSAGE_DAMAGED', `The stored content of message ${messageId} is damaged; an administrator must restore it from a backup`, 400),

@@ -22,6 +22,9 @@ import { highlightHtmlDifferences } from '../domain/html-diff.js';
 import { messageLookupIndex } from '../domain/recipient-index.js';
 import { escapeTopicHtml, highlightHtml, highlightTopic } from '../domain/message-search.js';
 import { isDamagedBody } from '../realm/damaged-body.js';
+import { durableRead } from './durable-read.js';
+import type { RealmHandle } from '../realm/realm-handle.js';
+import type { User } from '../domain/realm-state.js';
 
 /** Wire `type` → internal message type (`channel`/`direct` are the FL 248/174 names). */
 const MESSAGE_TYPES: Record<string, 'stream' | 'private'> = {
@@ -77,21 +80,22 @@ export const getMessage = defineEndpoint({
     apply_markdown: P.bool({ default: true }),
     allow_empty_topic_name: P.bool({ default: false }),
   },
-  handler: ({ realm, user, params, path }) => {
-    const id = path.message_id;
-    const state = realm.state;
-    // A message whose record is not durable yet does not exist for readers (RealmHandle.durableMessageId).
-    if (id > realm.durableMessageId || !canAccessMessage(state, user, id)) return Errors.invalidMessage();
-    const body = realm.messageBody(id);
-    if (body === undefined) return Errors.invalidMessage();
-    if (isDamagedBody(body)) return Errors.messageDamaged(id);
-    const message = messageToWire(state, user, id, body, {
-      applyMarkdown: params.apply_markdown,
-      clientGravatar: false,
-      allowEmptyTopicName: params.allow_empty_topic_name,
-    });
-    return { raw_content: body.content, message };
-  },
+  handler: ({ realm, user, params, path }) =>
+    durableRead(realm, () => {
+      const id = path.message_id;
+      const state = realm.state;
+      // A message whose record is not durable yet does not exist for readers (RealmHandle.durableMessageId).
+      if (id > realm.durableMessageId || !canAccessMessage(state, user, id)) return Errors.invalidMessage();
+      const body = realm.messageBody(id);
+      if (body === undefined) return Errors.invalidMessage();
+      if (isDamagedBody(body)) return Errors.messageDamaged(id);
+      const message = messageToWire(state, user, id, body, {
+        applyMarkdown: params.apply_markdown,
+        clientGravatar: false,
+        allowEmptyTopicName: params.allow_empty_topic_name,
+      });
+      return { raw_content: body.content, message };
+    }),
 });
 
 /**
@@ -146,20 +150,22 @@ export const getMessages = defineEndpoint({
     const allowEmptyTopicName = jsonBool('allow_empty_topic_name', params.allow_empty_topic_name, false);
 
     const anchor = parseAnchor(params.anchor, useFirstUnread);
-    const state = realm.state;
-    const cleaned = unwrap(cleanNarrow(state, user, narrow));
-    if (numBefore + numAfter > MAX_MESSAGES_PER_FETCH) {
-      return Errors.badRequest(`Too many messages requested (maximum ${MAX_MESSAGES_PER_FETCH}).`);
-    }
-    if (numBefore > 0 && numAfter > 0 && !includeAnchor) {
-      return Errors.badRequest('The anchor can only be excluded at an end of the range');
-    }
-    return fetchMessageList(
-      state,
-      user,
-      { anchor, includeAnchor, numBefore, numAfter, narrow: cleaned, applyMarkdown, clientGravatar, allowEmptyTopicName, visibleUpTo: realm.durableMessageId },
-      (id) => realm.messageBody(id),
-    );
+    return durableRead(realm, () => {
+      const state = realm.state;
+      const cleaned = unwrap(cleanNarrow(state, user, narrow));
+      if (numBefore + numAfter > MAX_MESSAGES_PER_FETCH) {
+        return Errors.badRequest(`Too many messages requested (maximum ${MAX_MESSAGES_PER_FETCH}).`);
+      }
+      if (numBefore > 0 && numAfter > 0 && !includeAnchor) {
+        return Errors.badRequest('The anchor can only be excluded at an end of the range');
+      }
+      return fetchMessageList(
+        state,
+        user,
+        { anchor, includeAnchor, numBefore, numAfter, narrow: cleaned, applyMarkdown, clientGravatar, allowEmptyTopicName, visibleUpTo: realm.durableMessageId },
+        (id) => realm.messageBody(id),
+      );
+    });
   },
 });
 
@@ -243,16 +249,18 @@ export const getMessageHistory = defineEndpoint({
   pathParams: { message_id: 'int' },
   dialect: 'typed',
   params: { allow_empty_topic_name: P.bool({ default: false }) },
-  handler: ({ realm, user, params, path }) => {
-    const state = realm.state;
-    if (!state.settings.allowEditHistory) return Errors.badRequest('Message edit history is disabled in this organization');
-    const id = path.message_id;
-    if (!canAccessMessage(state, user, id)) return Errors.invalidMessage();
-    const body = realm.messageBody(id);
-    if (body === undefined) return Errors.invalidMessage();
-    if (isDamagedBody(body)) return Errors.messageDamaged(id);
-    return { message_history: historySnapshots(state, id, body, params.allow_empty_topic_name, highlightHtmlDifferences) };
-  },
+  handler: ({ realm, user, params, path }) =>
+    durableRead(realm, () => {
+      const state = realm.state;
+      if (!state.settings.allowEditHistory) return Errors.badRequest('Message edit history is disabled in this organization');
+      const id = path.message_id;
+      // A message whose record is not durable yet does not exist for readers (RealmHandle.durableMessageId).
+      if (id > realm.durableMessageId || !canAccessMessage(state, user, id)) return Errors.invalidMessage();
+      const body = realm.messageBody(id);
+      if (body === undefined) return Errors.invalidMessage();
+      if (isDamagedBody(body)) return Errors.messageDamaged(id);
+      return { message_history: historySnapshots(state, id, body, params.allow_empty_topic_name, highlightHtmlDifferences) };
+    }),
 });
 
 /**
@@ -286,28 +294,34 @@ export const checkMessagesMatchNarrow = defineEndpoint({
     if (params.narrow === undefined) return Errors.missingArgument('narrow');
     const parsed = parseNarrow(params.narrow);
     if (parsed instanceof ZulipError) return parsed;
-    const state = realm.state;
-    const terms = (parsed ?? []).map((t) => ({ ...t }));
-    const topicTerm = terms.find((t) => t.operator === 'topic');
-    if (topicTerm !== undefined && topicTerm.operand === state.settings.emptyTopicDisplayName) topicTerm.operand = '';
-
-    const compiled = compileNarrow(state, user, messageLookupIndex(state), terms);
-    if (compiled instanceof ZulipError) return compiled;
-    const readBody = (id: number) => realm.messageBody(id);
-    const selection = new Selection(state, user, compiled, false, readBody, realm.durableMessageId);
-    const search = compiled.search;
-    const messages: Record<string, { match_content: string; match_subject: string }> = {};
-    const ids = [...new Set(params.msg_ids as number[])].sort((a, b) => a - b);
-    for (const id of ids) {
-      if (!selection.accepts(id)) continue;
-      const body = readBody(id);
-      if (body === undefined) continue;
-      const topic = state.topics.value(state.messages.topic.get(id));
-      messages[String(id)] =
-        search === null
-          ? { match_content: body.rendered, match_subject: escapeTopicHtml(topic) }
-          : { match_content: highlightHtml(body.rendered, search), match_subject: highlightTopic(topic, search) };
-    }
-    return { messages };
+    const msgIds = params.msg_ids as number[];
+    return durableRead(realm, () => matchesNarrow(realm, user, parsed ?? [], msgIds));
   },
 });
+
+/** `checkMessagesMatchNarrow`'s answer, computed on the realm's current state. */
+function matchesNarrow(realm: RealmHandle, user: User, parsed: readonly NarrowTerm[], msgIds: readonly number[]) {
+  const state = realm.state;
+  const terms = parsed.map((t) => ({ ...t }));
+  const topicTerm = terms.find((t) => t.operator === 'topic');
+  if (topicTerm !== undefined && topicTerm.operand === state.settings.emptyTopicDisplayName) topicTerm.operand = '';
+
+  const compiled = compileNarrow(state, user, messageLookupIndex(state), terms);
+  if (compiled instanceof ZulipError) return compiled;
+  const readBody = (id: number) => realm.messageBody(id);
+  const selection = new Selection(state, user, compiled, false, readBody, realm.durableMessageId);
+  const search = compiled.search;
+  const messages: Record<string, { match_content: string; match_subject: string }> = {};
+  const ids = [...new Set(msgIds)].sort((a, b) => a - b);
+  for (const id of ids) {
+    if (!selection.accepts(id)) continue;
+    const body = readBody(id);
+    if (body === undefined) continue;
+    const topic = state.topics.value(state.messages.topic.get(id));
+    messages[String(id)] =
+      search === null
+        ? { match_content: body.rendered, match_subject: escapeTopicHtml(topic) }
+        : { match_content: highlightHtml(body.rendered, search), match_subject: highlightTopic(topic, search) };
+  }
+  return { messages };
+}

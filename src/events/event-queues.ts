@@ -9,7 +9,7 @@
  * in the state the register response was built from.
  */
 import { randomBytes } from 'node:crypto';
-import { EventQueue, type QueueConsumer, type QueueSettings, type QueuedEvent } from './event-queue.js';
+import { EventQueue, type BacklogCounter, type QueueConsumer, type QueueSettings, type QueuedEvent } from './event-queue.js';
 import { finalizeMessageEvent, type MessageVariants } from './message-event.js';
 import type { RealmEvent } from './realm-event.js';
 import { log } from '../log.js';
@@ -38,6 +38,15 @@ export const MAX_QUEUE_LIFESPAN_SECONDS = 7 * 24 * 3600;
  * never fails; a dropped queue answers BAD_EVENT_QUEUE_ID and its client registers again.
  */
 export const MAX_QUEUES_PER_USER = 50;
+
+/**
+ * Most events one user's queues may hold together (parley's bound; Zulip has none). Without it
+ * one user could pin MAX_QUEUES_PER_USER × MAX_QUEUE_EVENTS (2,500,000) events. Past it the user's
+ * longest-idle queues are dropped until the backlog fits again. It is at least twice one queue's
+ * cap (`MAX_QUEUE_EVENTS`), so a client that polls (its queue the most recently active, its
+ * backlog below one queue's cap) is never the one dropped.
+ */
+export const MAX_USER_BACKLOG_EVENTS = 100_000;
 
 export const DEFAULT_TIMING: EventQueueTiming = {
   idleTimeoutSeconds: 600,
@@ -72,11 +81,13 @@ export class EventQueueManager {
   /**
    * @param maxQueuesPerUser see `MAX_QUEUES_PER_USER`
    * @param now clock in milliseconds (injectable for tests)
+   * @param maxUserBacklogEvents see `MAX_USER_BACKLOG_EVENTS`
    */
   constructor(
     readonly timing: EventQueueTiming = DEFAULT_TIMING,
     private readonly now: () => number = Date.now,
     private readonly maxQueuesPerUser: number = MAX_QUEUES_PER_USER,
+    private readonly maxUserBacklogEvents: number = MAX_USER_BACKLOG_EVENTS,
   ) {
     this.gcTimer = setInterval(() => this.collectIdle(), timing.gcIntervalSeconds * 1000);
     this.gcTimer.unref();
@@ -106,7 +117,9 @@ export class EventQueueManager {
     if (mine === undefined) users.set(userId, (mine = new Set()));
     while (mine.size >= this.maxQueuesPerUser) this.delete(longestIdle(mine));
     const id = `${this.prefix}:${++this.counter}`;
-    const queue = new EventQueue(id, realmId, userId, settings, commandSeq + 1, this.now());
+    // All of a user's queues share one backlog counter (it goes away with the last queue).
+    const backlog: BacklogCounter = mine.values().next().value?.backlog ?? { events: 0 };
+    const queue = new EventQueue(id, realmId, userId, settings, commandSeq + 1, this.now(), backlog);
     this.queues.set(id, queue);
     mine.add(queue);
     if (settings.allPublicStreams) {
@@ -194,19 +207,40 @@ export class EventQueueManager {
       if (queue.settings.clientCapabilities.bulk_message_deletion !== true) {
         const { message_ids: ids, ...rest } = payload;
         for (const messageId of ids as number[]) {
-          if (!queue.push({ ...rest, message_id: messageId })) {
-            log.warn({ event: 'queue_dropped', queue_id: queue.id }, 'event queue dropped: more than its backlog limit of unacknowledged events');
-            this.delete(queue);
-            return;
-          }
+          if (!queue.push({ ...rest, message_id: messageId })) return this.dropOverflowed(queue);
         }
+        this.boundUserBacklog(queue);
         return;
       }
     }
-    if (!queue.push(payload)) {
-      log.warn({ event: 'queue_dropped', queue_id: queue.id }, 'event queue dropped: more than its backlog limit of unacknowledged events');
-      this.delete(queue);
+    if (!queue.push(payload)) return this.dropOverflowed(queue);
+    this.boundUserBacklog(queue);
+  }
+
+  /** A queue past its own backlog limit is dropped (its client re-registers). */
+  private dropOverflowed(queue: EventQueue): void {
+    log.warn({ event: 'queue_dropped', queue_id: queue.id }, 'event queue dropped: more than its backlog limit of unacknowledged events');
+    this.delete(queue);
+  }
+
+  /**
+   * Keeps the backlog of `queue`'s owner within `maxUserBacklogEvents` by dropping the owner's
+   * longest-idle queues (no client attached first, then least recent activity).
+   */
+  private boundUserBacklog(queue: EventQueue): void {
+    const backlog = queue.backlog;
+    if (backlog.events <= this.maxUserBacklogEvents) return;
+    const mine = this.byUser.get(queue.realmId)?.get(queue.userId);
+    if (mine === undefined) return;
+    let dropped = 0;
+    while (backlog.events > this.maxUserBacklogEvents && mine.size > 0) {
+      this.delete(longestIdle(mine));
+      dropped++;
     }
+    log.warn(
+      { event: 'queue_dropped', realm_id: queue.realmId, user_id: queue.userId, dropped, backlog: backlog.events },
+      "event queues dropped: the user's queues together held more than their backlog limit of unacknowledged events",
+    );
   }
 
   /**

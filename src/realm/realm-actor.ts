@@ -12,7 +12,9 @@
  * leave in command order. An error decision is also answered only after every earlier command is
  * durable: it may have been decided on their effects. The durable-message watermark
  * (`durableMessageId`) advances with each durable append, so reads never show a message that a
- * crash could still take back.
+ * crash could still take back Every other change (edits, moves, deletions, flags, reactions, settings...)
+ * sets the read barrier (`readBarrier`): a read computed while it is pending is answered only
+ * once that append is durable (api/durable-read.ts).
  *
  * A storage failure or a throw inside `evolve` (a bug) leaves memory ahead of disk; the actor then
  * goes to `failed`, rejects everything, and reports through `onFatal` so the process can exit and
@@ -29,7 +31,7 @@ import type { FileStore } from '../storage/file-store.js';
 import { createActor, setup } from 'xstate';
 import { Errors, ok, type Result } from '../errors.js';
 import type { RealmState } from '../domain/realm-state.js';
-import type { MessageBody } from '../domain/records.js';
+import type { MessageBody, RealmRecord } from '../domain/records.js';
 import { BodyCache } from './body-cache.js';
 import { DAMAGED_BODY, reportDamagedBody } from './damaged-body.js';
 import { StorageCorruptionError } from '../storage/codec.js';
@@ -94,6 +96,11 @@ interface ActorContext {
   commandSeq: number;
   /** Highest message id whose records are durable (`RealmHandle.durableMessageId`). */
   durableMessageId: number;
+  /**
+   * Durability of the latest append that changes more than new messages (true: durable, false:
+   * failed and taken back), while it is pending; null when none is (`RealmHandle.readBarrier`).
+   */
+  readBarrier: Promise<boolean> | null;
   /** Bodies appended but not yet durable, readable before LMDB has them. */
   pendingBodies: Map<number, MessageBody>;
   /** Durable bodies recently read from LMDB (realm/body-cache.ts). */
@@ -164,8 +171,36 @@ function process(self: { send(input: ActorInput): void }, c: ActorContext, input
       reject(error);
     },
   );
+  if (changesMoreThanNewMessages(records)) raiseReadBarrier(c, appended);
   c.recordsSinceSnapshot += records.length;
   maybeSnapshot(c, false);
+}
+
+/**
+ * Whether an append needs the read barrier: anything but a plain send. A send's automatic
+ * follow/unmute of the topic (Zulip's `visibility_policy_for_send_message`, a `user_topic_set`
+ * beside the `message_sent`) counts as part of the send, so sends, the hot path, never hold
+ * reads; only the sender's own followed/muted-topic views can show that follow before it is durable.
+ */
+function changesMoreThanNewMessages(records: readonly RealmRecord[]): boolean {
+  const sends = records.some((r) => r.type === 'message_sent');
+  return records.some((r) => r.type !== 'message_sent' && !(sends && r.type === 'user_topic_set'));
+}
+
+/**
+ * A new message is hidden from readers by the durable-message watermark until it is durable; any
+ * other change (an edit, a move, flags, a reaction, a setting) is already in the state readers
+ * query, so reads answered meanwhile must wait for this append (api/durable-read.ts).
+ */
+function raiseReadBarrier(c: ActorContext, appended: Promise<unknown>): void {
+  const barrier = appended.then(
+    () => true,
+    () => false,
+  );
+  c.readBarrier = barrier;
+  void barrier.then(() => {
+    if (c.readBarrier === barrier) c.readBarrier = null;
+  });
 }
 
 /** Answers a command 507 (in command order: after every earlier command's reply). */
@@ -314,6 +349,7 @@ export class RealmActor implements RealmHandle {
       commandSeq: 0,
       // Recovered state is all durable.
       durableMessageId: state.nextIds.message - 1,
+      readBarrier: null,
       pendingBodies: new Map(),
       bodyCache: new BodyCache(),
       recordsSinceSnapshot: 0,
@@ -367,6 +403,10 @@ export class RealmActor implements RealmHandle {
 
   get durableMessageId(): number {
     return this.context.durableMessageId;
+  }
+
+  readBarrier(): Promise<boolean> | null {
+    return this.context.readBarrier;
   }
 
   whenDurable(): Promise<void> {

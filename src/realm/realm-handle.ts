@@ -42,6 +42,14 @@ export interface RealmHandle {
    * order and commands become durable in that order, so one number is enough.
    */
   readonly durableMessageId: number;
+  /**
+   * While an append that changes more than new messages (an edit, move, deletion, flag, reaction,
+   * setting...) is not yet durable: a promise of its outcome (true once durable, false if the
+   * write failed and the realm took it back). Appends become durable in order, so when it is
+   * true every change in the state read before it was taken is durable, except new messages above
+   * `durableMessageId`. Null when nothing of the kind is pending. Used by api/durable-read.ts.
+   */
+  readBarrier(): Promise<boolean> | null;
   /** Resolves once every command processed so far is durable (never rejects). */
   whenDurable(): Promise<void>;
   /** A message's raw Markdown and rendered HTML, or undefined when no such message exists. */

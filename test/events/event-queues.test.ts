@@ -3,7 +3,7 @@
  * (https://zulip.com/api/real-time-events).
  */
 import t from 'tap';
-import { EventQueueManager, MAX_QUEUE_LIFESPAN_SECONDS, MAX_QUEUES_PER_USER } from '../../src/events/event-queues.js';
+import { EventQueueManager, MAX_QUEUE_LIFESPAN_SECONDS, MAX_QUEUES_PER_USER, MAX_USER_BACKLOG_EVENTS } from '../../src/events/event-queues.js';
 import { collectingLogger, replaceLogger } from '../../src/log.js';
 import { MAX_QUEUE_EVENTS, type QueueSettings } from '../../src/events/event-queue.js';
 import type { RealmEvent } from '../../src/events/realm-event.js';
@@ -216,4 +216,64 @@ t.test('10,000 registrations by one user keep at most MAX_QUEUES_PER_USER queues
   t.equal(m.size, MAX_QUEUES_PER_USER);
   m.publish(1, 1, [typingEvent([7])]);
   t.equal(m.size, MAX_QUEUES_PER_USER, 'the survivors still receive events');
+});
+
+t.test("one user's queues together hold at most their backlog bound: the longest-idle go, the polling client stays", async (t) => {
+  let clock = 1_000_000;
+  const m = new EventQueueManager(fast, () => clock, 10, 25);
+  t.teardown(() => m.shutdown());
+  const idleOld = m.register(1, 1, settings(), 0);
+  clock += 10;
+  const idleNew = m.register(1, 1, settings(), 0);
+  clock += 10;
+  const polling = m.register(1, 1, settings(), 0);
+  const other = m.register(1, 2, settings(), 0);
+  const logged: Array<Record<string, unknown>> = [];
+  const original = replaceLogger(collectingLogger(logged, 'warn'));
+  let acknowledged = -1;
+  try {
+    for (let i = 0; i < 8; i++) m.publish(1, i + 1, [typingEvent([1, 2])]);
+    t.equal(idleOld.backlog.events, 24, 'three queues × 8 events, counted across queues');
+    t.equal(idleOld.backlog, polling.backlog, 'one counter per user');
+    t.not(other.backlog, polling.backlog, "another user's own counter");
+    clock += 10;
+    const got = (await m.poll(polling, acknowledged, true, noAbort))!;
+    acknowledged = got.at(-1)!.id;
+    m.poll(polling, acknowledged, true, noAbort); // acknowledges: the polling queue holds nothing
+    t.equal(polling.backlog.events, 16, 'acknowledged events leave the count');
+    for (let i = 8; i < 13; i++) {
+      m.publish(1, i + 1, [typingEvent([1, 2])]);
+      clock += 10;
+      const batch = (await m.poll(polling, acknowledged, true, noAbort))!;
+      acknowledged = batch.at(-1)!.id;
+    }
+  } finally {
+    replaceLogger(original);
+  }
+  // After event 13 the idle queues hold 13 + 13 = 26 > 25: the longest-idle one (idleOld) goes.
+  t.equal(m.get(idleOld.id, 1, 1), undefined, 'the longest-idle queue was dropped');
+  t.ok(idleOld.closed);
+  t.ok(m.get(idleNew.id, 1, 1), 'one drop was enough');
+  t.ok(m.get(polling.id, 1, 1), 'the polling client was never dropped');
+  t.ok(m.get(other.id, 1, 2), "another user's queue is untouched (13 events, its own bound)");
+  t.equal(polling.backlog.events, 13 + polling.size, 'the count equals what the live queues hold');
+  t.match(logged, [{ level: 40, event: 'queue_dropped', user_id: 1, dropped: 1 }], 'logged once, naming the user');
+});
+
+t.test('MAX_USER_BACKLOG_EVENTS bounds 50 undrained queues far below 50 × MAX_QUEUE_EVENTS', async (t) => {
+  t.ok(MAX_USER_BACKLOG_EVENTS >= 2 * MAX_QUEUE_EVENTS, 'a polling client (at most one queue cap behind) is never the one dropped');
+  const m = new EventQueueManager(fast);
+  t.teardown(() => m.shutdown());
+  const queues = Array.from({ length: MAX_QUEUES_PER_USER }, () => m.register(1, 7, settings(), 0));
+  const original = replaceLogger(collectingLogger([], 'warn'));
+  try {
+    for (let i = 0; i < 3 * (MAX_USER_BACKLOG_EVENTS / MAX_QUEUES_PER_USER); i++) m.publish(1, 1, [typingEvent([7])]);
+  } finally {
+    replaceLogger(original);
+  }
+  let held = 0;
+  for (const q of queues) if (m.get(q.id, 1, 7)) held += q.size;
+  t.ok(held <= MAX_USER_BACKLOG_EVENTS, `${held} events held (≤ ${MAX_USER_BACKLOG_EVENTS})`);
+  t.equal(queues[0]!.backlog.events, held, 'the counter matches');
+  t.ok(m.size > 0 && m.size < MAX_QUEUES_PER_USER, `${m.size} queues left`);
 });
