@@ -44,6 +44,7 @@ export type ErrorCode =
   | 'CANNOT_DEACTIVATE_GROUP_IN_USE'
   | 'BAD_IMAGE'
   | 'REALM_UPLOAD_QUOTA'
+  | 'CSRF_FAILED'
   // parley's own (no Zulip equivalent): storage failures a client can meet
   | 'DISK_FULL'
   | 'MESSAGE_DAMAGED';
@@ -155,6 +156,20 @@ export const Errors = {
     new ZulipError('UNAUTHORIZED', 'This organization has been deactivated', 401, {}, basicAuthHeader),
   wrongSubdomain: () =>
     new ZulipError('UNAUTHORIZED', 'Account is not associated with this subdomain', 401, {}, basicAuthHeader),
+
+  // web sessions on /json (zerver/lib/rest.py `rest_dispatch`, zerver/middleware.py `csrf_failure`)
+  /**
+   * `/json` without a session: Zulip's `MissingAuthenticationError` with the session challenge
+   * (`WWW-Authenticate: Session realm="zulip"`, which browsers never answer with a password dialog).
+   */
+  notLoggedInSession: () =>
+    new ZulipError('UNAUTHORIZED', 'Not logged in: API authentication or user session required', 401, {}, { 'WWW-Authenticate': 'Session realm="zulip"' }),
+  /** Django's CSRF check refused a session request (`CsrfFailureError`: 403, `reason` field). */
+  csrfFailed: (reason: string) => new ZulipError('CSRF_FAILED', `CSRF error: ${reason}`, 403, { reason }),
+  /** `PATCH /settings` with a wrong `old_password` (zerver/views/user_settings.py `json_change_settings`). */
+  wrongOldPassword: () => bad('Wrong password!'),
+  /** `PATCH /settings` `new_password` failing `check_password_strength`. */
+  newPasswordTooWeak: () => bad('New password is too weak!'),
 
   // fetch_api_key (zerver/views/auth.py `api_fetch_api_key`) (plain JsonableErrors: no WWW-Authenticate)
   invalidSubdomain: () => new ZulipError('NONEXISTENT_SUBDOMAIN', 'Invalid subdomain', 404),

@@ -25,6 +25,9 @@ import { handleJoin, isJoinPath } from './api/join.js';
 import { userAvatarsRoute } from './api/media-files.js';
 import { thumbnailRoute } from './api/thumbnail.js';
 import { externalContentRoute } from './http/external-content.js';
+import { handleWebPage, isWebPagePath } from './api/web-pages.js';
+import { StaticAssets } from './http/static-assets.js';
+import { fileURLToPath } from 'node:url';
 import { errorResponse, type ApiResponse } from './api/registry.js';
 import { checkHealth } from './ops/health.js';
 import { addScrapeSource, enableDefaultMetrics, scrapeMetrics } from './metrics.js';
@@ -65,6 +68,8 @@ export async function startServer(
     afterAppend?: () => Promise<void>;
     /** Test hook: the `/external_content/` proxy may fetch from 127.0.0.1 (never in production). */
     externalContentAllowLoopback?: boolean;
+    /** The built browser app (`index.html` + assets); default `<package>/dist/webapp`. */
+    webappDir?: string;
   } = {},
 ): Promise<RunningServer> {
   const log = options.log ?? (() => {});
@@ -106,6 +111,8 @@ export async function startServer(
     uploads,
   };
   const apiDispatch = createDispatcher(buildRoutes({ queues }), services);
+  const assets = new StaticAssets(options.webappDir ?? fileURLToPath(new URL('../dist/webapp/', import.meta.url)));
+  const pageServices = { ...services, appShell: () => assets.shell() };
   // Bound before the demo exists: until then every request gets 503 (clients retry).
   let starting = true;
   const startingError = errorResponse(Errors.unhealthy('Server is starting'));
@@ -148,6 +155,8 @@ export async function startServer(
         thumbnailRoute(services),
         externalContentRoute({ key: registry.camoKey, allowLoopback: options.externalContentAllowLoopback === true }),
       ],
+      pages: { matches: isWebPagePath, handle: (req) => handleWebPage(req, pageServices) },
+      assets,
       health,
       ...((config.metricsToken ?? '') !== '' && { metrics: { token: config.metricsToken!, scrape: scrapeMetrics } }),
       onAnswered: recordAnsweredRequest,

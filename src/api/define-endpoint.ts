@@ -69,6 +69,11 @@ interface BaseContext<P, PS extends PathParamSpecs> {
   readonly uploads: UploadServices | null;
   /** Request headers, names lower-case (file downloads read `Range`). */
   readonly headers: Readonly<Record<string, string>>;
+  /**
+   * SHA-256 (hex) of the web session that authenticated a `/json` request; null on `/api/v1`
+   * (HTTP Basic) and for unauthenticated endpoints. A password change keeps this session alive.
+   */
+  readonly sessionIdHash: string | null;
 }
 
 /** The context of an `auth: 'user'` endpoint: the authenticated user and their realm. */
@@ -108,6 +113,11 @@ export interface Endpoint<A extends AuthMode = AuthMode, S extends ParamSpecs = 
    * (with events or a heartbeat), so counting polls would throttle a busy client for receiving.
    */
   readonly rateLimit?: boolean;
+  /**
+   * Whether the endpoint is also served under `/json/` to browser sessions; default true. False for
+   * endpoints that return the caller's API key (`fetch_api_key`): the key never reaches a browser.
+   */
+  readonly web?: boolean;
   /**
    * `auth` alone decides the context type (`NoInfer`): a handler typed for a user context needs
    * `auth: 'user'`.

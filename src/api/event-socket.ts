@@ -43,10 +43,14 @@ import { parseBasicAuth } from '../auth/basic-auth.js';
 import type { EventQueue, QueueConsumer, QueuedEvent } from '../events/event-queue.js';
 import type { EventQueueManager } from '../events/event-queues.js';
 import { decodeParams, P, type ParamPairs } from './params.js';
-import type { ApiServices } from './registry.js';
+import type { ApiServices, Authenticated } from './registry.js';
+import { sessionFromCookie } from './session-auth.js';
+import { checkOrigin } from '../auth/sessions.js';
 
 /** URL path of the socket route. */
 export const EVENT_SOCKET_PATH = '/api/v1/events/socket';
+/** The same route for the browser app (session cookie; see `authorizeSocket`). */
+export const JSON_EVENT_SOCKET_PATH = '/json/events/socket';
 
 /** Default socket buffer size (bytes) above which the server stops sending events: 1 MiB. */
 export const DEFAULT_BACKPRESSURE_THRESHOLD_BYTES = 1024 * 1024;
@@ -97,6 +101,12 @@ export interface SocketUpgradeRequest {
   readonly host: string;
   /** The `Authorization` header; undefined when absent. */
   readonly authorization: string | undefined;
+  /** The `Cookie` header; undefined when absent. */
+  readonly cookie?: string | undefined;
+  /** The `Origin` header (browsers always send it on a WebSocket handshake); undefined when absent. */
+  readonly origin?: string | undefined;
+  /** The request's scheme per trusted proxies (absent = http), for the origin check. */
+  readonly scheme?: 'http' | 'https';
   /** Query string pairs of the URL. */
   readonly query: ParamPairs;
 }
@@ -106,7 +116,10 @@ const queryParams = { queue_id: P.string(), last_event_id: P.int() };
 /**
  * Checks an upgrade request before the server upgrades it: Basic credentials against
  * `services` exactly as the REST API does (missing → 401 "Not logged in…", bad → 401 with
- * `WWW-Authenticate`), then the optional `queue_id`/`last_event_id` query parameters (both or
+ * `WWW-Authenticate`), or, without an `Authorization` header, the browser's session cookie
+ * (`session-auth.ts`; no session → 401 with the session challenge) from a page of the realm's own
+ * origin or the one it was sent to (another `Origin` → 403 CSRF_FAILED: a WebSocket handshake carries no CSRF token, so the
+ * origin is what stops cross-site socket hijacking), then the optional `queue_id`/`last_event_id` query parameters (both or
  * neither; the queue must exist and belong to the user, else BAD_EVENT_QUEUE_ID).
  * Returns the grant, or the error to answer the HTTP request with (no upgrade).
  */
@@ -115,10 +128,7 @@ export function authorizeSocket(
   queues: EventQueueManager,
   req: SocketUpgradeRequest,
 ): SocketGrant | ZulipError {
-  const credentials = parseBasicAuth(req.authorization);
-  if (credentials === null) return Errors.notLoggedIn();
-  if (credentials instanceof ZulipError) return credentials;
-  const authenticated = services.authenticate(services.realmForHost(req.host), credentials.email, credentials.apiKey);
+  const authenticated = req.authorization === undefined && req.cookie !== undefined ? bySession(services, req) : byApiKey(services, req);
   if (authenticated instanceof ZulipError) return authenticated;
   const { realm, user } = authenticated;
   let params: { queue_id?: string | undefined; last_event_id?: number | undefined };
@@ -135,6 +145,24 @@ export function authorizeSocket(
   if (params.last_event_id === undefined) return Errors.badRequest("Missing 'last_event_id' argument");
   if (queues.get(params.queue_id, realm.id, user.id) === undefined) return Errors.badEventQueueId(params.queue_id);
   return { realmId: realm.id, userId: user.id, subscribe: { queueId: params.queue_id, lastEventId: params.last_event_id } };
+}
+
+/** Basic `email:api_key` credentials, as the REST API checks them. */
+function byApiKey(services: ApiServices, req: SocketUpgradeRequest): Authenticated | ZulipError {
+  const credentials = parseBasicAuth(req.authorization);
+  if (credentials === null) return Errors.notLoggedIn();
+  if (credentials instanceof ZulipError) return credentials;
+  return services.authenticate(services.realmForHost(req.host), credentials.email, credentials.apiKey);
+}
+
+/** The session cookie, from a page of the realm's origin. */
+function bySession(services: ApiServices, req: SocketUpgradeRequest): Authenticated | ZulipError {
+  const session = sessionFromCookie(services.realmForHost(req.host), { cookie: req.cookie ?? '' });
+  if (session === null) return Errors.notLoggedInSession();
+  if (session.realm.state.settings.deactivated) return Errors.realmDeactivated();
+  const headers: Record<string, string> = { host: req.host };
+  if (req.origin !== undefined) headers.origin = req.origin;
+  return checkOrigin(headers, session.realm.url, req.scheme ?? 'http') ?? session;
 }
 
 /** Tuning of a session. */

@@ -3,11 +3,12 @@
  * `accounts_home_from_multiuse_invite`): `GET /join/{key}/` serves a minimal HTML registration
  * page; its form POSTs `full_name`, `email` and `password` to the same URL, which creates the
  * account (`accept_multiuse_invite`: the invite's role, channels, groups, realm defaults only when
- * the invite asks for them), sends the welcome message (see `sendWelcome`) and answers a small HTML page.
+ * the invite asks for them), sends the welcome message (see `sendWelcome`) and logs the new user in:
+ * a 302 to the app (`/`) with the session and CSRF cookies (`session-auth.ts` `logIn`).
  *
  * Like Zulip, a malformed key (not 24 characters), an unknown key, a key of another organization,
  * and an expired or revoked link are 404 pages. A multiuse link is never used up. This is the
- * only non-`/api/v1` route; `http/server.ts` hands it `{method, path, body, headers}` and writes
+ * one of the few non-`/api/v1` routes; `http/server.ts` hands it `{method, path, body, headers}` and writes
  * the `{status, headers, body}` returned here verbatim.
  */
 import { hashPassword } from '../auth/passwords.js';
@@ -17,13 +18,12 @@ import { LINK_EXPIRED } from '../realm/handlers/invites.js';
 import type { RealmHandle } from '../realm/realm-handle.js';
 import type { ApiRequest } from './registry.js';
 import type { ApiRateLimits } from './api-rate-limits.js';
+import { ZulipError } from '../errors.js';
+import { logIn } from './session-auth.js';
+import { htmlHeaders, redirect, type WebResponse } from './html-page.js';
 
-/** An HTML answer. */
-export interface HtmlResponse {
-  status: number;
-  headers: Record<string, string>;
-  body: string;
-}
+/** An HTML answer (with cookies once the sign-up logged the user in). */
+export type HtmlResponse = WebResponse;
 
 /** What the join page needs from the server. */
 export interface JoinServices {
@@ -44,7 +44,7 @@ const escapeHtml = (s: string) =>
 
 function page(status: number, title: string, inner: string): HtmlResponse {
   const body = `<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title></head>\n<body><h1>${escapeHtml(title)}</h1>\n${inner}\n</body></html>\n`;
-  return { status, headers: { 'Content-Type': 'text/html; charset=utf-8' }, body };
+  return { status, headers: htmlHeaders(), body };
 }
 
 const notFound = (msg: string) => page(404, 'Invalid link', `<p>${escapeHtml(msg)}</p>`);
@@ -105,5 +105,8 @@ export async function handleJoin(req: ApiRequest, services: JoinServices): Promi
     if (result.error.message === LINK_EXPIRED) return notFound(LINK_EXPIRED);
     return form(realm.url, realmName, key, result.error.message, values);
   }
-  return page(200, `Welcome to ${realmName}`, `<p>Your account ${escapeHtml(values.email.trim().toLowerCase())} has been created. Log in at <a href="${escapeHtml(realm.url)}/">${escapeHtml(realm.url)}</a> with your email and password (API: <code>POST /api/v1/fetch_api_key</code>).</p>`);
+  // Zulip's registration ends logged in (`login_and_go_to_home`): a session, then the app.
+  const cookies = await logIn(realm, result.value.userId);
+  if (!(cookies instanceof ZulipError)) return redirect('/', cookies);
+  return page(200, `Welcome to ${realmName}`, `<p>Your account ${escapeHtml(values.email.trim().toLowerCase())} has been created. Log in at <a href="${escapeHtml(realm.url)}/login/">${escapeHtml(realm.url)}/login/</a> with your email and password.</p>`);
 }

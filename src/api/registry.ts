@@ -19,6 +19,8 @@ import { LRUCache } from 'lru-cache';
 import { rateLimitedError, type ApiRateLimits } from './api-rate-limits.js';
 import { log } from '../log.js';
 import type { FileBody, UploadedFile, UploadServices } from './uploaded-file.js';
+import { authenticateJson, browserClientName, type SessionPrincipal } from './session-auth.js';
+import { CSRF_FORM_FIELD } from '../auth/sessions.js';
 
 /**
  * One request as `http/` hands it over: everything copied out of uWS, body already parsed.
@@ -100,8 +102,10 @@ export interface Authenticated {
   readonly user: User;
 }
 
-/** The `/api/v1/` prefix every routed path carries. */
+/** The `/api/v1/` prefix: HTTP Basic (email:API key) clients. */
 export const API_PREFIX = '/api/v1/';
+/** The `/json/` prefix: the same endpoints for the browser app, by session cookie + CSRF token. */
+export const JSON_PREFIX = '/json/';
 
 const NEVER_ABORTS = (): void => {};
 const NO_FILES: readonly UploadedFile[] = [];
@@ -135,6 +139,8 @@ interface RouteLeaf {
   readonly endpoint: AnyEndpoint;
   /** Full path template (`/api/v1/messages/{message_id}`), the `route` of logs and metrics. */
   readonly template: string;
+  /** The same under `/json/` (`/json/messages/{message_id}`). */
+  readonly jsonTemplate: string;
   /** The `{...}` placeholders, in path order. */
   readonly placeholders: readonly { readonly name: string; readonly kind: PathParamKind }[];
 }
@@ -224,7 +230,7 @@ function buildTrie(routes: readonly Route[]): RouteNode {
     }
     checkPathParams(route, placeholders);
     if (node.routes.has(method)) throw new Error(`duplicate route: ${method} ${route.path}`);
-    node.routes.set(method, { endpoint, template: API_PREFIX + template, placeholders });
+    node.routes.set(method, { endpoint, template: API_PREFIX + template, jsonTemplate: JSON_PREFIX + template, placeholders });
     node.allowed = [...node.routes.keys()].sort();
     node.allowHeader = node.allowed.join(', ');
   }
@@ -272,6 +278,14 @@ interface RateLimitNote {
   headers: Record<string, string> | null;
 }
 
+/** HTTP Basic `email:api_key` (Zulip's `validate_api_key`): the principal or the 401/400 to send. */
+function authenticateBasic(services: ApiServices, realm: RealmHandle | null, header: string | undefined): Authenticated | ZulipError {
+  const credentials = parseBasicAuth(header);
+  if (credentials === null) return Errors.notLoggedIn();
+  if (credentials instanceof ZulipError) return credentials;
+  return services.authenticate(realm, credentials.email, credentials.apiKey);
+}
+
 /** Unconsumed parameter names from body and query, deduplicated and sorted; null when none. */
 function ignoredParameters(req: ApiRequest, consumed: Set<string>): string[] | null {
   let out: string[] | null = null;
@@ -292,7 +306,12 @@ function ignoredParameters(req: ApiRequest, consumed: Set<string>): string[] | n
  * non-empty segment, URL-decoded) placeholders, both handed to the handler in `ctx.path`; at each
  * segment a static match is tried first, then integer, then string.
  *
- * Per request: path outside `/api/v1/` or unrouted → 404 JSON (`Errors.notFound`); a POST with a
+ * Every route is served twice: under `/api/v1/` (HTTP Basic) and under `/json/` for the browser
+ * app, where `auth: 'user'` means the session cookie and Zulip's CSRF check instead
+ * (`session-auth.ts` `authenticateJson`), the client name is "website" for browsers, and endpoints
+ * marked `web: false` (they return an API key) are 404.
+ *
+ * Per request: path outside `/api/v1/` and `/json/`, or unrouted → 404 JSON (`Errors.notFound`); a POST with a
  * `method` form field is dispatched as that method; HEAD uses the GET handler; OPTIONS → 204 with
  * `Allow`; other unsupported methods → 405 (`allowed_methods`, no `code`, `Allow` header). Then
  * `auth: 'user'` → Basic credentials (`Errors.notLoggedIn` when absent) checked by
@@ -327,8 +346,9 @@ export function createDispatcher(
   /** Everything up to the handler call; returns a promise only when the handler does. */
   function dispatch(req: ApiRequest, note: RateLimitNote): ApiResponse | Promise<ApiResponse> {
     const path = req.path;
-    if (!path.startsWith(API_PREFIX)) return errorResponse(Errors.notFound());
-    const segs = path.slice(API_PREFIX.length).split('/');
+    const web = path.startsWith(JSON_PREFIX);
+    if (!web && !path.startsWith(API_PREFIX)) return errorResponse(Errors.notFound());
+    const segs = path.slice(web ? JSON_PREFIX.length : API_PREFIX.length).split('/');
     for (let i = 0; i < segs.length; i++) segs[i] = decodeSegment(segs[i]!);
     const values: (number | string)[] = [];
     const node = match(root, segs, 0, values);
@@ -347,8 +367,10 @@ export function createDispatcher(
       return { status: error.status, headers: { Allow: node.allowHeader }, body: error.toBody() };
     }
     const endpoint = route.endpoint;
+    // Endpoints that hand out an API key are never served to a browser session.
+    if (web && endpoint.web === false) return errorResponse(Errors.notFound());
     const trace = req.trace;
-    if (trace !== undefined) trace.route = route.template;
+    if (trace !== undefined) trace.route = web ? route.jsonTemplate : route.template;
 
     const host = (req.headers.host ?? '').toLowerCase();
     const realm = services.realmForHost(host);
@@ -362,13 +384,13 @@ export function createDispatcher(
     };
     if (trace !== undefined && realm !== null) trace.realm = realm.subdomain;
     let principal: Authenticated | null = null;
+    let sessionIdHash: string | null = null;
     if (endpoint.auth === 'user') {
-      const credentials = parseBasicAuth(req.headers.authorization);
-      if (credentials === null) return limitByIp() ?? errorResponse(Errors.notLoggedIn());
-      if (credentials instanceof ZulipError) return limitByIp() ?? errorResponse(credentials);
-      const authenticated = services.authenticate(realm, credentials.email, credentials.apiKey);
+      // `/json`: the session cookie, then Zulip's CSRF check; `/api/v1`: HTTP Basic only.
+      const authenticated = web ? authenticateJson(realm, req) : authenticateBasic(services, realm, req.headers.authorization);
       if (authenticated instanceof ZulipError) return limitByIp() ?? errorResponse(authenticated);
       principal = authenticated;
+      if (web) sessionIdHash = (authenticated as SessionPrincipal).idHash;
       const userId = authenticated.user.id;
       if (trace !== undefined) trace.userId = userId;
       if (limits !== null) {
@@ -384,6 +406,7 @@ export function createDispatcher(
 
     const consumed = new Set<string>();
     if (method !== req.method && req.method === 'POST') consumed.add('method');
+    if (web) consumed.add(CSRF_FORM_FIELD);
     const params = decodeParams(endpoint.params, req.body, req.query, endpoint.dialect ?? 'req', consumed);
 
     let pathParams = NO_PATH_PARAMS;
@@ -393,7 +416,9 @@ export function createDispatcher(
       pathParams = decoded;
     }
     const client = lastValue(req.body, 'client') || lastValue(req.query, 'client');
-    const clientName = client || clientNameFromUserAgent(req.headers['user-agent']);
+    const clientName = web
+      ? browserClientName(client, clientNameFromUserAgent(req.headers['user-agent']))
+      : client || clientNameFromUserAgent(req.headers['user-agent']);
     const onAbort = req.onAbort ?? NEVER_ABORTS;
     const scheme = req.scheme ?? 'http';
     const files = req.files ?? NO_FILES;
@@ -402,8 +427,8 @@ export function createDispatcher(
     // Two literals of one shape (not a spread): the hot path keeps a single object layout.
     const ctx: Parameters<AnyEndpoint['handler']>[0] =
       principal === null
-        ? { params, path: pathParams, realm, user: null, clientName, remoteAddress: req.remoteAddress, scheme, onAbort, files, uploads, headers: req.headers }
-        : { params, path: pathParams, realm: principal.realm, user: principal.user, clientName, remoteAddress: req.remoteAddress, scheme, onAbort, files, uploads, headers: req.headers };
+        ? { params, path: pathParams, realm, user: null, clientName, remoteAddress: req.remoteAddress, scheme, onAbort, files, uploads, headers: req.headers, sessionIdHash }
+        : { params, path: pathParams, realm: principal.realm, user: principal.user, clientName, remoteAddress: req.remoteAddress, scheme, onAbort, files, uploads, headers: req.headers, sessionIdHash };
     const result = endpoint.handler(ctx);
     if (result instanceof Promise) return result.then((outcome) => envelope(req, outcome, consumed));
     return envelope(req, result, consumed);

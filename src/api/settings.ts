@@ -3,12 +3,15 @@
  * own account, humans only: `full_name`, `timezone`, `email_address_visibility` and every generic
  * personal setting (`domain/user-settings.ts`: typed after its default, enumerations checked);
  * `presence_enabled` (kept by user status) and unknown names are reported in
- * `ignored_parameters_unsupported`. Rules and events live in `realm/handlers/user-admin.ts`.
+ * `ignored_parameters_unsupported`. Rules and events live in `realm/handlers/user-admin.ts`;
+ * `old_password`/`new_password` change the password first (`password-change.ts`), ending the
+ * user's other web sessions.
  */
 import { runCommand } from './run-command.js';
 import { defineEndpoint } from './define-endpoint.js';
 import { P, type ParamSpec } from './params.js';
 import { GENERIC_USER_SETTINGS } from '../domain/user-settings.js';
+import { changeOwnPassword } from './password-change.js';
 
 /** `PATCH /settings` parameters of the generic personal settings, typed after their defaults. */
 const GENERIC_SETTING_PARAMS: Record<string, ParamSpec<string | number | boolean, true>> = Object.fromEntries(
@@ -21,8 +24,20 @@ const GENERIC_SETTING_PARAMS: Record<string, ParamSpec<string | number | boolean
 /** `PATCH /settings`: changes the caller's own settings. */
 export const updateSettings = defineEndpoint({
   auth: 'user',
-  params: { full_name: P.string(), timezone: P.string(), email_address_visibility: P.int(), ...GENERIC_SETTING_PARAMS },
-  handler: ({ realm, user, params }) => {
+  params: {
+    full_name: P.string(),
+    timezone: P.string(),
+    email_address_visibility: P.int(),
+    old_password: P.string(),
+    new_password: P.string(),
+    ...GENERIC_SETTING_PARAMS,
+  },
+  handler: async ({ realm, user, params, sessionIdHash, remoteAddress }) => {
+    // Zulip checks and changes the password before the other settings.
+    if (params.new_password !== undefined) {
+      const error = await changeOwnPassword({ realm, user, oldPassword: params.old_password, newPassword: params.new_password, sessionIdHash, remoteAddress });
+      if (error !== null) return error;
+    }
     const settings: Record<string, string | number | boolean> = {};
     for (const name of Object.keys(GENERIC_SETTING_PARAMS)) {
       const value = (params as Record<string, string | number | boolean | undefined>)[name];

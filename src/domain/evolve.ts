@@ -29,6 +29,8 @@ import { subscriptionsRemoved, subscriptionPropertyChanged } from './subscriptio
 import { messageFlagsChanged } from './message-flags.js';
 import { evolveRealmEmoji } from './realm-emoji.js';
 import { avatarChanged } from './avatars.js';
+import { evolveSessions } from './sessions.js';
+import { userPasswordChanged } from './user-password.js';
 import { assertNever, checkRecordVersion } from './record-versions.js';
 
 /**
@@ -110,6 +112,11 @@ export function evolve(state: RealmState, record: RealmRecord): void {
       return evolveRealmEmoji(state, record);
     case 'avatar_changed':
       return avatarChanged(state, record);
+    case 'session_created':
+    case 'sessions_ended':
+      return evolveSessions(state, record);
+    case 'user_password_changed':
+      return userPasswordChanged(state, record);
     default:
       return assertNever(record, 'record type');
   }

@@ -24,6 +24,7 @@ import { attachmentsFromCore, attachmentsToCore, type AttachmentsCore } from './
 import { reactionsFromCore, reactionsToCore, type ReactionsCore } from './reactions.js';
 import { editHistoryFromCore, editHistoryToCore, type EditHistoryCore } from './message-edits.js';
 import { realmEmojiFromCore, realmEmojiToCore, type RealmEmojiCore } from './realm-emoji.js';
+import { sessionsFromCore, sessionsToCore, type SessionsCore } from './sessions.js';
 
 export const CORE_VERSION = 1;
 
@@ -74,6 +75,8 @@ export interface RealmCore {
   editHistory?: EditHistoryCore;
   /** Custom emoji (absent in snapshots written before custom emoji, or when there are none). */
   realmEmoji?: RealmEmojiCore;
+  /** Web sessions (absent in snapshots written before sessions, or before the first login: none). */
+  sessions?: SessionsCore;
 }
 
 const umIds = (userId: number) => `um:ids:${userId}`;
@@ -117,6 +120,7 @@ export function toSnapshot(state: RealmState): { core: RealmCore; columns: Recor
     presence: state.presence.toCore(),
     editHistory: editHistoryToCore(state),
     realmEmoji: realmEmojiToCore(state),
+    sessions: sessionsToCore(state),
   };
   return { core, columns };
 }
@@ -170,6 +174,7 @@ export function fromSnapshot(id: number, coreObject: object, columns: Record<str
   state.presence = PresenceStore.fromCore(core.presence);
   editHistoryFromCore(state, core.editHistory);
   realmEmojiFromCore(state, core.realmEmoji);
+  sessionsFromCore(state, core.sessions);
   return state;
 }
 

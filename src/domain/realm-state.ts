@@ -249,6 +249,8 @@ export interface RealmState {
   editHistory?: Map<number, import('./message-edits.js').EditHistoryEntry[]>;
   /** Custom emoji and the next emoji id; see `realm-emoji.ts` (optional: created with the first emoji). */
   realmEmoji?: import('./realm-emoji.js').RealmEmojiState;
+  /** Web sessions by the SHA-256 of their id; see `sessions.ts` (optional: created at the first login). */
+  sessions?: Map<string, import('./sessions.js').WebSession>;
   nextIds: IdCounters;
 }
 

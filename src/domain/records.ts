@@ -147,7 +147,10 @@ import type { MessageFlagsChanged } from './message-flags.js';
 import type { RealmEmojiRecord } from './realm-emoji.js';
 import type { AvatarChanged } from './avatars.js';
 import type { AttachmentRecord } from './attachments.js';
-export type RealmRecord = RealmCreated | RealmSettingsChanged | LinkifiersChanged | UserCreated | StreamCreated | SubscriptionsAdded | SubscriptionsRemoved | SubscriptionPropertyChanged | MessageSent | UserTopicSet | StreamUpdated | UserGroupCreated | UserGroupMembershipChanged | UserGroupUpdated | UserStatusSet | CustomProfileFieldRecord | NavigationViewRecord | ChannelFolderRecord | DraftRecord | InviteRecord | UserAdminRecord | MessagesDeleted | MessageEdited | ReactionRecord | MessageFlagsChanged | RealmEmojiRecord | AvatarChanged | AttachmentRecord;
+import type { SessionRecord } from './sessions.js';
+import type { UserPasswordChanged } from './user-password.js';
+export type RealmRecord = RealmCreated | RealmSettingsChanged | LinkifiersChanged | UserCreated | StreamCreated | SubscriptionsAdded | SubscriptionsRemoved | SubscriptionPropertyChanged | MessageSent | UserTopicSet | StreamUpdated | UserGroupCreated | UserGroupMembershipChanged | UserGroupUpdated | UserStatusSet | CustomProfileFieldRecord | NavigationViewRecord | ChannelFolderRecord | DraftRecord | InviteRecord | UserAdminRecord | MessagesDeleted | MessageEdited | ReactionRecord | MessageFlagsChanged | RealmEmojiRecord | AvatarChanged | AttachmentRecord
+  | SessionRecord | UserPasswordChanged;
 
 /**
  * A user's status changed (https://zulip.com/api/update-status; see domain/user-status.ts): only

@@ -15,7 +15,7 @@ import {
   type HttpRequest,
 } from 'uWebSockets.js';
 import { Errors, ZulipError } from '../errors.js';
-import { API_PREFIX, errorResponse, type ApiRequest, type ApiResponse, type RequestTrace } from '../api/registry.js';
+import { API_PREFIX, JSON_PREFIX, errorResponse, type ApiRequest, type ApiResponse, type RequestTrace } from '../api/registry.js';
 import { isRawAnswer, type RawRoute } from '../api/raw-route.js';
 import {
   copyRequestHead,
@@ -34,6 +34,8 @@ import { log } from '../log.js';
 import { listenExclusive } from './listen-exclusive.js';
 import { isMultipart, readMultipartUpload, type UploadRoute } from './multipart-upload.js';
 import { writeFileResponse } from './file-writer.js';
+import type { WebResponse } from '../api/html-page.js';
+import { IMMUTABLE_CACHE, STATIC_PREFIX, type StaticAssets } from './static-assets.js';
 
 /** Options for `startHttpServer`. */
 export interface HttpServerOptions {
@@ -55,7 +57,14 @@ export interface HttpServerOptions {
    * Serves `GET`/`POST /join/{key}/` (invitation links, `api/join.ts`): an HTML answer written
    * verbatim.
    */
-  join?: { matches(path: string): boolean; handle(req: ApiRequest): Promise<{ status: number; headers: Record<string, string>; body: string }> };
+  join?: PageRoutes;
+  /**
+   * Serves the browser's pages (`api/web-pages.ts`: `/`, `/login/`, `/accounts/login/`,
+   * `/accounts/logout/`): HTML answers with cookies, written verbatim.
+   */
+  pages?: PageRoutes;
+  /** Serves the built browser app's files at `/static/<name>` (`static-assets.ts`); absent = 404. */
+  assets?: StaticAssets;
   /**
    * Byte-serving routes outside `/api/v1` (avatars and emoji under `/user_avatars/`, the
    * `/thumbnail` redirect, the `/external_content/` image proxy): the first whose `matches` accepts
@@ -75,6 +84,14 @@ export interface HttpServerOptions {
   upload?: UploadRoute;
   /** `GET /user_uploads/...` (files, outside `/api/v1`): answers that may stream a file. */
   userUploads?: { matches(path: string): boolean; handle(req: ApiRequest): Promise<ApiResponse> };
+}
+
+/** Non-JSON routes answered by the API layer with a page (`api/html-page.ts` `WebResponse`). */
+export interface PageRoutes {
+  /** Whether `path` is one of these routes. */
+  matches(path: string): boolean;
+  /** The answer; a rejection is answered like any dispatch failure (JSON error). */
+  handle(req: ApiRequest): Promise<WebResponse>;
 }
 
 /** One finished request, as the request log and the metrics see it. */
@@ -199,15 +216,15 @@ export function startHttpServer(opts: HttpServerOptions): Promise<HttpServer> {
         finish(state);
       });
     }
-    const join = opts.join;
-    if (join !== undefined && join.matches(head.path)) {
-      trace.route = '/join/{key}/';
+    /** Reads the body, lets `route` answer with a page, writes it (headers, cookies, body) corked. */
+    const servePage = (template: string, route: PageRoutes) => {
+      trace.route = template;
       readBody(res, state, head.headers['content-length'], maxBodyBytes)
         .then((body) => {
           state.onAbort = null;
           return toApiRequest(head, body);
         })
-        .then((req) => (state.aborted ? undefined : join.handle(req)))
+        .then((req) => (state.aborted ? undefined : route.handle(req)))
         .then((page) => {
           if (page === undefined || state.aborted || state.done) {
             answered(499);
@@ -217,12 +234,23 @@ export function startHttpServer(opts: HttpServerOptions): Promise<HttpServer> {
           res.cork(() => {
             res.writeStatus(statusLine(page.status)).writeHeader('Cache-Control', NEVER_CACHE);
             for (const name in page.headers) res.writeHeader(name, page.headers[name]!);
+            for (const cookie of page.cookies ?? []) res.writeHeader('Set-Cookie', cookie);
             res.end(head.method === 'HEAD' ? '' : page.body);
           });
           answered(page.status);
           finish(state);
         }, fail);
-      return;
+    };
+    const join = opts.join;
+    if (join !== undefined && join.matches(head.path)) return servePage('/join/{key}/', join);
+    const pages = opts.pages;
+    if (pages !== undefined && pages.matches(head.path)) return servePage(head.path, pages);
+    if (opts.assets !== undefined && head.path.startsWith(STATIC_PREFIX)) {
+      trace.route = '/static/{name}';
+      return serveAsset(res, state, head.method, head.path, head.headers['accept-encoding'], opts.assets, (status) => {
+        answered(status);
+        finish(state);
+      });
     }
     const raw = opts.rawRoutes?.find((r) => r.matches(head.path));
     if (raw !== undefined) {
@@ -279,7 +307,7 @@ export function startHttpServer(opts: HttpServerOptions): Promise<HttpServer> {
         .catch(fail);
       return;
     }
-    if (!head.path.startsWith(API_PREFIX)) return reply(errorResponse(Errors.notFound()));
+    if (!head.path.startsWith(API_PREFIX) && !head.path.startsWith(JSON_PREFIX)) return reply(errorResponse(Errors.notFound()));
     const upload = opts.upload;
     // Streamed to disk only with credentials: an anonymous upload is refused (401) after at most
     // --max-body-bytes, never spooled.
@@ -362,4 +390,44 @@ export function startHttpServer(opts: HttpServerOptions): Promise<HttpServer> {
       });
     });
   });
+}
+
+/**
+ * Answers `GET`/`HEAD /static/<name>` from the built app (`static-assets.ts`): the file with its
+ * Content-Type, a year-long immutable cache and the best compression the client accepts
+ * (`Content-Encoding`, `Vary: Accept-Encoding`); other methods 405; unknown files (or no built
+ * app) a JSON 404. `done(status)` is called once written.
+ */
+function serveAsset(
+  res: HttpResponse,
+  state: ResponseState,
+  method: string,
+  path: string,
+  acceptEncoding: string | undefined,
+  assets: StaticAssets,
+  done: (status: number) => void,
+): void {
+  if (method !== 'GET' && method !== 'HEAD') {
+    const error = Errors.methodNotAllowed(['GET', 'HEAD']);
+    writeResponse(res, state, { status: error.status, headers: { Allow: 'GET, HEAD' }, body: error.toBody() }, method === 'HEAD');
+    return done(error.status);
+  }
+  const file = assets.asset(path, acceptEncoding);
+  if (file === null) {
+    writeResponse(res, state, errorResponse(Errors.notFound()), method === 'HEAD');
+    return done(404);
+  }
+  state.done = true;
+  res.cork(() => {
+    res.writeStatus('200 OK').writeHeader('Content-Type', file.contentType).writeHeader('Cache-Control', IMMUTABLE_CACHE);
+    res.writeHeader('Vary', 'Accept-Encoding').writeHeader('X-Content-Type-Options', 'nosniff');
+    if (file.encoding !== null) res.writeHeader('Content-Encoding', file.encoding);
+    if (method === 'HEAD') {
+      res.writeHeader('Content-Length', String(file.body.length));
+      res.endWithoutBody();
+    } else {
+      res.end(file.body);
+    }
+  });
+  done(200);
 }

@@ -1,8 +1,8 @@
 /**
- * The uWS route of `GET /api/v1/events/socket` (WebSocket push of event queues, a parley
+ * The uWS routes of `GET /api/v1/events/socket` and `GET /json/events/socket` (WebSocket push of event queues, a parley
  * extension; the protocol is in `api/event-socket.ts`). This file only adapts uWS to it:
  *
- * - `upgrade`: copies Host, Authorization, query and the `Sec-WebSocket-*` headers synchronously,
+ * - `upgrade`: copies Host, Authorization, Cookie, Origin, query and the `Sec-WebSocket-*` headers synchronously,
  *   runs `authorizeSocket`; a refusal is answered as an ordinary Zulip JSON error (e.g. 401 +
  *   `WWW-Authenticate`) and the connection is not upgraded. A GET without `Sec-WebSocket-Key`
  *   falls through to the REST dispatcher (uWS yields it).
@@ -13,13 +13,14 @@
  *   `maxBackpressure` is twice that, so control frames to a client that stopped reading are
  *   dropped rather than buffered without bound. Client frames are at most 16 KiB.
  */
-import type { HttpResponse, TemplatedApp, WebSocket } from 'uWebSockets.js';
+import type { HttpResponse, TemplatedApp, WebSocket, WebSocketBehavior } from 'uWebSockets.js';
 import type { ApiServices } from '../api/registry.js';
 import { errorResponse } from '../api/registry.js';
 import {
   authorizeSocket,
   DEFAULT_BACKPRESSURE_THRESHOLD_BYTES,
   EVENT_SOCKET_PATH,
+  JSON_EVENT_SOCKET_PATH,
   EventSocketSession,
   type SocketGrant,
 } from '../api/event-socket.js';
@@ -74,7 +75,7 @@ export function attachEventSocket(app: TemplatedApp, opts: EventSocketOptions, i
     writeResponse(res, state, errorResponse(error), false, true);
   };
 
-  app.ws<SocketData>(EVENT_SOCKET_PATH, {
+  const behavior: WebSocketBehavior<SocketData> = {
     maxPayloadLength: MAX_CLIENT_FRAME_BYTES,
     idleTimeout: opts.idleTimeoutSeconds ?? 120,
     sendPingsAutomatically: true,
@@ -87,6 +88,8 @@ export function attachEventSocket(app: TemplatedApp, opts: EventSocketOptions, i
       const protocols = req.getHeader('sec-websocket-protocol');
       const extensions = req.getHeader('sec-websocket-extensions');
       const authorization = req.getHeader('authorization');
+      const cookie = req.getHeader('cookie');
+      const origin = req.getHeader('origin');
       const host = req.getHeader('host').toLowerCase();
       const query = parseQuery(req.getQuery() ?? '');
       if (isClosing()) return refuse(res, Errors.serverNotReady());
@@ -95,6 +98,8 @@ export function attachEventSocket(app: TemplatedApp, opts: EventSocketOptions, i
         grant = authorizeSocket(opts.services, opts.queues, {
           host,
           authorization: authorization === '' ? undefined : authorization,
+          cookie: cookie === '' ? undefined : cookie,
+          origin: origin === '' ? undefined : origin,
           query,
         });
       } catch (error) {
@@ -150,7 +155,10 @@ export function attachEventSocket(app: TemplatedApp, opts: EventSocketOptions, i
       data.alive = false;
       data.session?.closed();
     },
-  });
+  };
+  // The API clients' path and the browser app's (same protocol; the app authenticates by cookie).
+  app.ws<SocketData>(EVENT_SOCKET_PATH, behavior);
+  app.ws<SocketData>(JSON_EVENT_SOCKET_PATH, behavior);
 
   return {
     get size() {

@@ -57,6 +57,8 @@ export type { EditMessage };
 import type { RealmEmojiCommand } from './handlers/realm-emoji.js';
 import type { ChangeAvatar } from './handlers/avatars.js';
 export type { RealmEmojiCommand, ChangeAvatar };
+import type { SessionCommand, SessionReplies } from './handlers/sessions.js';
+export type { SessionCommand };
 
 /** Every command a realm actor accepts. */
 export type Command =
@@ -65,11 +67,11 @@ export type Command =
   | SetUserTopic | CreateUserGroup | UpdateUserGroupMembership | UpdateUserGroup | DeactivateUserGroup | UpdateUserStatus
   | CustomProfileFieldCommand | NavigationViewCommand | ChannelFolderCommand | DraftCommand | InviteCommand | UserAdminCommand
   | UserCreateCommand | UpdateSettings | DeleteMessage | EditMessage | ReactionCommand | MessageFlagCommand
-  | RealmEmojiCommand | ChangeAvatar | AttachmentCommand;
+  | RealmEmojiCommand | ChangeAvatar | AttachmentCommand | SessionCommand;
 
 /** The reply each command type yields on success. */
 export interface CommandReplies extends MessageFlagReplies, CustomProfileFieldReplies, NavigationViewReplies, ChannelFolderReplies, ReactionReplies, DraftReplies, InviteReplies, UserAdminReplies,
-  UserCreateReplies, UserSettingsReplies, AttachmentReplies {
+  UserCreateReplies, UserSettingsReplies, AttachmentReplies, SessionReplies {
   create_realm: Record<string, never>;
   create_user: { userId: number; apiKey: string };
   subscribe: Record<string, never>;

@@ -14,9 +14,10 @@ async function join(s: TestServer, link: string, method = 'GET', form?: Record<s
   const path = new URL(link).pathname;
   const res = await fetch(`${s.url}${path}`, {
     method,
+    redirect: 'manual',
     ...(form && { headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(form).toString() }),
   });
-  return { status: res.status, type: res.headers.get('content-type'), text: await res.text() };
+  return { status: res.status, type: res.headers.get('content-type'), location: res.headers.get('location'), cookies: res.headers.getSetCookie(), text: await res.text() };
 }
 
 t.test('GET/POST /join/{key}/ creates the account with the invite\'s role, channels and groups', async (t) => {
@@ -38,8 +39,13 @@ t.test('GET/POST /join/{key}/ creates the account with the invite\'s role, chann
   const missing = await join(s, link, 'POST', { full_name: 'Viola', email: 'viola@zulip.com', password: '' });
   t.equal(missing.status, 400);
   const done = await join(s, link, 'POST', { full_name: 'Viola', email: 'viola@zulip.com', password: 'viola-secret' });
-  t.equal(done.status, 200, done.text);
-  t.match(done.text, /viola@zulip\.com/);
+  t.equal(done.status, 302, 'sign-up ends logged in: to the app');
+  t.equal(done.location, '/');
+  const session = done.cookies.find((c) => c.startsWith('sessionid='));
+  t.match(session, /HttpOnly/i, 'with an HttpOnly session cookie');
+  t.ok(done.cookies.some((c) => c.startsWith('csrftoken=')), 'and a CSRF token');
+  const app = await fetch(`${s.url}/json/users/me`, { headers: { Cookie: session!.split(';')[0]! } });
+  t.equal((await app.json()).email, 'viola@zulip.com', 'the session is Viola\'s');
 
   const login = await s.request('POST', '/fetch_api_key', { params: { username: 'viola@zulip.com', password: 'viola-secret' } });
   t.equal(login.status, 200);
@@ -59,11 +65,11 @@ t.test('GET/POST /join/{key}/ creates the account with the invite\'s role, chann
   t.match(weak.text, /The password is too weak\./, 'guessable password refused');
   t.equal((await s.request('POST', '/fetch_api_key', { params: { username: 'sebastian@zulip.com', password: 'qwerty123' } })).status, 401, 'no account after a weak password');
   const again = await join(s, link, 'POST', { full_name: 'Sebastian', email: 'sebastian@zulip.com', password: 'tempest-isle-42' });
-  t.equal(again.status, 200, 'a multiuse link is reusable');
+  t.equal(again.status, 302, 'a multiuse link is reusable');
 
   // Defaults on request.
   const withDefaults = await iago.call('POST', '/invites/multiuse', { include_realm_default_subscriptions: true, welcome_message_custom_text: 'Welcome, **friend**!' });
-  t.equal((await join(s, withDefaults.body.invite_link, 'POST', { full_name: 'Olivia', email: 'olivia@zulip.com', password: 'tempest-isle-42' })).status, 200);
+  t.equal((await join(s, withDefaults.body.invite_link, 'POST', { full_name: 'Olivia', email: 'olivia@zulip.com', password: 'tempest-isle-42' })).status, 302);
   const oKey = (await s.request('POST', '/fetch_api_key', { params: { username: 'olivia@zulip.com', password: 'tempest-isle-42' } })).body.api_key;
   const oAuth = { Authorization: 'Basic ' + Buffer.from(`olivia@zulip.com:${oKey}`).toString('base64') };
   const oSubs = await (await fetch(`${s.url}/api/v1/users/me/subscriptions`, { headers: oAuth })).json();

@@ -95,8 +95,8 @@ const request = (over: Partial<ApiRequest> & { path: string }): ApiRequest => ({
 
 const notFound = { status: 404, headers: {}, body: { result: 'error', msg: 'Not Found', code: 'NOT_FOUND' } };
 
-t.test('routing: 404 JSON for unknown paths, non-integer segments, outside /api/v1', async (t) => {
-  for (const path of ['/api/v1/nope', '/api/v1/messages/abc', '/api/v1/messages/12/', '/json/messages/1', '/api/v1', '/api/v1/messages/-1']) {
+t.test('routing: 404 JSON for unknown paths, non-integer segments, outside /api/v1 and /json', async (t) => {
+  for (const path of ['/api/v1/nope', '/api/v1/messages/abc', '/api/v1/messages/12/', '/json/nope', '/jsonx/messages/1', '/api/v1', '/api/v1/messages/-1']) {
     t.strictSame(await dispatch(request({ path })), notFound, path);
   }
 });

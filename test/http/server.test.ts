@@ -68,19 +68,21 @@ t.test('port 0 picks a real port; request fields reach the dispatcher', async (t
   t.equal(req.remoteAddress, '127.0.0.1');
 });
 
-t.test('outside /api/v1/ → JSON 404 without dispatching', async (t) => {
+t.test('outside /api/v1/ and /json/ → JSON 404 without dispatching', async (t) => {
   let calls = 0;
   const { base } = await start(t, () => {
     calls++;
     return ok();
   });
-  for (const path of ['/', '/json/messages', '/api/v1', '/static/x.js']) {
+  for (const path of ['/', '/jsonx', '/api/v1', '/static/x.js']) {
     const r = await fetch(base + path, { method: 'POST', body: 'a=1' });
     t.equal(r.status, 404, path);
     t.equal(r.headers.get('content-type'), 'application/json');
     t.strictSame(await r.json(), { result: 'error', msg: 'Not Found', code: 'NOT_FOUND' });
   }
   t.equal(calls, 0);
+  t.equal((await fetch(base + '/json/messages', { method: 'POST', body: 'a=1' })).status, 200, '/json/ is dispatched');
+  t.equal(calls, 1);
 });
 
 t.test('dispatch failures: ZulipError as is, anything else → 500 logged, no internals', async (t) => {

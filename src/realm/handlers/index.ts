@@ -43,6 +43,7 @@ import { adminCreateUser, addBot } from './user-create.js';
 import { updateSettings } from './user-settings.js';
 import { addRealmEmoji, removeRealmEmoji } from './realm-emoji.js';
 import { changeAvatar } from './avatars.js';
+import { createSession, endSession, changePassword } from './sessions.js';
 
 type HandlerTable = { [T in Command['type']]: Handler<Extract<Command, { type: T }>, CommandReplies[T]> };
 
@@ -107,4 +108,7 @@ export const handlers: HandlerTable = {
   remove_realm_emoji: removeRealmEmoji,
   change_avatar: changeAvatar,
   add_bot: addBot,
+  create_session: createSession,
+  end_session: endSession,
+  change_password: changePassword,
 };

@@ -28,6 +28,7 @@
  * Not sent (parley gap): the channel visibility (`stream` create/delete) events Zulip sends to the
  * target when a role change alters which channels they can see.
  */
+import { endUserSessions } from '../../domain/sessions.js';
 import { ok, fail, Errors, type Result } from '../../errors.js';
 import { Role, type RealmState, type RoleCode, type User } from '../../domain/realm-state.js';
 import { checkFullName, canSeeDeliveryEmail, isValidEmail } from '../../domain/users.js';
@@ -214,6 +215,8 @@ function activationDecision(state: RealmState, target: User, isActive: boolean):
   const events: RealmEvent[] = [];
   for (const user of accounts) {
     records.push({ type: 'user_updated', v: 1, userId: user.id, isActive });
+    // Zulip's do_deactivate_user → delete_user_sessions: a deactivated account keeps no web session.
+    if (!isActive) records.push(...endUserSessions(state, user.id));
     events.push(personEvent(state, { user_id: user.id, is_active: isActive }, recipients));
     events.push(...groupEvents(state, isActive ? 'add_members' : 'remove_members', groupsOf(state, user, user.role), user.id, recipients));
     if (user.isBot) {
