@@ -26,6 +26,7 @@ import { formatRenderBench, runRenderBench, type RenderBenchReport } from './ren
 import { formatRateLimitBench, runRateLimitBench, type RateLimitBenchReport } from './rate-limit.js';
 import { formatAdversarialBench, runAdversarialBench, type AdversarialRow } from './render-adversarial.js';
 import { formatUploadBench, runUploadBench, type UploadBenchRow } from './upload.js';
+import { formatWebappBench, runWebappBench, WEBAPP_BUDGETS, type WebappBenchReport } from './webapp.js';
 
 const USAGE = `usage: npm run bench -- [--duration S] [--connections N] [--warmup S]
                        [--preload N] [--preload-time-limit S] [--preload-connections N]
@@ -38,7 +39,7 @@ const USAGE = `usage: npm run bench -- [--duration S] [--connections N] [--warmu
   --fanout N               fan-out scenario: N long-polling queues in Verona, one sender (default 1000; 0 = skip)
   --fanout-messages K      messages sent in the fan-out scenario (default 50)
   --only a,b               run only these scenarios of ceiling,send,fetch,list,fanout,render,render-adversarial,
-                           rate-limit,upload (the ceiling is always run)`;
+                           rate-limit,upload,webapp (the ceiling is always run)`;
 
 /** Targets printed next to the results. */
 const TARGETS = {
@@ -82,9 +83,9 @@ function parseOptions(argv: string[]) {
     console.log(USAGE);
     process.exit(0);
   }
-  const only = new Set((values.only ?? 'ceiling,send,fetch,list,fanout,render,render-adversarial,rate-limit,upload').split(',').map((s) => s.trim()));
+  const only = new Set((values.only ?? 'ceiling,send,fetch,list,fanout,render,render-adversarial,rate-limit,upload,webapp').split(',').map((s) => s.trim()));
   for (const name of only) {
-    if (!['ceiling', 'send', 'fetch', 'list', 'fanout', 'render', 'render-adversarial', 'rate-limit', 'upload'].includes(name)) throw new Error(`unknown scenario '${name}'`);
+    if (!['ceiling', 'send', 'fetch', 'list', 'fanout', 'render', 'render-adversarial', 'rate-limit', 'upload', 'webapp'].includes(name)) throw new Error(`unknown scenario '${name}'`);
   }
   only.add('ceiling');
   return {
@@ -433,6 +434,16 @@ async function main(): Promise<number> {
       renderAdversarial = runAdversarialBench();
       console.log(`Markdown rendering of hostile inputs (in-process, CPU time of one render):\n${formatAdversarialBench(renderAdversarial)}`);
     }
+    // The browser app in headless Chromium (bench/webapp.ts): bundle size, first messages, 10,000-message narrow.
+    let webapp: WebappBenchReport | string | undefined;
+    if (!interrupted && opts.only.has('webapp')) {
+      webapp = await runWebappBench(server.url, PASSWORD);
+      console.log(typeof webapp === 'string' ? `web app: skipped, ${webapp}` : `web app (headless Chromium):\n${formatWebappBench(webapp)}`);
+      if (typeof webapp !== 'string') {
+        if (webapp.gzipBytes >= WEBAPP_BUDGETS.gzipBytes) missedExtra.push(`web app JS+CSS < ${WEBAPP_BUDGETS.gzipBytes} B gzip`);
+        if (webapp.medianFirstMessagesMs >= WEBAPP_BUDGETS.firstMessagesMs) missedExtra.push(`web app first messages < ${WEBAPP_BUDGETS.firstMessagesMs} ms`);
+      }
+    }
     const flagged = reports.filter((r) => r.flagged);
     for (const r of flagged) console.log(`FLAGGED ${r.name} (${r.phase}): ${r.flagged}; sample reply: ${r.sampleErrorReply}`);
     const missed = [...reports.flatMap((r) => r.targets.filter((x) => !x.met).map((x) => `${r.name} (${r.phase}) ${x.description}`)), ...missedExtra];
@@ -460,6 +471,7 @@ async function main(): Promise<number> {
           rateLimit: rateLimit ?? null,
           upload: upload ?? null,
           renderAdversarial: renderAdversarial ?? null,
+          webapp: webapp ?? null,
           interrupted,
         },
         null,

@@ -262,7 +262,7 @@ function uploadRoute(files: FileStore, maxFileUploadMib: number): UploadRoute {
   const tooLarge = () => Errors.uploadTooLarge(maxFileUploadMib);
   return {
     // Custom emoji and avatars are multipart uploads too (checked against their own 5 MiB limits).
-    matches: (method, path) => method === 'POST' && (path === '/api/v1/user_uploads' || path === '/api/v1/users/me/avatar' || path.startsWith('/api/v1/realm/emoji/')),
+    matches: (method, path) => method === 'POST' && (path === '/api/v1/user_uploads' || path === '/json/user_uploads' || path === '/api/v1/users/me/avatar' || path.startsWith('/api/v1/realm/emoji/')),
     maxFileBytes: maxFileUploadMib * MIB,
     tooLarge,
     stage: (source, maxBytes) =>

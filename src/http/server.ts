@@ -309,9 +309,10 @@ export function startHttpServer(opts: HttpServerOptions): Promise<HttpServer> {
     }
     if (!head.path.startsWith(API_PREFIX) && !head.path.startsWith(JSON_PREFIX)) return reply(errorResponse(Errors.notFound()));
     const upload = opts.upload;
-    // Streamed to disk only with credentials: an anonymous upload is refused (401) after at most
-    // --max-body-bytes, never spooled.
-    const streamUpload = upload !== undefined && head.headers.authorization !== undefined && upload.matches(head.method, head.path);
+    // Streamed to disk only with credentials (API key or session cookie): an anonymous upload is
+    // refused (401) after at most --max-body-bytes, never spooled.
+    const credentials = head.headers.authorization !== undefined || head.headers.cookie !== undefined;
+    const streamUpload = upload !== undefined && credentials && upload.matches(head.method, head.path);
     if (streamUpload && isMultipart(head.headers['content-type'])) {
       let files: readonly { discard(): Promise<void> }[] = [];
       readMultipartUpload(res, state, head, upload!)
