@@ -43,6 +43,7 @@ export type ErrorCode =
   | 'PAYLOAD_TOO_LARGE'
   | 'SERVER_NOT_READY'
   | 'CANNOT_DEACTIVATE_GROUP_IN_USE'
+  | 'BAD_IMAGE'
   | 'REALM_UPLOAD_QUOTA'
   | 'CSRF_FAILED'
   // parley's own (no Zulip equivalent): storage failures a client can meet
@@ -277,6 +278,22 @@ export const Errors = {
   cannotDeactivateGroupInUse: (objections: readonly Record<string, unknown>[]) =>
     new ZulipError('CANNOT_DEACTIVATE_GROUP_IN_USE', 'Cannot deactivate user group in use.', 400, { objections }),
 
+  // Custom emoji, avatars and images (zerver/lib/emoji.py, zerver/views/realm_emoji.py,
+  // zerver/views/user_settings.py set_avatar_backend, zerver/lib/thumbnail.py BadImageError)
+  emojiNameMissing: () => bad('Emoji name is missing'),
+  emojiNameBadEnd: () => bad('Emoji names must end with either a letter or digit.'),
+  emojiNameBadChars: () =>
+    bad('Emoji names must contain only lowercase English letters, digits, spaces, dashes, and underscores.'),
+  emojiNameTaken: () => bad('A custom emoji with this name already exists.'),
+  onlyAdminsOverrideBuiltInEmoji: () => bad('Only administrators can override built-in emoji.'),
+  emojiDoesNotExist: (name: string) => bad(`Emoji '${name}' does not exist`),
+  notEmojiAdmin: () => bad('Must be an organization administrator or emoji author'),
+  exactlyOneFile: () => bad('You must upload exactly one file.'),
+  /** Zulip's avatar form: "You must upload exactly one avatar." */
+  exactlyOneAvatar: () => bad('You must upload exactly one avatar.'),
+  fileTooLargeMib: (mib: number) => bad(`Uploaded file is larger than the allowed limit of ${mib} MiB`),
+  badImage: (msg: string) => new ZulipError('BAD_IMAGE', msg, 400),
+  avatarChangesDisabled: () => bad('Avatar changes are disabled in this organization.'),
   // Uploads (zerver/views/upload.py upload_file_backend, zerver/lib/upload/__init__.py
   // check_upload_within_quota, zerver/views/attachments.py remove)
   uploadNoFile: () => bad('You must specify a file to upload'),

@@ -23,6 +23,9 @@ import { startHttpServer } from './http/server.js';
 import { ApiRateLimits } from './api/api-rate-limits.js';
 import { startMetricsServer, type MetricsServer } from './http/metrics-endpoint.js';
 import { handleJoin, isJoinPath } from './api/join.js';
+import { userAvatarsRoute } from './api/media-files.js';
+import { thumbnailRoute } from './api/thumbnail.js';
+import { externalContentRoute } from './http/external-content.js';
 import { handleWebPage, isWebPagePath } from './api/web-pages.js';
 import { StaticAssets } from './http/static-assets.js';
 import { fileURLToPath } from 'node:url';
@@ -32,7 +35,7 @@ import { addScrapeSource, enableDefaultMetrics, scrapeMetrics } from './metrics.
 import { recordAnsweredRequest } from './ops/request-log.js';
 import { bindFailureCause, lockDataDir, writeDemoPasswordFile } from './ops/startup.js';
 import { log as logger } from './log.js';
-import { FileStore, FileTooLarge } from './storage/file-store.js';
+import { FileTooLarge, type FileStore } from './storage/file-store.js';
 import { fileDigests } from './domain/file-references.js';
 import { handleUserUploads, isUserUploadsPath } from './api/user-uploads-page.js';
 import type { UploadServices } from './api/uploaded-file.js';
@@ -64,6 +67,8 @@ export async function startServer(
     eventTiming?: EventQueueTiming;
     /** Test hook: see `RealmActorDeps.afterAppend`. */
     afterAppend?: () => Promise<void>;
+    /** Test hook: the `/external_content/` proxy may fetch from 127.0.0.1 (never in production). */
+    externalContentAllowLoopback?: boolean;
     /** The built browser app (`index.html` + assets); default `<package>/dist/webapp`. */
     webappDir?: string;
   } = {},
@@ -93,7 +98,7 @@ export async function startServer(
   }
   const createDemo = config.demo && registry.all().length === 0;
   // Uploaded files: a file no record names (a crash between file and record) is garbage.
-  const files = new FileStore(registry.dataDir);
+  const files = registry.files;
   const referenced = new Set(registry.all().flatMap((realm) => [...fileDigests(realm.state)]));
   const swept = await files.sweep((digest) => referenced.has(digest));
   if (swept.temp + swept.unreferenced > 0) logger.info(swept, 'removed unreferenced upload files');
@@ -149,6 +154,11 @@ export async function startServer(
       benchCeiling: config.bench,
       socket: { services, queues },
       join: { matches: isJoinPath, handle: (req) => handleJoin(req, services) },
+      rawRoutes: [
+        userAvatarsRoute(services.realmForHost),
+        thumbnailRoute(services),
+        externalContentRoute({ key: registry.camoKey, allowLoopback: options.externalContentAllowLoopback === true }),
+      ],
       pages: { matches: isWebPagePath, handle: (req) => handleWebPage(req, pageServices) },
       assets,
       health,
@@ -255,7 +265,8 @@ const FRESH_FILE_MS = 60_000;
 function uploadRoute(files: FileStore, maxFileUploadMib: number): UploadRoute {
   const tooLarge = () => Errors.uploadTooLarge(maxFileUploadMib);
   return {
-    matches: (method, path) => method === 'POST' && (path === '/api/v1/user_uploads' || path === '/json/user_uploads'),
+    // Custom emoji and avatars are multipart uploads too (checked against their own 5 MiB limits).
+    matches: (method, path) => method === 'POST' && (path === '/api/v1/user_uploads' || path === '/json/user_uploads' || path === '/api/v1/users/me/avatar' || path.startsWith('/api/v1/realm/emoji/')),
     maxFileBytes: maxFileUploadMib * MIB,
     tooLarge,
     stage: (source, maxBytes) =>

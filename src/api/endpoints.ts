@@ -37,6 +37,8 @@ import * as messageReport from './message-report.js';
 import * as linkifiers from './realm-linkifiers.js';
 import * as invites from './invites.js';
 import * as navigationViews from './navigation-views.js';
+import * as realmEmoji from './realm-emoji.js';
+import * as avatars from './avatars.js';
 
 /** Server-wide services some endpoints are bound to. */
 export interface EndpointServices {
@@ -169,6 +171,11 @@ export function buildRoutes(services: EndpointServices): Route[] {
     route('/realm/linkifiers', { GET: linkifiers.getLinkifiers, PATCH: linkifiers.reorderLinkifiers }),
     route('/realm/filters', { POST: linkifiers.addLinkifier }),
     route('/realm/filters/{filter_id}', { PATCH: linkifiers.updateLinkifier, DELETE: linkifiers.removeLinkifier }),
+
+    // --- Custom emoji and avatars (realm-emoji.ts, avatars.ts) ---
+    route('/realm/emoji', { GET: realmEmoji.listEmoji }),
+    route('/realm/emoji/{emoji_name:string}', { POST: realmEmoji.uploadEmoji, DELETE: realmEmoji.deleteEmoji }),
+    route('/users/me/avatar', { POST: avatars.setAvatar, DELETE: avatars.deleteAvatar }),
 
     // --- Invitations (invites.ts; the `/join/` sign-up page is served by join.ts outside /api/v1) ---
     route('/invites', { GET: invites.getInvites }),

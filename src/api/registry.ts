@@ -426,8 +426,8 @@ export function createDispatcher(
     // Two literals of one shape (not a spread): the hot path keeps a single object layout.
     const ctx: Parameters<AnyEndpoint['handler']>[0] =
       principal === null
-        ? { params, path: pathParams, realm, user: null, clientName, remoteAddress: req.remoteAddress, scheme, onAbort, sessionIdHash, files, uploads, headers: req.headers }
-        : { params, path: pathParams, realm: principal.realm, user: principal.user, clientName, remoteAddress: req.remoteAddress, scheme, onAbort, sessionIdHash, files, uploads, headers: req.headers };
+        ? { params, path: pathParams, realm, user: null, clientName, remoteAddress: req.remoteAddress, scheme, onAbort, files, uploads, headers: req.headers, sessionIdHash }
+        : { params, path: pathParams, realm: principal.realm, user: principal.user, clientName, remoteAddress: req.remoteAddress, scheme, onAbort, files, uploads, headers: req.headers, sessionIdHash };
     const result = endpoint.handler(ctx);
     if (result instanceof Promise) return result.then((outcome) => envelope(req, outcome, consumed));
     return envelope(req, result, consumed);

@@ -22,6 +22,8 @@ export interface UploadedFile {
   readonly size: number;
   commit(): Promise<void>;
   discard(): Promise<void>;
+  /** The whole content (small files only: avatars and emoji are read to be decoded and resized). */
+  read(): Promise<Buffer>;
 }
 
 /** A file answer's body: `length` bytes from `start` (inclusive) of the stored file. */

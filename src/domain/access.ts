@@ -16,6 +16,7 @@
  *   `accessUserGroupForMembers`, `hasRealmPermission`, `hasPermissionForGroupSetting`;
  * - whole-endpoint roles (`access/realm-roles.ts`): `requireRealmAdmin`, `isRealmAdmin`,
  *   `requireRealmOwner`, `isRealmOwner`.
+ * - custom emoji (`access/emoji.ts`): `checkCanAddCustomEmoji`, `checkCanRemoveCustomEmoji`.
  *
  * "Unknown" and "not allowed to see" are the same error (no existence oracle): the `access*` functions
  * return the object or that single error, so callers cannot build an existence oracle.
@@ -26,6 +27,7 @@ export * from './access/users.js';
 export * from './access/drafts.js';
 export * from './access/subscriptions.js';
 export * from './access/message-moves.js';
+export * from './access/emoji.js';
 export * from './access/attachments.js';
 export * from './access/user-groups.js';
 export * from './access/realm-roles.js';

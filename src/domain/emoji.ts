@@ -8,6 +8,8 @@
  * renderer (`:name:` emoji), which should use `unicodeEmojiCodeByName`.
  */
 import emojiNames from './emoji_names.json' with { type: 'json' };
+import type { RealmState } from './realm-state.js';
+import { activeRealmEmojiByName } from './realm-emoji.js';
 
 /** One entry of `emoji_names.json`. */
 interface EmojiNameEntry {
@@ -63,11 +65,16 @@ export function canonicalReactionType(type: string | undefined): string | undefi
   return type === 'service_extra_emoji' ? ReactionType.zulipExtra : type;
 }
 
+/** What realm-emoji lookups need (a `RealmState`; absent = a realm without custom emoji). */
+type EmojiRealm = Pick<RealmState, 'realmEmoji'>;
+
 /**
- * Zulip's `emoji_name_to_emoji_code` (without `realm_emoji`: parley has no custom emoji yet, so
- * the realm's emoji table is empty): the (code, type) of a name, or null when it does not exist.
+ * Zulip's `get_emoji_data` (zerver/lib/emoji.py): the (code, type) of a name, or null when it does
+ * not exist. An active custom emoji of the realm wins (code = its id), then `zulip`, then Unicode.
  */
-export function emojiCodeByName(name: string): { code: string; type: ReactionTypeName } | null {
+export function emojiCodeByName(name: string, realm?: EmojiRealm): { code: string; type: ReactionTypeName } | null {
+  const custom = realm === undefined ? undefined : activeRealmEmojiByName(realm as RealmState, name);
+  if (custom !== undefined) return { code: String(custom.id), type: ReactionType.realm };
   if (name === 'zulip') return { code: 'zulip', type: ReactionType.zulipExtra };
   const code = unicodeEmojiCodeByName(name);
   return code === undefined ? null : { code, type: ReactionType.unicode };
@@ -75,13 +82,19 @@ export function emojiCodeByName(name: string): { code: string; type: ReactionTyp
 
 /**
  * Zulip's `check_emoji_request` (https://zulip.com/api/update-status step 4): the error message for an
- * invalid (name, code, type) triple, or null when valid. `realm_emoji` always fails with
- * "Invalid custom emoji." because the realm has no custom emoji.
+ * invalid (name, code, type) triple, or null when valid. `realm_emoji`: the code must be a custom
+ * emoji id of the realm ("Invalid custom emoji."), its name must match ("Invalid custom emoji
+ * name."), and it must be active ("This custom emoji has been deactivated.").
  */
-export function checkEmoji(name: string, code: string, type: string): string | null {
+export function checkEmoji(name: string, code: string, type: string, realm?: EmojiRealm): string | null {
   switch (type) {
-    case ReactionType.realm:
-      return 'Invalid custom emoji.';
+    case ReactionType.realm: {
+      const custom = /^[0-9]+$/.test(code) ? realm?.realmEmoji?.items.get(Number(code)) : undefined;
+      if (custom === undefined) return 'Invalid custom emoji.';
+      if (custom.name !== name) return 'Invalid custom emoji name.';
+      if (custom.deactivated) return 'This custom emoji has been deactivated.';
+      return null;
+    }
     case ReactionType.zulipExtra:
       if (code !== 'zulip') return 'Invalid emoji code.';
       if (name !== code) return 'Invalid emoji name.';

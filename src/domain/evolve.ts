@@ -28,6 +28,8 @@ import { messageEdited } from './message-edits.js';
 import { evolveMessagesDeleted } from './message-delete.js';
 import { subscriptionsRemoved, subscriptionPropertyChanged } from './subscriptions.js';
 import { messageFlagsChanged } from './message-flags.js';
+import { evolveRealmEmoji } from './realm-emoji.js';
+import { avatarChanged } from './avatars.js';
 import { evolveSessions } from './sessions.js';
 import { userPasswordChanged } from './user-password.js';
 import { assertNever, checkRecordVersion } from './record-versions.js';
@@ -109,6 +111,11 @@ export function evolve(state: RealmState, record: RealmRecord): void {
       return evolveInvites(state, record);
     case 'message_flags_changed':
       return messageFlagsChanged(state, record);
+    case 'realm_emoji_added':
+    case 'realm_emoji_deactivated':
+      return evolveRealmEmoji(state, record);
+    case 'avatar_changed':
+      return avatarChanged(state, record);
     case 'session_created':
     case 'sessions_ended':
       return evolveSessions(state, record);

@@ -24,6 +24,7 @@ import { attachmentsFromCore, attachmentsToCore, type AttachmentsCore } from './
 import { reactionsFromCore, reactionsToCore, type ReactionsCore } from './reactions.js';
 import { editHistoryFromCore, editHistoryToCore, type EditHistoryCore } from './message-edits.js';
 import { playgroundsFromCore, playgroundsToCore, type PlaygroundState } from './realm-playgrounds.js';
+import { realmEmojiFromCore, realmEmojiToCore, type RealmEmojiCore } from './realm-emoji.js';
 import { sessionsFromCore, sessionsToCore, type SessionsCore } from './sessions.js';
 
 export const CORE_VERSION = 1;
@@ -75,6 +76,8 @@ export interface RealmCore {
   editHistory?: EditHistoryCore;
   /** Code playgrounds (absent in snapshots written before playgrounds, or when none was added). */
   playgrounds?: PlaygroundState;
+  /** Custom emoji (absent in snapshots written before custom emoji, or when there are none). */
+  realmEmoji?: RealmEmojiCore;
   /** Web sessions (absent in snapshots written before sessions, or before the first login: none). */
   sessions?: SessionsCore;
 }
@@ -120,6 +123,7 @@ export function toSnapshot(state: RealmState): { core: RealmCore; columns: Recor
     presence: state.presence.toCore(),
     editHistory: editHistoryToCore(state),
     playgrounds: playgroundsToCore(state),
+    realmEmoji: realmEmojiToCore(state),
     sessions: sessionsToCore(state),
   };
   return { core, columns };
@@ -174,6 +178,7 @@ export function fromSnapshot(id: number, coreObject: object, columns: Record<str
   state.presence = PresenceStore.fromCore(core.presence);
   editHistoryFromCore(state, core.editHistory);
   playgroundsFromCore(state, core.playgrounds);
+  realmEmojiFromCore(state, core.realmEmoji);
   sessionsFromCore(state, core.sessions);
   return state;
 }

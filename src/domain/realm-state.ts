@@ -38,6 +38,8 @@ export interface User {
   /** IANA zone or '' when unset. */
   timezone: string;
   avatarVersion: number;
+  /** The uploaded avatar (`avatar_source` "U"); absent = gravatar ("G"). See `avatars.ts`. */
+  avatar?: import('./avatars.js').UploadedAvatar;
   /** 32 characters [A-Za-z0-9]. */
   apiKey: string;
   /** argon2id PHC string; null = password login disabled for this account (bots). */
@@ -205,6 +207,12 @@ export interface RealmState {
    * from it, never from a request's Host. '' only in bare unit-test states.
    */
   url: string;
+  /**
+   * The server's camo key (HMAC-SHA1 key of `/external_content/` URLs in rendered messages,
+   * Zulip's `CAMO_KEY`). Configuration, not persisted: set by the realm registry from the data
+   * directory's secret. Absent in bare unit-test states (external videos are then linked directly).
+   */
+  camoKey?: string;
   /** False until the `realm_created` record has been applied. */
   created: boolean;
   settings: RealmSettings;
@@ -256,6 +264,8 @@ export interface RealmState {
   editHistory?: Map<number, import('./message-edits.js').EditHistoryEntry[]>;
   /** Code playgrounds and the next id; see `realm-playgrounds.ts` (optional: created with the first one). */
   playgrounds?: import('./realm-playgrounds.js').PlaygroundState;
+  /** Custom emoji and the next emoji id; see `realm-emoji.ts` (optional: created with the first emoji). */
+  realmEmoji?: import('./realm-emoji.js').RealmEmojiState;
   /** Web sessions by the SHA-256 of their id; see `sessions.ts` (optional: created at the first login). */
   sessions?: Map<string, import('./sessions.js').WebSession>;
   nextIds: IdCounters;

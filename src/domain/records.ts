@@ -147,11 +147,13 @@ import type { RealmSettingsChanged } from './realm-settings.js';
 import type { PlaygroundRecord } from './realm-playgrounds.js';
 export type { PlaygroundRecord };
 import type { MessageFlagsChanged } from './message-flags.js';
+import type { RealmEmojiRecord } from './realm-emoji.js';
+import type { AvatarChanged } from './avatars.js';
 import type { AttachmentRecord } from './attachments.js';
 import type { SessionRecord } from './sessions.js';
 import type { UserPasswordChanged } from './user-password.js';
-export type RealmRecord = RealmCreated | RealmSettingsChanged | LinkifiersChanged | UserCreated | StreamCreated | SubscriptionsAdded | SubscriptionsRemoved | SubscriptionPropertyChanged | MessageSent | UserTopicSet | StreamUpdated | UserGroupCreated | UserGroupMembershipChanged | UserGroupUpdated | UserStatusSet | CustomProfileFieldRecord | NavigationViewRecord | ChannelFolderRecord | DraftRecord | InviteRecord | UserAdminRecord | MessagesDeleted | MessageEdited | ReactionRecord | MessageFlagsChanged
-  | SessionRecord | UserPasswordChanged | AttachmentRecord
+export type RealmRecord = RealmCreated | RealmSettingsChanged | LinkifiersChanged | UserCreated | StreamCreated | SubscriptionsAdded | SubscriptionsRemoved | SubscriptionPropertyChanged | MessageSent | UserTopicSet | StreamUpdated | UserGroupCreated | UserGroupMembershipChanged | UserGroupUpdated | UserStatusSet | CustomProfileFieldRecord | NavigationViewRecord | ChannelFolderRecord | DraftRecord | InviteRecord | UserAdminRecord | MessagesDeleted | MessageEdited | ReactionRecord | MessageFlagsChanged | RealmEmojiRecord | AvatarChanged | AttachmentRecord
+  | SessionRecord | UserPasswordChanged
   | PlaygroundRecord;
 
 /**

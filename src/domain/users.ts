@@ -5,6 +5,7 @@
 import { createHash } from 'node:crypto';
 import { Role, type RealmState, type User } from './realm-state.js';
 import { LRUCache } from 'lru-cache';
+import { uploadedAvatarUrl } from './avatars.js';
 
 /** Per-request facts the serializer needs. */
 export interface UserView {
@@ -49,10 +50,21 @@ export function gravatarUrl(email: string, avatarVersion: number): string {
 /** `${avatarVersion}:${email}` → URL; least recently used evicted. */
 const gravatarUrls = new LRUCache<string, string>({ max: 100_000 });
 
-/** avatar_url: null when the client computes gravatars itself and the email is public. */
+/**
+ * avatar_url (Zulip's zerver/lib/avatar.py `get_avatar_field`): the uploaded avatar's URL
+ * (`avatars.ts`), else the gravatar — or null for a gravatar when the client computes gravatars
+ * itself and the email is public.
+ */
 export function avatarUrl(user: User, clientGravatar: boolean): string | null {
+  if (user.avatar !== undefined) return uploadedAvatarUrl(user.avatar, user.avatarVersion, false);
   if (clientGravatar && user.emailAddressVisibility === 1) return null;
   return gravatarUrl(user.email, user.avatarVersion);
+}
+
+/** avatar_url_medium (500 px): the uploaded avatar's `-medium` file, else the gravatar at `s=500`. */
+export function avatarUrlMedium(user: User): string {
+  if (user.avatar !== undefined) return uploadedAvatarUrl(user.avatar, user.avatarVersion, true);
+  return `${gravatarUrl(user.email, user.avatarVersion)}&s=500`;
 }
 
 /** ISO 8601 with microseconds and `+00:00`, as Django serializes datetimes. */

@@ -44,7 +44,10 @@ export interface RealmEvent {
 export interface MessageEventExtras {
   /** Raw Markdown content. */
   raw: string;
-  /** Whether the sender's email is visible to everyone (then `client_gravatar` nulls avatar_url). */
+  /**
+   * Whether the sender's avatar is a gravatar of an email visible to everyone: then
+   * `client_gravatar` nulls avatar_url (an uploaded avatar's URL is always sent).
+   */
   senderEmailPublic: boolean;
   /** Flag names per receiving user id; users not listed get []. */
   flags: Readonly<Record<number, readonly string[]>>;

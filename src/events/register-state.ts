@@ -28,6 +28,7 @@ import { realmSection } from './register/realm.js';
 import { defaultStreamIds, streamSection, subscriptionSection } from './register/streams.js';
 import { realmUserGroups } from './register/user-groups.js';
 import { linkifiersWire } from '../domain/linkifiers.js';
+import { realmEmojiWire } from '../domain/realm-emoji.js';
 import {
   legacyDisplaySettings,
   legacyNotificationSettings,
@@ -164,7 +165,7 @@ export function buildRegisterState(state: RealmState, user: User, opts: Register
   }
   if (want('realm_user_settings_defaults')) out.realm_user_settings_defaults = realmUserSettingsDefaults();
   if (want('realm_domains')) out.realm_domains = [];
-  if (want('realm_emoji')) out.realm_emoji = {};
+  if (want('realm_emoji')) out.realm_emoji = realmEmojiWire(state);
   // FL 176: linkifiers only for clients declaring `linkifier_url_template`;
   // the legacy `realm_filters` is always [].
   if (want('realm_linkifiers')) out.realm_linkifiers = caps.linkifier_url_template === true ? linkifiersWire(state) : [];

@@ -15,6 +15,7 @@
 import Type, { type Static, type TSchema } from 'typebox';
 import { Compile, type Validator } from 'typebox/compile';
 import { REGISTER_KEY_SCHEMAS } from './register/schemas.js';
+import { RealmEmojiEventSchema } from './media-schemas.js';
 import { AttachmentEventSchema } from './attachment-schemas.js';
 import { StreamEventSchema, SubscriptionEventSchema } from './subscription-schemas.js';
 import {
@@ -82,6 +83,7 @@ export const EVENT_SCHEMAS = {
   user_group: UserGroupEventSchema,
   subscription: SubscriptionEventSchema,
   stream: StreamEventSchema,
+  realm_emoji: RealmEmojiEventSchema,
   attachment: AttachmentEventSchema,
 } as const satisfies Readonly<Record<string, TSchema>>;
 

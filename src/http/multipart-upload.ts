@@ -19,7 +19,7 @@ import type { UploadedFile } from '../api/uploaded-file.js';
 import { RequestAborted, type RequestHead, type ResponseState } from './request.js';
 
 /** A file written by `stage`: what `UploadedFile` adds to the part's names. */
-export type StagedBytes = Pick<UploadedFile, 'sha256' | 'size' | 'commit' | 'discard'>;
+export type StagedBytes = Pick<UploadedFile, 'sha256' | 'size' | 'commit' | 'discard' | 'read'>;
 
 /** An upload route as the HTTP layer sees it. */
 export interface UploadRoute {
@@ -103,7 +103,7 @@ export function readMultipartUpload(
           (staged) => {
             const file: UploadedFile = {
               fieldName, filename: info.filename ?? '', contentType: (info.mimeType ?? '').toLowerCase(),
-              sha256: staged.sha256, size: staged.size, commit: staged.commit, discard: staged.discard,
+              sha256: staged.sha256, size: staged.size, commit: staged.commit, discard: staged.discard, read: staged.read,
             };
             files.push(file);
             if (settled) void file.discard();
@@ -152,4 +152,5 @@ const EXTRA_PART: UploadedFile = {
   fieldName: '', filename: '', contentType: '', sha256: '', size: 0,
   commit: () => Promise.reject(new Error('extra upload part')),
   discard: () => Promise.resolve(),
+  read: () => Promise.reject(new Error('extra upload part')),
 };

@@ -16,6 +16,7 @@ import {
 } from 'uWebSockets.js';
 import { Errors, ZulipError } from '../errors.js';
 import { API_PREFIX, JSON_PREFIX, errorResponse, type ApiRequest, type ApiResponse, type RequestTrace } from '../api/registry.js';
+import { isRawAnswer, type RawRoute } from '../api/raw-route.js';
 import {
   copyRequestHead,
   DEFAULT_MAX_BODY_BYTES,
@@ -64,6 +65,12 @@ export interface HttpServerOptions {
   pages?: PageRoutes;
   /** Serves the built browser app's files at `/static/<name>` (`static-assets.ts`); absent = 404. */
   assets?: StaticAssets;
+  /**
+   * Byte-serving routes outside `/api/v1` (avatars and emoji under `/user_avatars/`, the
+   * `/thumbnail` redirect, the `/external_content/` image proxy): the first whose `matches` accepts
+   * the path answers with its `RawAnswer` (a JSON `ApiResponse` for errors). Only GET and HEAD.
+   */
+  rawRoutes?: readonly RawRoute[];
   /** `GET /health` (Zulip's unauthenticated health endpoint): the answer to send. */
   health?: () => ApiResponse;
   /** `GET /metrics` on this port, guarded by a bearer token (`--metrics-token`); absent = 404. */
@@ -124,6 +131,8 @@ export interface HttpServer {
 function clientAddress(peer: string): string {
   return peer;
 }
+
+const EMPTY_BODY = Buffer.alloc(0);
 
 /** The body of the bench ceiling route (the cheapest possible success answer). */
 export const BENCH_CEILING_BODY = '{"result":"success","msg":""}\n';
@@ -242,6 +251,35 @@ export function startHttpServer(opts: HttpServerOptions): Promise<HttpServer> {
         answered(status);
         finish(state);
       });
+    }
+    const raw = opts.rawRoutes?.find((r) => r.matches(head.path));
+    if (raw !== undefined) {
+      trace.route = raw.name;
+      if (head.method !== 'GET' && head.method !== 'HEAD') return reply(errorResponse(Errors.methodNotAllowed(['GET', 'HEAD'])));
+      toApiRequest(head, EMPTY_BODY)
+        .then((req) => (state.aborted ? undefined : raw.handle(req)))
+        .then((answer) => {
+          if (answer === undefined || state.aborted || state.done) {
+            answered(499);
+            return finish(state);
+          }
+          if (!isRawAnswer(answer)) return reply(answer);
+          const bytes = answer;
+          state.done = true;
+          res.cork(() => {
+            res.writeStatus(statusLine(bytes.status));
+            for (const name in bytes.headers) res.writeHeader(name, bytes.headers[name]!);
+            if (head.method === 'HEAD') {
+              res.writeHeader('Content-Length', String(bytes.body.byteLength));
+              res.endWithoutBody();
+            } else {
+              res.end(bytes.body);
+            }
+          });
+          answered(bytes.status);
+          finish(state);
+        }, fail);
+      return;
     }
     const userUploads = opts.userUploads;
     if (userUploads !== undefined && userUploads.matches(head.path)) {

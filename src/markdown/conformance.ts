@@ -83,6 +83,8 @@ export function fixtureContext(translateEmoticons: boolean, nowSeconds = Date.no
     streamById: (id) => STREAMS.find((s) => s.id === id),
     linkifiers: [{ id: 1, pattern: '#(?P<id>[0-9]{2,8})', urlTemplate: 'https://trac.example.com/ticket/{id}' }],
     realmEmoji: () => undefined,
+    // Zulip's test settings: CAMO_URI and CAMO_KEY (zproject/test_extra_settings.py).
+    camo: { uri: 'https://external-content.zulipcdn.net/external_content/', key: 'dummy' },
     translateEmoticons,
     nowSeconds,
     out: emptyFindings(),

@@ -68,6 +68,18 @@ export interface ZulipRenderContext {
   linkifiers: readonly Linkifier[];
   /** Realm emoji by name. */
   realmEmoji(name: string): RealmEmojiInfo | undefined;
+  /** Realm `inline_image_preview` (default on): inline image and video previews. */
+  inlineImagePreview?: boolean;
+  /**
+   * The camo proxy for external media (Zulip's `CAMO_URI` + `CAMO_KEY`); absent = external
+   * videos are linked directly.
+   */
+  camo?: import('../domain/camo.js').CamoConfig;
+  /**
+   * An uploaded image's preview data by path id (`{realm_id}/…/{name}` under `/user_uploads/`),
+   * or undefined when the file is not an image the server could decode (then no preview).
+   */
+  uploadPreview?(pathId: string): import('./plugins/inline-previews.js').UploadPreview | undefined;
   /** The sender's `translate_emoticons` setting. */
   translateEmoticons: boolean;
   /**

@@ -54,7 +54,9 @@ export type { Preprocessor, FenceHandler, FenceInfo, PreprocessContext } from '.
  * - `preprocessors`: source-line transforms (Zulip preprocessor priorities, higher first);
  * - `fenceHandlers`: fenced-block kinds by lowercased language (`spoiler`, `math`...);
  * - `inlinePatterns`: inline syntaxes (Zulip inline-pattern priorities, higher first);
- * - `configure`: direct access to the markdown-it instance (block rules, renderer rules).
+ * - `configure`: direct access to the markdown-it instance (block rules, renderer rules);
+ * - `afterInline`: a pass over the token stream once every inline run is rendered (inline
+ *   previews, Zulip's treeprocessors that run after its `InlineProcessor`).
  */
 export interface MarkdownPlugin {
   name: string;
@@ -62,6 +64,7 @@ export interface MarkdownPlugin {
   fenceHandlers?: Readonly<Record<string, FenceHandler>>;
   inlinePatterns?: readonly InlinePattern[];
   configure?(md: MarkdownItInstance): void;
+  afterInline?(state: StateCore): void;
 }
 
 /** Per-call options of {@link Renderer.render}. */
@@ -158,6 +161,7 @@ export function createRenderer(plugins: readonly MarkdownPlugin[]): Renderer {
     }
     state.tokens = out;
   });
+  for (const plugin of plugins) if (plugin.afterInline) md.core.ruler.push(`${plugin.name}_after_inline`, plugin.afterInline);
 
   return {
     md,

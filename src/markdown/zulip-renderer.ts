@@ -16,6 +16,7 @@ import { mathPlugin } from './plugins/math.js';
 import { timestampPlugin } from './plugins/timestamp.js';
 import { linkifiersPlugin } from './plugins/linkifiers.js';
 import { codeLanguagePlugin } from './plugins/code-language.js';
+import { inlinePreviewsPlugin } from './plugins/inline-previews.js';
 
 /** Every Zulip-specific plugin, in addition to `basicMarkdownPlugin`. */
 export const ZULIP_PLUGINS: readonly MarkdownPlugin[] = [
@@ -28,6 +29,7 @@ export const ZULIP_PLUGINS: readonly MarkdownPlugin[] = [
   timestampPlugin,
   linkifiersPlugin,
   codeLanguagePlugin,
+  inlinePreviewsPlugin,
 ];
 
 /** The one shared full renderer instance. */

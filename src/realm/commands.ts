@@ -64,6 +64,9 @@ import type { DeleteExpiredMessages, RetentionReplies } from './handlers/message
 export type { DeleteExpiredMessages };
 export type { ReportMessage };
 export type { DeleteTopic };
+import type { RealmEmojiCommand } from './handlers/realm-emoji.js';
+import type { ChangeAvatar } from './handlers/avatars.js';
+export type { RealmEmojiCommand, ChangeAvatar };
 import type { SessionCommand, SessionReplies } from './handlers/sessions.js';
 export type { SessionCommand };
 
@@ -74,7 +77,7 @@ export type Command =
   | SetUserTopic | CreateUserGroup | UpdateUserGroupMembership | UpdateUserGroup | DeactivateUserGroup | UpdateUserStatus
   | CustomProfileFieldCommand | NavigationViewCommand | ChannelFolderCommand | DraftCommand | InviteCommand | UserAdminCommand
   | UserCreateCommand | UpdateSettings | DeleteMessage | EditMessage | ReactionCommand | MessageFlagCommand
-  | SessionCommand | AttachmentCommand
+  | SessionCommand | AttachmentCommand | RealmEmojiCommand | ChangeAvatar
   | UpdateRealm | DefaultStreamCommand | PlaygroundCommand | DeleteTopic | ReportMessage | DeleteExpiredMessages;
 
 /** The reply each command type yields on success. */
@@ -107,6 +110,9 @@ export interface CommandReplies extends MessageFlagReplies, CustomProfileFieldRe
   update_user_status: Record<string, never>;
   delete_message: Record<string, never>;
   edit_message: EditMessageReply;
+  add_realm_emoji: Record<string, never>;
+  remove_realm_emoji: Record<string, never>;
+  change_avatar: { avatar_url: string };
 }
 
 export type CommandReply<C extends Command> = CommandReplies[C['type']];

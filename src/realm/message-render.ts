@@ -23,6 +23,8 @@
  * Cost on the send path: the context is a handful of closures over the state's maps; lookups run
  * only for mention/link syntax actually present (names via a cached index, see user-name-index.ts).
  */
+import { EXTERNAL_CONTENT_PREFIX } from '../domain/camo.js';
+import { activeRealmEmojiByName, emojiSourceUrl } from '../domain/realm-emoji.js';
 import { groupPermissionValues } from '../domain/group-permissions.js';
 import type { RealmState, Stream, User } from '../domain/realm-state.js';
 import { Flag } from '../domain/message-index.js';
@@ -283,7 +285,12 @@ export function renderContext(state: RealmState, senderId: number, nowSeconds: n
       return undefined;
     },
     linkifiers: state.linkifiers?.items ?? [],
-    realmEmoji: () => undefined,
+    realmEmoji(name) {
+      const emoji = activeRealmEmojiByName(state, name);
+      if (emoji === undefined) return undefined;
+      return { id: String(emoji.id), name: emoji.name, sourceUrl: emojiSourceUrl(state.id, emoji.fileName), deactivated: false };
+    },
+    ...(state.camoKey !== undefined && { camo: { uri: EXTERNAL_CONTENT_PREFIX, key: state.camoKey } }),
     translateEmoticons: sender !== undefined && personalSetting(sender, 'translate_emoticons') === true,
     nowSeconds,
     out: emptyFindings(),

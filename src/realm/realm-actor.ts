@@ -27,6 +27,7 @@
  * (`deps.recover`, state `reloading`) before taking commands again. Writes resume by themselves
  * once there is space.
  */
+import type { FileStore } from '../storage/file-store.js';
 import { createActor, setup } from 'xstate';
 import { Errors, ok, type Result } from '../errors.js';
 import type { RealmState } from '../domain/realm-state.js';
@@ -71,6 +72,8 @@ export interface RealmActorDeps {
   afterAppend?: () => Promise<void>;
   /** The realm's state rebuilt from the durable log (after writes failed on a full disk). */
   recover(): RealmState;
+  /** The server's file store (see `RealmHandle.files`). */
+  files: FileStore;
 }
 
 type Reply = (result: Result<unknown>) => void;
@@ -383,6 +386,10 @@ export class RealmActor implements RealmHandle {
 
   get state(): RealmState {
     return this.context.state;
+  }
+
+  get files(): FileStore {
+    return this.deps.files;
   }
 
   /** False once the realm stopped (shutdown) or failed (it can no longer guarantee durability). */

@@ -5,6 +5,7 @@
  */
 import type { Result } from '../errors.js';
 import type { RealmState } from '../domain/realm-state.js';
+import type { FileStore } from '../storage/file-store.js';
 import type { MessageBody } from '../domain/records.js';
 import type { Command, CommandReply } from './commands.js';
 
@@ -19,6 +20,11 @@ export interface RealmHandle {
   readonly url: string;
   /** Live state. Read it synchronously; never mutate it outside `domain/evolve.ts`. */
   readonly state: RealmState;
+  /**
+   * The server's content-addressed file store (uploads, avatars, emoji; `storage/file-store.ts`).
+   * Files are put there, durably, before the record naming them is appended.
+   */
+  readonly files: FileStore;
   /**
    * Runs one command in the realm actor. Resolves once its records are durable (committed and
    * flushed to disk), with the handler's reply or its error value. Rejects only on a storage

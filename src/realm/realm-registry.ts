@@ -3,6 +3,8 @@
  * store, recovers every realm (snapshot + log tail), starts one actor per realm, picks the realm
  * for a request's Host, and authenticates API keys (https://zulip.com/api/http-headers).
  */
+import { serverSecret } from '../storage/server-secret.js';
+import { FileStore } from '../storage/file-store.js';
 import { Errors, type ZulipError } from '../errors.js';
 import { evolve } from '../domain/evolve.js';
 import { emptyRealmState, type User } from '../domain/realm-state.js';
@@ -60,7 +62,12 @@ export class RealmRegistry {
     private readonly options: RegistryOptions,
   ) {
     this.urls = options.urls;
+    this.files = new FileStore(store.dataDir);
+    this.camoKey = serverSecret(store.dataDir, 'camo-key');
   }
+
+  /** The content-addressed file store under the data directory (uploads, avatars, emoji). */
+  readonly files: FileStore;
 
   /** The current organization URLs (see `setUrls`). */
   private urls: RealmUrls;
@@ -101,7 +108,11 @@ export class RealmRegistry {
   private locate(state: ReturnType<typeof emptyRealmState>): void {
     state.host = this.urls.hostFor(state.subdomain);
     state.url = this.urls.urlFor(state.subdomain);
+    state.camoKey = this.camoKey;
   }
+
+  /** The camo key every realm renders external media URLs with (`storage/server-secret.ts`). */
+  readonly camoKey: string;
 
   /**
    * Replaces the organization URLs of every realm, e.g. once the port is bound when the default
@@ -127,6 +138,7 @@ export class RealmRegistry {
       snapshotPolicy: this.options.snapshotPolicy ?? DEFAULT_SNAPSHOT_POLICY,
       dispatch: (realmId, seq, events) => this.events.publish(realmId, seq, events),
       recover: () => this.recover(state.id),
+      files: this.files,
       onFatal:
         this.options.onFatal ??
         ((realmId, error) => {

@@ -16,7 +16,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream, type ReadStream } from 'node:fs';
-import { mkdir, open, readdir, rename, rm, stat, unlink } from 'node:fs/promises';
+import { mkdir, open, readFile, readdir, rename, rm, stat, unlink } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { Readable } from 'node:stream';
 
@@ -32,6 +32,11 @@ export interface StagedFile extends StoredFile {
   commit(): Promise<void>;
   /** Removes the temp file. Idempotent; nothing after `commit`. */
   discard(): Promise<void>;
+  /**
+   * The whole content, from the temp file (or the committed one): for small files only (avatars
+   * and emoji, at most a few MiB, decoded before anything is kept). Rejects after `discard`.
+   */
+  read(): Promise<Buffer>;
 }
 
 /** `put` rejects with this when the source exceeds `maxBytes`; nothing is stored. */
@@ -152,6 +157,10 @@ export class FileStore {
         if (state !== 'staged') return;
         state = 'discarded';
         await unlink(temp).catch(() => undefined);
+      },
+      read: async () => {
+        if (state === 'discarded') throw new Error('staged file already discarded');
+        return readFile(state === 'committed' ? target : temp);
       },
     };
   }

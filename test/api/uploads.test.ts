@@ -16,7 +16,7 @@ const auth = (c: Caller) => 'Basic ' + Buffer.from(`${c.email}:${c.apiKey}`).toS
 /** POST /user_uploads with the given file parts (name → [bytes, filename, type]). */
 async function upload(s: TestServer, c: Caller, parts: Array<[string, Uint8Array<ArrayBuffer> | string, string, string?]>) {
   const form = new FormData();
-  for (const [field, bytes, filename, type] of parts) form.append(field, new Blob([bytes], type ? { type } : {}), filename);
+  for (const [field, bytes, filename, type] of parts) form.append(field, new Blob([typeof bytes === 'string' ? bytes : new Uint8Array(bytes)], type ? { type } : {}), filename);
   const res = await fetch(`${s.url}/api/v1/user_uploads`, { method: 'POST', headers: { Authorization: auth(c) }, body: form });
   return { status: res.status, body: (await res.json()) as Record<string, any> };
 }

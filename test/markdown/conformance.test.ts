@@ -52,7 +52,6 @@ t.test('the fixture realm is the development cast', async (t) => {
  * linkify case passes, and every
  * regular case passes except the known gaps, which are listed by reason:
  * - Pygments syntax highlighting (no npm library emits Pygments' token classes);
- * - inline image/video previews (need a /thumbnail image proxy parley does not have);
  * - KaTeX HTML, only when the installed KaTeX is not the 0.16 line Zulip's fixtures come from.
  */
 const CASES_PATH = process.env['ZULIP_MARKDOWN_CASES'] ??
@@ -60,6 +59,7 @@ const CASES_PATH = process.env['ZULIP_MARKDOWN_CASES'] ??
 const PYGMENTS = ['codeblock_hilite_python', 'codeblock_canonicalize_lang_alias', 'tex_fenced_tex', 'tex_fenced_latex',
   'codeblock_hilite_shebang_feature_no_path_1', 'codeblock_hilite_shebang_feature_no_path_2',
   'codeblock_hilite_shebang_feature_with_path', 'codeblock_hilite_startinline_php'];
+/** The inline image/video preview cases (src/markdown/plugins/inline-previews.ts): every one passes. */
 const PREVIEWS = ['inline_image', 'two_inline_images', 'deduplicate_inline_previews', 'bulleted_list_inlining',
   'only_inline_image', 'only_named_inline_image', 'only_inline_video', 'only_named_inline_video', 'spoiler_with_inline_image'];
 const KATEX_HTML = ['fenced_quotes_inside_mathblock', 'tex_inline', 'tex_complex', 'tex_fenced_math', 'tex_money',
@@ -69,7 +69,10 @@ const katexVersion = (createRequire(import.meta.url)('katex/package.json') as { 
 t.test('Zulip\'s markdown_test_cases.json', { skip: existsSync(CASES_PATH) ? false : `no fixture at ${CASES_PATH}` }, async (t) => {
   const r = runConformance(JSON.parse(readFileSync(CASES_PATH, 'utf8')) as CaseFile);
   t.same(r.linkify.failures.map((f) => f.name), [], 'every linkify case');
-  const known = new Set([...PYGMENTS, ...PREVIEWS, ...(katexVersion.startsWith('0.16.') ? [] : KATEX_HTML)]);
+  const known = new Set([...PYGMENTS, ...(katexVersion.startsWith('0.16.') ? [] : KATEX_HTML)]);
+  const failed = new Set(r.regular.failures.map((f) => f.name));
+  t.same(PREVIEWS.filter((n) => failed.has(n)), [], 'every inline image/video preview case');
+  t.equal(PREVIEWS.filter((n) => (JSON.parse(readFileSync(CASES_PATH, 'utf8')) as CaseFile).regular_tests.some((c) => c.name === n)).length, PREVIEWS.length, 'the preview cases are in the fixture');
   t.same(r.regular.failures.map((f) => f.name).filter((n) => !known.has(n)), [], `every other regular case (KaTeX ${katexVersion})`);
   t.ok(r.regular.passed >= r.regular.total - known.size, `${r.regular.passed}/${r.regular.total}`);
 });

@@ -124,6 +124,10 @@ export function applyEvent(state: Json, event: Json, user: { id: number }, ctx: 
     case 'muted_topics':
       if ('muted_topics' in state) state.muted_topics = event.muted_topics;
       return;
+    case 'realm_emoji':
+      // Zulip's apply_event: the event carries the whole dict, deactivated emoji included.
+      if ('realm_emoji' in state) state.realm_emoji = structuredClone(event.realm_emoji);
+      return;
     case 'user_group': {
       // Zulip's apply_event for realm_user_groups (kept sorted by id; member lists ascending).
       const groups = state.realm_user_groups as Json[] | undefined;

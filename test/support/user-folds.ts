@@ -38,6 +38,7 @@ export function applyRealmUserAdminUpdate(state: Json, person: Json, user: { id:
       if ('timezone' in person) p.timezone = person.timezone;
       if ('delivery_email' in person) p.delivery_email = person.delivery_email;
       if ('new_email' in person) p.email = person.new_email;
+      if ('avatar_version' in person) p.avatar_version = person.avatar_version;
       // Zulip's apply_event respects client_gravatar (seen here as a null avatar_url on any user):
       // a gravatar of a user whose email is public (not `user<id>@…`) becomes null.
       if ('avatar_url' in person) {
@@ -61,6 +62,7 @@ export function applyRealmUserAdminUpdate(state: Json, person: Json, user: { id:
     if ('delivery_email' in person) state.delivery_email = person.delivery_email;
     if ('new_email' in person) state.email = person.new_email;
     if ('avatar_url' in person && 'avatar_url' in state) Object.assign(state, { avatar_url: person.avatar_url, avatar_url_medium: person.avatar_url_medium });
+    if ('avatar_source' in person && 'avatar_source' in state) state.avatar_source = person.avatar_source;
     if ('role' in person) {
       const { is_admin, is_owner, is_guest } = roleKeys(person.role);
       Object.assign(state, { is_admin, is_owner, is_guest, is_moderator: person.role <= 300 });

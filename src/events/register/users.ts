@@ -9,7 +9,8 @@
  */
 import { isSystemBot } from '../../domain/system-bots.js';
 import { Role, type RealmState, type User } from '../../domain/realm-state.js';
-import { apiEmail, gravatarUrl } from '../../domain/users.js';
+import { apiEmail, avatarUrl, avatarUrlMedium } from '../../domain/users.js';
+import { avatarSource } from '../../domain/avatars.js';
 import { userToWire } from '../wire/users.js';
 import { hasRealmPermission } from '../../domain/access.js';
 
@@ -30,15 +31,14 @@ export function realmUserSection(state: RealmState, me: User, clientGravatar: bo
   const canCreatePrivate = can('can_create_private_channel_group');
   const canCreatePublic = can('can_create_public_channel_group');
   const canCreateWebPublic = can('can_create_web_public_channel_group');
-  const avatar = gravatarUrl(me.email, me.avatarVersion);
   return {
     realm_users: active,
     realm_non_active_users: inactive,
     // System bots (Notification Bot, Welcome Bot) are Zulip's cross-realm bots (domain/system-bots.ts).
     cross_realm_bots: crossRealmBots,
-    avatar_source: 'G',
-    avatar_url_medium: `${avatar}&s=500`,
-    avatar_url: avatar,
+    avatar_source: avatarSource(me),
+    avatar_url_medium: avatarUrlMedium(me),
+    avatar_url: avatarUrl(me, false)!,
     can_create_private_streams: canCreatePrivate,
     can_create_public_streams: canCreatePublic,
     can_create_web_public_streams: canCreateWebPublic,
@@ -78,7 +78,7 @@ export function realmBots(state: RealmState, me: User): Record<string, unknown>[
       default_events_register_stream: null,
       default_all_public_streams: false,
       owner_id: bot.botOwnerId,
-      avatar_url: gravatarUrl(bot.email, bot.avatarVersion),
+      avatar_url: avatarUrl(bot, false)!,
       services: [],
     }));
 }

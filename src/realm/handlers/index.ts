@@ -47,6 +47,8 @@ import { addPlayground, removePlayground } from './realm-playgrounds.js';
 import { deleteTopic } from './delete-topic.js';
 import { reportMessage } from './message-report.js';
 import { deleteExpiredMessages } from './message-retention.js';
+import { addRealmEmoji, removeRealmEmoji } from './realm-emoji.js';
+import { changeAvatar } from './avatars.js';
 import { createSession, endSession, changePassword } from './sessions.js';
 
 type HandlerTable = { [T in Command['type']]: Handler<Extract<Command, { type: T }>, CommandReplies[T]> };
@@ -108,6 +110,9 @@ export const handlers: HandlerTable = {
   reactivate_user: reactivateUser,
   admin_create_user: adminCreateUser,
   update_settings: updateSettings,
+  add_realm_emoji: addRealmEmoji,
+  remove_realm_emoji: removeRealmEmoji,
+  change_avatar: changeAvatar,
   add_bot: addBot,
   update_realm: updateRealm,
   add_default_stream: addDefaultStream,

@@ -264,7 +264,7 @@ function messageEvent(state: RealmState, r: MessageSent, receivers: readonly num
     if (userId === r.senderId && r.readBySender) bits |= Flag.read;
     flags[userId] = flagNames(bits);
   }
-  const extras: MessageEventExtras = { raw: r.content, senderEmailPublic: sender.emailAddressVisibility === 1, flags };
+  const extras: MessageEventExtras = { raw: r.content, senderEmailPublic: sender.emailAddressVisibility === 1 && sender.avatar === undefined, flags };
   if (cmd?.queueId !== undefined) extras.senderQueueId = cmd.queueId;
   if (cmd?.localId !== undefined) extras.localId = cmd.localId;
   if (recipient.type === 'stream') {

@@ -13,8 +13,8 @@
  * 4. if anyone already reacted with this (code, type), the new reaction is a vote for it and takes
  *    its name without further checks; otherwise the (name, code, type) triple is validated
  *    (`check_emoji_request`, `emoji.ts` `checkEmoji`): "Invalid emoji code.", "Invalid emoji
- *    name.", "Invalid custom emoji." (parley has no custom emoji, so every `realm_emoji` code),
- *    "Invalid emoji type.";
+ *    name.", "Invalid custom emoji.", "Invalid custom emoji name.", "This custom emoji has been
+ *    deactivated." (`realm_emoji` codes are the realm's custom emoji ids), "Invalid emoji type.";
  * 5. a channel message the actor has no UserMessage row for gets a historical row (`read` +
  *    `historical`), so that later events about the message reach them.
  * With `automatically_follow_topics_policy` (or, in a muted channel,
@@ -169,7 +169,7 @@ export const addReaction: Handler<AddReaction, Record<string, never>> = (state, 
   let code = cmd.emojiCode;
   let type = canonicalReactionType(cmd.reactionType);
   if (code === undefined || type === undefined) {
-    const found = emojiCodeByName(cmd.emojiName);
+    const found = emojiCodeByName(cmd.emojiName, state);
     if (found === null) return fail(ReactionErrors.unknownEmoji(cmd.emojiName));
     code ??= found.code;
     type ??= found.type;
@@ -179,7 +179,7 @@ export const addReaction: Handler<AddReaction, Record<string, never>> = (state, 
   if (findUserReaction(state, cmd.messageId, actor.id, code, type) !== undefined) return fail(ReactionErrors.alreadyExists());
   let name = existingEmojiName(state, cmd.messageId, code, type);
   if (name === undefined) {
-    const invalid = checkEmoji(cmd.emojiName, code, type);
+    const invalid = checkEmoji(cmd.emojiName, code, type, state);
     if (invalid !== null) return fail(Errors.badRequest(invalid));
     name = cmd.emojiName;
   }
@@ -217,7 +217,7 @@ export const removeReaction: Handler<RemoveReaction, Record<string, never>> = (s
   let code = cmd.emojiCode;
   if (code === undefined) {
     if (cmd.emojiName === undefined) return fail(ReactionErrors.nameOrCodeRequired());
-    const found = emojiCodeByName(cmd.emojiName);
+    const found = emojiCodeByName(cmd.emojiName, state);
     if (found === null) return fail(ReactionErrors.unknownEmoji(cmd.emojiName));
     code = found.code;
   }

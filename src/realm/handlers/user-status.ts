@@ -20,12 +20,11 @@
  * it also sends that setting's events to the user (`presenceSettingEvents`).
  */
 import { ok, fail, Errors, type Result } from '../../errors.js';
-import { Role } from '../../domain/realm-state.js';
+import { Role, type RealmState } from '../../domain/realm-state.js';
 import type { UserStatusSet } from '../../domain/records.js';
 import { canonicalReactionType, checkEmoji, emojiCodeByName, ReactionType } from '../../domain/emoji.js';
 import type { Handler } from '../decision.js';
 import type { EventPayloadOf } from '../../events/schemas.js';
-import type { RealmState } from '../../domain/realm-state.js';
 import { apiEmail } from '../../domain/users.js';
 import type { RealmEvent } from '../../events/realm-event.js';
 
@@ -47,7 +46,7 @@ export interface UpdateUserStatus {
 }
 
 /** The (name, code, type) to store for a supplied emoji_name, or the error message. */
-function resolveEmoji(cmd: UpdateUserStatus): Result<{ name: string; code: string; type: string } | undefined> {
+function resolveEmoji(state: RealmState, cmd: UpdateUserStatus): Result<{ name: string; code: string; type: string } | undefined> {
   if (cmd.emojiName === undefined) {
     if (cmd.emojiCode !== undefined || cmd.reactionType !== undefined) {
       return fail(Errors.badRequest('Client must pass emoji_name if they pass either emoji_code or reaction_type.'));
@@ -58,11 +57,11 @@ function resolveEmoji(cmd: UpdateUserStatus): Result<{ name: string; code: strin
   let code = cmd.emojiCode;
   let type = canonicalReactionType(cmd.reactionType);
   if (code === undefined || type === undefined) {
-    const found = emojiCodeByName(cmd.emojiName);
+    const found = emojiCodeByName(cmd.emojiName, state);
     if (found === null) return fail(Errors.badRequest(`Emoji '${cmd.emojiName}' does not exist`));
     ({ code, type } = found);
   }
-  const invalid = checkEmoji(cmd.emojiName, code, type);
+  const invalid = checkEmoji(cmd.emojiName, code, type, state);
   if (invalid !== null) return fail(Errors.badRequest(invalid));
   return ok({ name: cmd.emojiName, code, type });
 }
@@ -83,7 +82,7 @@ export const updateUserStatus: Handler<UpdateUserStatus, Record<string, never>> 
   if (cmd.away === undefined && cmd.statusText === undefined && cmd.emojiName === undefined) {
     return fail(Errors.badRequest('Client did not pass any new values.'));
   }
-  const emoji = resolveEmoji(cmd);
+  const emoji = resolveEmoji(state, cmd);
   if (!emoji.ok) return emoji;
 
   const record: UserStatusSet = { type: 'user_status_set', v: 1, userId: cmd.targetId };
