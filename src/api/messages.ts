@@ -26,6 +26,7 @@ import { isDamagedBody } from '../realm/damaged-body.js';
 import { durableRead } from './durable-read.js';
 import type { RealmHandle } from '../realm/realm-handle.js';
 import type { User } from '../domain/realm-state.js';
+import type { MessageBody } from '../domain/records.js';
 
 /** Wire `type` → internal message type (`channel`/`direct` are the FL 248/174 names). */
 const MESSAGE_TYPES: Record<string, 'stream' | 'private'> = {
@@ -85,13 +86,8 @@ export const getMessage = defineEndpoint({
     durableRead(realm, () => {
       const id = path.message_id;
       const state = realm.state;
-      // A message whose record is not durable yet does not exist for readers (RealmHandle.durableMessageId).
-      if (id > realm.durableMessageId) return Errors.invalidMessage();
-      const access = accessMessage(state, user, id);
-      if (!access.ok) return access.error;
-      const body = realm.messageBody(id);
-      if (body === undefined) return Errors.invalidMessage();
-      if (isDamagedBody(body)) return Errors.messageDamaged(id);
+      const body = readableBody(realm, user, id);
+      if (body instanceof ZulipError) return body;
       const message = messageToWire(state, user, id, body, {
         applyMarkdown: params.apply_markdown,
         clientGravatar: false,
@@ -257,13 +253,8 @@ export const getMessageHistory = defineEndpoint({
       const state = realm.state;
       if (!state.settings.allowEditHistory) return Errors.badRequest('Message edit history is disabled in this organization');
       const id = path.message_id;
-      // A message whose record is not durable yet does not exist for readers (RealmHandle.durableMessageId).
-      if (id > realm.durableMessageId) return Errors.invalidMessage();
-      const access = accessMessage(state, user, id);
-      if (!access.ok) return access.error;
-      const body = realm.messageBody(id);
-      if (body === undefined) return Errors.invalidMessage();
-      if (isDamagedBody(body)) return Errors.messageDamaged(id);
+      const body = readableBody(realm, user, id);
+      if (body instanceof ZulipError) return body;
       return { message_history: historySnapshots(state, id, body, params.allow_empty_topic_name, highlightHtmlDifferences) };
     }),
 });
@@ -305,6 +296,21 @@ export const checkMessagesMatchNarrow = defineEndpoint({
 });
 
 /** `checkMessagesMatchNarrow`'s answer, computed on the realm's current state. */
+/**
+ * The stored body (Markdown and HTML) of message `id` for `user`, or the error a reader gets: `Invalid message(s)` for a
+ * message that is unknown, not durable yet (RealmHandle.durableMessageId) or not accessible
+ * (`accessMessage`), `MESSAGE_DAMAGED` when its stored body fails its checksum.
+ */
+function readableBody(realm: RealmHandle, user: User, id: number): MessageBody | ZulipError {
+  if (id > realm.durableMessageId) return Errors.invalidMessage();
+  const access = accessMessage(realm.state, user, id);
+  if (!access.ok) return access.error;
+  const body = realm.messageBody(id);
+  if (body === undefined) return Errors.invalidMessage();
+  if (isDamagedBody(body)) return Errors.messageDamaged(id);
+  return body;
+}
+
 function matchesNarrow(realm: RealmHandle, user: User, parsed: readonly NarrowTerm[], msgIds: readonly number[]) {
   const state = realm.state;
   const terms = parsed.map((t) => ({ ...t }));

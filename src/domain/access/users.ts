@@ -96,12 +96,13 @@ export function accessUserByEmail(state: RealmState, actor: User, email: string,
 /**
  * The target of `GET /users/{user_id_or_email}/presence` (Zulip's zerver/views/presence.py
  * `get_presence_backend`): an active, non-bot user of the realm. Unknown and deactivated users →
- * `No such user`; bots → `Presence is not supported for bot users.`. No per-user access check:
- * Zulip checks `check_can_access_user` here only when the server setting
- * `CAN_ACCESS_ALL_USERS_GROUP_LIMITS_PRESENCE` is on (default off), which parley does not offer.
+ * `No such user`, as is a user the actor cannot access (`canAccessUser`: no existence oracle); bots →
+ * `Presence is not supported for bot users.`. parley always applies what Zulip applies with its
+ * server setting `CAN_ACCESS_ALL_USERS_GROUP_LIMITS_PRESENCE` on, the same rule as presence events
+ * and `GET /realm/presence`, so a restricted guest learns nothing of users hidden from them.
  */
 export function accessUserForPresence(state: RealmState, actor: User, target: User | undefined): Result<User> {
-  if (target === undefined || !target.isActive || !actor.isActive) return fail(Errors.noSuchUser());
+  if (target === undefined || !target.isActive || !actor.isActive || !canAccessUser(state, actor, target.id)) return fail(Errors.noSuchUser());
   if (target.isBot) return fail(Errors.badRequest('Presence is not supported for bot users.'));
   return ok(target);
 }
