@@ -22,7 +22,9 @@ t.test('GET /health: 200 success, unauthenticated, and 503 naming the data direc
   t.same(await ok.json(), { result: 'success', msg: '' });
   t.equal((await fetch(`${server.url}/health`, { method: 'HEAD' })).status, 200, 'HEAD works too (load balancers)');
 
-  rmSync(server.dataDir, { recursive: true, force: true }); // deleted or unmounted under the server
+  // Deleted or unmounted under the server; retried because the server may still be writing in it
+  // (its durable mark, the upload store) while the tree is removed (ENOTEMPTY).
+  rmSync(server.dataDir, { recursive: true, force: true, maxRetries: 20, retryDelay: 50 });
   const bad = await fetch(`${server.url}/health`);
   t.equal(bad.status, 503);
   const body = (await bad.json()) as Record<string, string>;
