@@ -248,7 +248,8 @@ t.test('the web app in headless Chromium', { skip: missing ?? false, timeout: 30
     await search.fill('topic:browser edited');
     await search.press('Enter');
     await t.resolves(waitFor(async () => (await feedOf(page).getByText('sent by othello via the API').count()) === 0), 'full-text search narrows further');
-    t.equal(await feedOf(page).locator('em', { hasText: 'edited' }).count(), 1, 'the edited message matches');
+    // The feed empties as the narrow changes, before the search answers: wait for the match.
+    await t.resolves(waitFor(async () => (await feedOf(page).locator('em', { hasText: 'edited' }).count()) === 1), 'the edited message matches');
     await shot(page, '08-search');
   });
 
