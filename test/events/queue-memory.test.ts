@@ -9,7 +9,7 @@
  * minutes on a loaded 2-core machine), with rate limits off (at 200 requests per minute the
  * attack would take 50 minutes). RSS is VmRSS of this process, measured after a full GC.
  */
-import t from 'tap';
+import t, { type Test } from 'tap';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { startTestServer } from '../support/test-server.js';
@@ -27,7 +27,11 @@ const MAX_GROWTH_MIB = 50;
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;
 
-t.test('10,000 registrations by one user leave RSS within +50 MiB', { skip: processMemory(process.pid) === undefined && 'no /proc here' }, async (t) => {
+/**
+ * An in-process server (rate limits off) and a dispatcher called directly, so the loops measure
+ * queue memory rather than HTTP; `request` builds a Basic-authenticated `/api/v1` request.
+ */
+async function queueFixture(t: Test) {
   const s = await startTestServer(t, { rateLimits: false });
   const registry = s.server.registry;
   const realm = registry.bySubdomainName('')!;
@@ -46,6 +50,11 @@ t.test('10,000 registrations by one user leave RSS within +50 MiB', { skip: proc
   });
   const guest = user('polonius@zulip.com');
   const hamlet = user('hamlet@zulip.com');
+  return { s, realm, dispatch, request, guest, hamlet };
+}
+
+t.test('10,000 registrations by one user leave RSS within +50 MiB', { skip: processMemory(process.pid) === undefined && 'no /proc here' }, async (t) => {
+  const { s, realm, dispatch, request, guest, hamlet } = await queueFixture(t);
   // Every event type (what a queue collects is the same); a small initial state (fast to build).
   const registerBody: Array<[string, string]> = [['fetch_event_types', '["realm_user"]'], ['queue_lifespan_secs', String(MAX_QUEUE_LIFESPAN_SECONDS)]];
   const queueIds: string[] = [];
@@ -108,24 +117,7 @@ t.test('10,000 registrations by one user leave RSS within +50 MiB', { skip: proc
  */
 t.test("one user's undrained queues stay within the total backlog bound: live heap within +25 MiB, RSS within +150 MiB", { skip: processMemory(process.pid) === undefined && 'no /proc here' }, async (t) => {
   const TYPING_EVENTS = 20_000;
-  const s = await startTestServer(t, { rateLimits: false });
-  const registry = s.server.registry;
-  const realm = registry.bySubdomainName('')!;
-  const dispatch = createDispatcher(buildRoutes({ queues: s.server.queues }), {
-    realmForHost: (host) => registry.realmForHost(host),
-    authenticate: (r, email, key) => registry.authenticate(r as never, email, key),
-  });
-  const user = (email: string) => realm.state.users.get(realm.state.usersByEmail.get(email)!)!;
-  const request = (u: User, method: string, path: string, body: Array<[string, string]>): ApiRequest => ({
-    method,
-    path: `/api/v1${path}`,
-    query: [],
-    body,
-    headers: { host: '127.0.0.1', authorization: 'Basic ' + Buffer.from(`${u.email}:${u.apiKey}`).toString('base64') },
-    remoteAddress: '127.0.0.1',
-  });
-  const guest = user('polonius@zulip.com');
-  const hamlet = user('hamlet@zulip.com');
+  const { s, realm, dispatch, request, guest, hamlet } = await queueFixture(t);
   const registerBody: Array<[string, string]> = [['fetch_event_types', '["realm_user"]'], ['queue_lifespan_secs', String(MAX_QUEUE_LIFESPAN_SECONDS)]];
   let failures = 0;
   const queueIds: string[] = [];
