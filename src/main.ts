@@ -40,6 +40,9 @@ import { fileDigests } from './domain/file-references.js';
 import { handleUserUploads, isUserUploadsPath } from './api/user-uploads-page.js';
 import type { UploadServices } from './api/uploaded-file.js';
 import type { UploadRoute } from './http/multipart-upload.js';
+import { ConfigError } from './config.js';
+import { Mailer, defaultFromAddress, smtpUrlProblem, type MailerOptions } from './mail/mailer.js';
+import { join as joinPath } from 'node:path';
 
 /** A running server. */
 export interface RunningServer {
@@ -54,6 +57,8 @@ export interface RunningServer {
   demoPassword?: string;
   /** Port of the dedicated metrics listener, when `config.metricsPort` is set. */
   metricsPort?: number;
+  /** The outbound mail queue (SMTP with `--smtp-url`, else `<data dir>/outbox/`). */
+  mailer: Mailer;
   /** Stops accepting, finishes in-flight requests and commands, snapshots, closes the store. */
   close(): Promise<void>;
 }
@@ -71,6 +76,8 @@ export async function startServer(
     externalContentAllowLoopback?: boolean;
     /** The built browser app (`index.html` + assets); default `<package>/dist/webapp`. */
     webappDir?: string;
+    /** Test hook: mailer retry timing (`retryBaseMs`, `maxAttempts`, …). */
+    mail?: Partial<Omit<MailerOptions, 'smtpUrl' | 'from' | 'outboxDir'>>;
   } = {},
 ): Promise<RunningServer> {
   const log = options.log ?? (() => {});
@@ -81,6 +88,8 @@ export async function startServer(
   if (config.externalHost !== undefined && config.externalUrl === undefined) {
     log(`warning: --external-host is deprecated; use --external-url ${provisionalUrls.rootUrl.replace(/:0$/, ':<port>')}`);
   }
+  const smtpProblem = config.smtpUrl === undefined ? null : smtpUrlProblem(config.smtpUrl);
+  if (smtpProblem !== null) throw new ConfigError(`--smtp-url ${smtpProblem}`);
   const lock = lockDataDir(config.dataDir);
   let registry: RealmRegistry;
   try {
@@ -111,7 +120,13 @@ export async function startServer(
     rateLimits: config.rateLimits ? new ApiRateLimits() : null,
     uploads,
   };
-  const apiDispatch = createDispatcher(buildRoutes({ queues }), services);
+  const mailer = new Mailer({
+    ...options.mail,
+    smtpUrl: config.smtpUrl,
+    from: config.emailFrom ?? defaultFromAddress(provisionalUrls.rootUrl),
+    outboxDir: joinPath(registry.dataDir, 'outbox'),
+  });
+  const apiDispatch = createDispatcher(buildRoutes({ queues, mailer }), services);
   const assets = new StaticAssets(options.webappDir ?? fileURLToPath(new URL('../dist/webapp/', import.meta.url)));
   const pageServices = { ...services, appShell: () => assets.shell() };
   // Bound before the demo exists: until then every request gets 503 (clients retry).
@@ -137,6 +152,7 @@ export async function startServer(
   const retention = startRetentionJob(() => registry.all());
   const release = async () => {
     await retention.stop();
+    await mailer.close();
     removeScrapeSource();
     queues.shutdown();
     await registry.close();
@@ -214,6 +230,7 @@ export async function startServer(
     ...(demoPassword !== undefined && { demoPassword }),
     ...(metricsServer !== undefined && { metricsPort: metricsServer.port }),
     queues,
+    mailer,
     async close() {
       metricsServer?.close();
       queues.shutdown(); // answer waiting long-polls so the HTTP server can drain

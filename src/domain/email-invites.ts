@@ -95,6 +95,12 @@ export function emailInviteByKey(state: RealmState, key: string): EmailInvite | 
   return emailInvitesOf(state).find((i) => i.key === key);
 }
 
+/** The active (unused, unrevoked) invites to `email`, compared case-insensitively. */
+export function activeEmailInvitesFor(state: RealmState, email: string): EmailInvite[] {
+  const lower = email.trim().toLowerCase();
+  return emailInvitesOf(state).filter((i) => i.status === 'active' && i.email.toLowerCase() === lower);
+}
+
 /** Invitations mailed in the 24 hours before `nowSeconds` (counted for the daily limit). */
 export function invitesSentInLastDay(state: RealmState, nowSeconds: number): number {
   return emailInvitesOf(state).filter((i) => i.invitedAt > nowSeconds - 86400).length;
@@ -136,7 +142,7 @@ export function evolveEmailInvites(state: RealmState, r: EmailInviteRecord): voi
       state.invites = withEmails(current, emails.map((i) => (i.id === r.id ? { ...i, invitedAt: r.invitedAt, expiresAt: r.expiresAt } : i)), nextId);
       return;
     case 'email_invites_used': {
-      const email = r.email.toLowerCase();
+      const email = r.email.trim().toLowerCase();
       state.invites = withEmails(current, emails.map((i) => (i.status === 'active' && i.email.toLowerCase() === email ? { ...i, status: 'used' } : i)), nextId);
       return;
     }
