@@ -43,6 +43,8 @@ import type { UploadRoute } from './http/multipart-upload.js';
 import { ConfigError } from './config.js';
 import { Mailer, defaultFromAddress, smtpUrlProblem, type MailerOptions } from './mail/mailer.js';
 import { join as joinPath } from 'node:path';
+import { handlePasswordReset, isPasswordResetPath } from './api/password-reset.js';
+import { serverSecret } from './storage/server-secret.js';
 
 /** A running server. */
 export interface RunningServer {
@@ -129,6 +131,8 @@ export async function startServer(
   const apiDispatch = createDispatcher(buildRoutes({ queues, mailer }), services);
   const assets = new StaticAssets(options.webappDir ?? fileURLToPath(new URL('../dist/webapp/', import.meta.url)));
   const pageServices = { ...services, appShell: () => assets.shell() };
+  // Password reset pages (api/password-reset.ts): tokens are HMACs under a server secret.
+  const resetServices = { ...services, mailer, secret: serverSecret(registry.dataDir, 'password-reset') };
   // Bound before the demo exists: until then every request gets 503 (clients retry).
   let starting = true;
   const startingError = errorResponse(Errors.unhealthy('Server is starting'));
@@ -175,7 +179,10 @@ export async function startServer(
         thumbnailRoute(services),
         externalContentRoute({ key: registry.camoKey, allowLoopback: options.externalContentAllowLoopback === true }),
       ],
-      pages: { matches: isWebPagePath, handle: (req) => handleWebPage(req, pageServices) },
+      pages: {
+        matches: (path) => isWebPagePath(path) || isPasswordResetPath(path),
+        handle: (req) => (isPasswordResetPath(req.path) ? handlePasswordReset(req, resetServices) : handleWebPage(req, pageServices)),
+      },
       assets,
       health,
       ...((config.metricsToken ?? '') !== '' && { metrics: { token: config.metricsToken!, scrape: scrapeMetrics } }),

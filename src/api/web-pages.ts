@@ -87,7 +87,7 @@ function loginForm(realm: RealmHandle | null, csrf: string, next: string, error:
 }
 
 /** The request's CSRF token cookie, or a new one with the `Set-Cookie` to send it. */
-function csrfToken(req: ApiRequest, realm: RealmHandle | null): { token: string; cookies: string[] } {
+export function csrfToken(req: ApiRequest, realm: RealmHandle | null): { token: string; cookies: string[] } {
   const existing = parseCookies(req.headers.cookie)[CSRF_COOKIE];
   if (existing !== undefined && isWellFormedCsrfToken(existing)) return { token: existing, cookies: [] };
   const token = newCsrfToken();
