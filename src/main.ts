@@ -45,6 +45,7 @@ import { Mailer, defaultFromAddress, smtpUrlProblem, type MailerOptions } from '
 import { join as joinPath } from 'node:path';
 import { handlePasswordReset, isPasswordResetPath } from './api/password-reset.js';
 import { serverSecret } from './storage/server-secret.js';
+import { MissedMessageEmails } from './realm/missed-message-emails.js';
 
 /** A running server. */
 export interface RunningServer {
@@ -61,6 +62,8 @@ export interface RunningServer {
   metricsPort?: number;
   /** The outbound mail queue (SMTP with `--smtp-url`, else `<data dir>/outbox/`). */
   mailer: Mailer;
+  /** The missed-message email job (tests drive `tick` with their clock). */
+  missedMessages: MissedMessageEmails;
   /** Stops accepting, finishes in-flight requests and commands, snapshots, closes the store. */
   close(): Promise<void>;
 }
@@ -78,6 +81,8 @@ export async function startServer(
     externalContentAllowLoopback?: boolean;
     /** The built browser app (`index.html` + assets); default `<package>/dist/webapp`. */
     webappDir?: string;
+    /** Test hook: the missed-message email job's clock (UNIX seconds); its timer then stays off (tests call `tick`). */
+    missedMessageClock?: () => number;
     /** Test hook: mailer retry timing (`retryBaseMs`, `maxAttempts`, …). */
     mail?: Partial<Omit<MailerOptions, 'smtpUrl' | 'from' | 'outboxDir'>>;
   } = {},
@@ -129,6 +134,15 @@ export async function startServer(
     outboxDir: joinPath(registry.dataDir, 'outbox'),
   });
   const apiDispatch = createDispatcher(buildRoutes({ queues, mailer }), services);
+  // Missed-message emails (realm/missed-message-emails.ts): fed by durable message events.
+  const missedMessages = new MissedMessageEmails({
+    realm: (id) => registry.all().find((r) => r.id === id),
+    hasEventQueue: (realmId, userId) => queues.hasQueues(realmId, userId),
+    mailer,
+    ...(options.missedMessageClock && { now: options.missedMessageClock }),
+  });
+  const unsubscribeMissed = registry.events.subscribe((realmId, seq, events) => missedMessages.onEvents(realmId, seq, events));
+  if (options.missedMessageClock === undefined) missedMessages.start();
   const assets = new StaticAssets(options.webappDir ?? fileURLToPath(new URL('../dist/webapp/', import.meta.url)));
   const pageServices = { ...services, appShell: () => assets.shell() };
   // Password reset pages (api/password-reset.ts): tokens are HMACs under a server secret.
@@ -156,6 +170,8 @@ export async function startServer(
   const retention = startRetentionJob(() => registry.all());
   const release = async () => {
     await retention.stop();
+    unsubscribeMissed();
+    await missedMessages.stop();
     await mailer.close();
     removeScrapeSource();
     queues.shutdown();
@@ -238,6 +254,7 @@ export async function startServer(
     ...(metricsServer !== undefined && { metricsPort: metricsServer.port }),
     queues,
     mailer,
+    missedMessages,
     async close() {
       metricsServer?.close();
       queues.shutdown(); // answer waiting long-polls so the HTTP server can drain
