@@ -125,3 +125,14 @@ t.test('a running server: outbox by default; with SMTP down the request is answe
   const [got] = await smtp.waitFor(1);
   t.same(got!.to, ['queued@example.net']);
 });
+
+t.test('configuration: PARLEY_SMTP_URL / --email-from parsed; a bad SMTP URL refused at start', async (t) => {
+  const { parseConfig, DEFAULT_CONFIG, ConfigError } = await import('../../src/config.js');
+  const { config } = parseConfig(['--email-from', 'chat@example.org'], { PARLEY_SMTP_URL: 'smtp://u:p@127.0.0.1:2525' });
+  t.same([config.smtpUrl, config.emailFrom], ['smtp://u:p@127.0.0.1:2525', 'chat@example.org']);
+  const { startServer } = await import('../../src/main.js');
+  const dataDir = tempDir(t);
+  const error = await startServer({ ...DEFAULT_CONFIG, port: 0, dataDir, smtpUrl: 'http://mail.example.org' }).catch((e: unknown) => e);
+  t.ok(error instanceof ConfigError, 'a usage error (the CLI exits 2)');
+  await t.rejects(startServer({ ...DEFAULT_CONFIG, port: 0, dataDir, smtpUrl: 'http://mail.example.org' }), /--smtp-url must start with smtp:\/\/ or smtps:\/\//);
+});
