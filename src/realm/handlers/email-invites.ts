@@ -209,6 +209,5 @@ export const acceptEmailInvite: Handler<AcceptEmailInvite, EmailInviteReplies['a
     const user = `${cmd.fullName.trim()} <\`${invite.email.toLowerCase()}\`>`;
     followUps.push({ type: 'internal_send', bot: 'notification', messageType: 'private', to: [referrer.id], content: `${user} accepted your invitation to join Zulip!` });
   }
-  const events = [...decision.events, { userIds: inviteEventUsers(state, invite.invitedById), payload: { type: 'invites_changed' as const } }];
-  return ok({ ...decision, events, followUps });
+  return ok({ ...decision, followUps });
 };

@@ -265,7 +265,13 @@ export function joinWithInvite(
     records.push({ type: 'user_group_membership_changed', v: 1, groupId, addMembers: [userId], removeMembers: [], addSubgroups: [], removeSubgroups: [] });
     events.push({ userIds: groupWatchers, payload: { type: 'user_group', op: 'add_members', group_id: groupId, user_ids: [userId] } });
   }
-  // Zulip's `revoke_preregistration_users`: the address's other pending invitations are used up.
-  if (activeEmailInvitesFor(state, cmd.email).length > 0) records.push({ type: 'email_invites_used', v: 1, email: cmd.email.trim() });
+  // Zulip's `revoke_preregistration_users`: the address's pending invitations are used up, and
+  // their inviters' and the administrators' invitation lists change.
+  const pending = activeEmailInvitesFor(state, cmd.email);
+  if (pending.length > 0) {
+    records.push({ type: 'email_invites_used', v: 1, email: cmd.email.trim() });
+    const to = new Set(pending.flatMap((i) => inviteEventUsers(state, i.invitedById)));
+    events.push({ userIds: [...to].sort((a, b) => a - b), payload: { type: 'invites_changed' } });
+  }
   return ok({ records, events, reply: created.value.reply, followUps: welcomeMessages(state, userId, invite.welcomeMessageCustomText) });
 };

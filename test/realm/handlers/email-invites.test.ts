@@ -88,6 +88,7 @@ t.test('revoke, resend, accept', async (t) => {
   if (!decided.ok) throw decided.error;
   t.same(decided.value.followUps!.filter((f) => f.type === 'internal_send' && (f as any).to?.[0] === ids.member).map((f: any) => f.content),
     ['Bea <`b@example.com`> accepted your invitation to join Zulip!'], 'the referrer is told');
+  t.ok(decided.value.events.some((e) => e.payload.type === 'invites_changed' && e.userIds.includes(ids.member)), 'invites_changed to the inviter');
   const joined = run(state, { type: 'accept_email_invite', key: after.key, fullName: 'Bea', passwordHash: 'h', timezone: '' }, ctx);
   const bea = state.users.get(joined.userId)!;
   t.equal(bea.email, 'b@example.com', 'the invited address');
@@ -103,4 +104,16 @@ t.test('expired invites cannot be used', async (t) => {
   const r = decide(state, { type: 'accept_email_invite', key: inv!.key, fullName: 'Late', passwordHash: 'h', timezone: '' }, ctx);
   t.equal(r.ok ? 'ok' : r.error.message, LINK_EXPIRED);
   t.equal(fingerprint(state), before);
+});
+
+t.test('signing up through a reusable link uses up the address\'s email invitations', async (t) => {
+  const { state, ctx, ids } = smallRealm();
+  const [inv] = run(state, invite(ids.member, ['c@example.com']), ctx).invited;
+  const link = run(state, { type: 'create_multiuse_invite', actorId: ids.admin, expiresInMinutes: 60, invitedAs: 400, streamIds: [], groupIds: [], includeRealmDefaultSubscriptions: false, welcomeMessageCustomText: null }, ctx);
+  const decided = decide(state, { type: 'accept_multiuse_invite', key: link.key, email: 'C@example.com', fullName: 'Cee', passwordHash: 'h', timezone: '' }, ctx);
+  if (!decided.ok) throw decided.error;
+  t.ok(decided.value.events.some((e) => e.payload.type === 'invites_changed' && e.userIds.includes(ids.member)), 'the email inviter is told');
+  run(state, { type: 'accept_multiuse_invite', key: link.key, email: 'C@example.com', fullName: 'Cee', passwordHash: 'h', timezone: '' }, ctx);
+  t.equal(emailInvitesOf(state).find((i) => i.id === inv!.id)!.status, 'used');
+  rejects(t, state, { type: 'accept_email_invite', key: inv!.key, fullName: 'Cee', passwordHash: 'h', timezone: '' }, ctx, LINK_EXPIRED);
 });
