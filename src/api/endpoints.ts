@@ -28,6 +28,7 @@ import * as settings from './settings.js';
 import * as presence from './presence.js';
 import * as userStatus from './user-status.js';
 import * as userGroups from './user-groups.js';
+import * as userGroupMembership from './user-group-membership.js';
 import * as customProfileFields from './custom-profile-fields.js';
 import * as realmSettings from './realm.js';
 import * as defaultStreams from './default-streams.js';
@@ -145,8 +146,9 @@ export function buildRoutes(services: EndpointServices): Route[] {
     route('/user_groups', { GET: userGroups.getUserGroups }),
     route('/user_groups/create', { POST: userGroups.createUserGroup }),
     route('/user_groups/{user_group_id}', { PATCH: userGroups.updateUserGroup }),
-    route('/user_groups/{user_group_id}/members', { POST: userGroups.updateUserGroupMembers }),
-    route('/user_groups/{user_group_id}/subgroups', { POST: userGroups.updateUserGroupSubgroups }),
+    route('/user_groups/{user_group_id}/members', { GET: userGroupMembership.getUserGroupMembers, POST: userGroups.updateUserGroupMembers }),
+    route('/user_groups/{user_group_id}/members/{user_id}', { GET: userGroupMembership.getIsUserGroupMember }),
+    route('/user_groups/{user_group_id}/subgroups', { GET: userGroupMembership.getUserGroupSubgroups, POST: userGroups.updateUserGroupSubgroups }),
     route('/user_groups/{user_group_id}/deactivate', { POST: userGroups.deactivateUserGroup }),
 
     // --- Organization settings (realm.ts) ---

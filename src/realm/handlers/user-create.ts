@@ -12,7 +12,7 @@ import type { UserCreated } from '../../domain/records.js';
 import type { Handler } from '../decision.js';
 import { createUser } from './users.js';
 import { botWatchers, newUserEvents, userFromRecord } from './user-events.js';
-import { hasRealmPermission, isRealmAdmin } from '../../domain/access.js';
+import { hasRealmPermission, isRealmAdmin, requireNonGuest } from '../../domain/access.js';
 
 /**
  * `POST /users`: a new member account created by an organization owner (parley's stand-in for
@@ -115,7 +115,8 @@ function botToWire(state: RealmState, bot: User): Static<typeof BotSchema> {
 export const addBot: Handler<AddBot, UserCreateReplies['add_bot']> = (state, cmd, ctx) => {
   const actor = state.users.get(cmd.actorId);
   if (actor === undefined || !actor.isActive) return fail(Errors.insufficientPermission());
-  if (actor.role === Role.guest) return fail(Errors.notAllowedForGuests());
+  const nonGuest = requireNonGuest(actor);
+  if (!nonGuest.ok) return nonGuest;
   const name = checkFullName(cmd.fullName);
   if (!name.ok) return fail(bad(name.msg));
   const email = `${cmd.shortName.trim()}-bot@${state.host}`.toLowerCase();
