@@ -33,6 +33,7 @@ import * as customProfileFields from './custom-profile-fields.js';
 import * as realmSettings from './realm.js';
 import * as defaultStreams from './default-streams.js';
 import * as playgrounds from './realm-playgrounds.js';
+import * as realmUserDefaults from './realm-user-defaults.js';
 import * as deleteTopic from './delete-topic.js';
 import * as messageReport from './message-report.js';
 import * as linkifiers from './realm-linkifiers.js';
@@ -156,6 +157,7 @@ export function buildRoutes(services: EndpointServices): Route[] {
     route('/default_streams', { POST: defaultStreams.addDefaultStream, DELETE: defaultStreams.removeDefaultStream }),
     route('/realm/playgrounds', { POST: playgrounds.addPlayground }),
     route('/realm/playgrounds/{playground_id}', { DELETE: playgrounds.removePlayground }),
+    route('/realm/user_settings_defaults', { PATCH: realmUserDefaults.updateRealmUserDefaults }),
 
     // --- Custom profile fields and values (custom-profile-fields.ts) ---
     route('/realm/profile_fields', {

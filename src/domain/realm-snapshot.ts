@@ -76,6 +76,8 @@ export interface RealmCore {
   editHistory?: EditHistoryCore;
   /** Code playgrounds (absent in snapshots written before playgrounds, or when none was added). */
   playgrounds?: PlaygroundState;
+  /** New users' setting defaults (absent in snapshots written before them, or when never changed). */
+  userDefaults?: Record<string, string | number | boolean>;
   /** Custom emoji (absent in snapshots written before custom emoji, or when there are none). */
   realmEmoji?: RealmEmojiCore;
   /** Web sessions (absent in snapshots written before sessions, or before the first login: none). */
@@ -123,6 +125,7 @@ export function toSnapshot(state: RealmState): { core: RealmCore; columns: Recor
     presence: state.presence.toCore(),
     editHistory: editHistoryToCore(state),
     playgrounds: playgroundsToCore(state),
+    userDefaults: state.userDefaults,
     realmEmoji: realmEmojiToCore(state),
     sessions: sessionsToCore(state),
   };
@@ -178,6 +181,7 @@ export function fromSnapshot(id: number, coreObject: object, columns: Record<str
   state.presence = PresenceStore.fromCore(core.presence);
   editHistoryFromCore(state, core.editHistory);
   playgroundsFromCore(state, core.playgrounds);
+  if (core.userDefaults !== undefined) state.userDefaults = core.userDefaults;
   realmEmojiFromCore(state, core.realmEmoji);
   sessionsFromCore(state, core.sessions);
   return state;

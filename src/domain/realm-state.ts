@@ -264,6 +264,8 @@ export interface RealmState {
   editHistory?: Map<number, import('./message-edits.js').EditHistoryEntry[]>;
   /** Code playgrounds and the next id; see `realm-playgrounds.ts` (optional: created with the first one). */
   playgrounds?: import('./realm-playgrounds.js').PlaygroundState;
+  /** New users' settings that differ from Zulip's defaults, wire names; see `realm-user-defaults.ts` (optional). */
+  userDefaults?: Record<string, string | number | boolean>;
   /** Custom emoji and the next emoji id; see `realm-emoji.ts` (optional: created with the first emoji). */
   realmEmoji?: import('./realm-emoji.js').RealmEmojiState;
   /** Web sessions by the SHA-256 of their id; see `sessions.ts` (optional: created at the first login). */

@@ -43,6 +43,7 @@ export const RECORD_VERSIONS: { readonly [T in RealmRecord['type']]: readonly nu
   realm_created: [1],
   realm_playground_added: [1],
   realm_playground_removed: [1],
+  realm_user_default_changed: [1],
   realm_emoji_added: [1],
   realm_emoji_deactivated: [1],
   realm_settings_changed: [1],

@@ -3,7 +3,8 @@
  * `realm` `update` / `update_dict`; Zulip's zerver/actions/realm_settings.py `do_set_realm_property`,
  * `do_change_realm_permission_group_setting`). Each property's value schema is its `realm_<name>`
  * schema in the `/register` response, so an event and the state it patches cannot disagree.
- * Also `default_streams` and `realm_playgrounds`, whole-list events of the organization's setup.
+ * Also `default_streams` and `realm_playgrounds`, whole-list events of the organization's setup,
+ * and `realm_user_settings_defaults` (the defaults of new users' settings).
  */
 import Type, { type TSchema } from 'typebox';
 import { Int, strict } from './register/schema-helpers.js';
@@ -76,6 +77,21 @@ export const RealmEventSchema = Type.Union([RealmUpdateEventSchema, RealmUpdateD
  */
 export const DefaultStreamsEventSchema = Type.Object(
   { id: Int(), type: Type.Literal('default_streams'), default_streams: Type.Array(Int()) },
+  strict,
+);
+
+/**
+ * `realm_user_settings_defaults` `update` (Zulip's `do_set_realm_user_default_setting`): one
+ * default of new users' personal settings changed.
+ */
+export const RealmUserSettingsDefaultsEventSchema = Type.Object(
+  {
+    id: Int(),
+    type: Type.Literal('realm_user_settings_defaults'),
+    op: Type.Literal('update'),
+    property: Type.String(),
+    value: Type.Union([Type.Boolean(), Type.Integer(), Type.String()]),
+  },
   strict,
 );
 

@@ -163,7 +163,7 @@ export function buildRegisterState(state: RealmState, user: User, opts: Register
   if (want('realm')) {
     Object.assign(out, realmSection(state, { realmUrl: opts.realmUrl, maxFileUploadSizeMib: opts.maxFileUploadSizeMib, uploadQuotaMib: opts.uploadQuotaMib ?? null }));
   }
-  if (want('realm_user_settings_defaults')) out.realm_user_settings_defaults = realmUserSettingsDefaults();
+  if (want('realm_user_settings_defaults')) out.realm_user_settings_defaults = realmUserSettingsDefaults(state);
   if (want('realm_domains')) out.realm_domains = [];
   if (want('realm_emoji')) out.realm_emoji = realmEmojiWire(state);
   // FL 176: linkifiers only for clients declaring `linkifier_url_template`;

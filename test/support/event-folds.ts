@@ -167,6 +167,9 @@ export function applyEvent(state: Json, event: Json, user: { id: number }, ctx: 
     case 'realm_playgrounds':
       if ('realm_playgrounds' in state) state.realm_playgrounds = structuredClone(event.realm_playgrounds);
       return;
+    case 'realm_user_settings_defaults':
+      if ('realm_user_settings_defaults' in state) (state.realm_user_settings_defaults as Record<string, unknown>)[event.property] = event.value;
+      return;
     case 'subscription':
       applySubscriptionEvent(state, event, user);
       return;
