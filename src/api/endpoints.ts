@@ -34,6 +34,7 @@ import * as realmSettings from './realm.js';
 import * as defaultStreams from './default-streams.js';
 import * as playgrounds from './realm-playgrounds.js';
 import * as realmUserDefaults from './realm-user-defaults.js';
+import * as realmDomains from './realm-domains.js';
 import * as deleteTopic from './delete-topic.js';
 import * as messageReport from './message-report.js';
 import * as linkifiers from './realm-linkifiers.js';
@@ -158,6 +159,8 @@ export function buildRoutes(services: EndpointServices): Route[] {
     route('/realm/playgrounds', { POST: playgrounds.addPlayground }),
     route('/realm/playgrounds/{playground_id}', { DELETE: playgrounds.removePlayground }),
     route('/realm/user_settings_defaults', { PATCH: realmUserDefaults.updateRealmUserDefaults }),
+    route('/realm/domains', { GET: realmDomains.listRealmDomains, POST: realmDomains.addRealmDomain }),
+    route('/realm/domains/{domain:string}', { PATCH: realmDomains.changeRealmDomain, DELETE: realmDomains.removeRealmDomain }),
 
     // --- Custom profile fields and values (custom-profile-fields.ts) ---
     route('/realm/profile_fields', {

@@ -7,6 +7,7 @@
 import { evolvePlayground } from './realm-playgrounds.js';
 import { newUserSettings, realmUserDefault, realmUserDefaultChanged } from './realm-user-defaults.js';
 import { DEFAULT_USER_STATUS } from './user-status.js';
+import { evolveRealmDomain } from './realm-domains.js';
 import type { RealmState, UserGroup } from './realm-state.js';
 import type { MessageSent, RealmCreated, RealmRecord, StreamCreated, SubscriptionsAdded, UserCreated } from './records.js';
 import { Flag, MessageBit } from './message-index.js';
@@ -70,6 +71,10 @@ export function evolve(state: RealmState, record: RealmRecord): void {
       return evolvePlayground(state, record);
     case 'realm_user_default_changed':
       return realmUserDefaultChanged(state, record);
+    case 'realm_domain_added':
+    case 'realm_domain_changed':
+    case 'realm_domain_removed':
+      return evolveRealmDomain(state, record);
     case 'user_topic_set':
       return userTopicSet(state, record);
     case 'user_status_set':

@@ -23,6 +23,7 @@ export const REALM_UPDATE_PROPERTIES = [
   'move_messages_between_streams_limit_seconds',
   'message_retention_days',
   'enable_spectator_access',
+  'emails_restricted_to_domains',
   'waiting_period_threshold',
   'default_language',
   'topics_policy',
@@ -94,6 +95,19 @@ export const RealmUserSettingsDefaultsEventSchema = Type.Object(
   },
   strict,
 );
+
+/** One allowed email domain in `realm_domains` events, as in `/register`. */
+const RealmDomainObject = Type.Object({ domain: Type.String(), allow_subdomains: Type.Boolean() }, strict);
+
+/**
+ * `realm_domains` (Zulip's zerver/actions/realm_domains.py): `add` and `change` carry the domain
+ * object, `remove` its name.
+ */
+export const RealmDomainsEventSchema = Type.Union([
+  Type.Object({ id: Int(), type: Type.Literal('realm_domains'), op: Type.Literal('add'), realm_domain: RealmDomainObject }, strict),
+  Type.Object({ id: Int(), type: Type.Literal('realm_domains'), op: Type.Literal('change'), realm_domain: RealmDomainObject }, strict),
+  Type.Object({ id: Int(), type: Type.Literal('realm_domains'), op: Type.Literal('remove'), domain: Type.String() }, strict),
+]);
 
 /** `realm_playgrounds` (Zulip's `notify_realm_playgrounds`): the whole list, as in `/register`. */
 export const RealmPlaygroundsEventSchema = Type.Object(
