@@ -10,7 +10,9 @@
  * 2. no address → "You must specify at least one email address."; channels and groups as for links;
  * 3. more invitations in 24 hours than `INVITES_DAILY_MAX` → INVITATION_FAILED with
  *    `daily_limit_reached`;
- * 4. any malformed address → INVITATION_FAILED "Some emails did not validate…", nothing sent;
+ * 4. any malformed address ("Invalid address.") or one outside the realm's email domains when
+ *    `emails_restricted_to_domains` ("Outside your domain.") → INVITATION_FAILED "Some emails did
+ *    not validate…", nothing sent;
  * 5. addresses of existing accounts are skipped; if all are → "We weren't able to invite anyone.".
  * The reply lists the skipped addresses: the API layer answers Zulip's partial-success
  * INVITATION_FAILED ("…We did send invitations to everyone else!") once the invites are durable,
@@ -18,8 +20,9 @@
  */
 import { ok, fail, Errors, type Result } from '../../errors.js';
 import { Role, type RealmState, type User } from '../../domain/realm-state.js';
-import { hasRealmPermission, isRealmAdmin } from '../../domain/access.js';
+import { hasRealmPermission, isRealmAdmin, requireMemberOrAdmin } from '../../domain/access.js';
 import { findUserByEmail, isValidEmail } from '../../domain/users.js';
+import { emailAllowedForRealm } from '../../domain/realm-domains.js';
 import { MAX_WELCOME_MESSAGE_LENGTH } from '../../domain/invites.js';
 import {
   INVITES_DAILY_MAX,
@@ -33,7 +36,7 @@ import {
 import type { RealmEvent } from '../../events/realm-event.js';
 import type { Handler } from '../decision.js';
 import type { InternalSend } from '../commands.js';
-import { checkInviteAs, checkInviteTargets, inviteEventUsers, inviteKey, joinWithInvite, LINK_EXPIRED, memberOrAdmin } from './invites.js';
+import { checkInviteAs, checkInviteTargets, inviteEventUsers, inviteKey, joinWithInvite, LINK_EXPIRED } from './invites.js';
 
 /** `POST /invites`, validated at the edge for types only. */
 export interface InviteUsers {
@@ -97,7 +100,7 @@ function existingUserError(state: RealmState, email: string): [string, string, b
 
 /** The invitation's actor: member or admin, in `can_invite_users_group`. */
 function inviter(state: RealmState, actorId: number): Result<User> {
-  const actor = memberOrAdmin(state, actorId);
+  const actor = requireMemberOrAdmin(state.users.get(actorId));
   if (!actor.ok) return actor;
   if (!hasRealmPermission(state, actor.value, 'can_invite_users_group')) return fail(Errors.insufficientPermission());
   return actor;
@@ -119,7 +122,11 @@ export const inviteUsers: Handler<InviteUsers, EmailInviteReplies['invite_users'
   }
   const now = ctx.now();
   if (invitesSentInLastDay(state, now) + emails.length > INVITES_DAILY_MAX) return fail(Errors.invitationFailed(DAILY_LIMIT_MSG, [], false, true));
-  const invalid = emails.filter((e) => !isValidEmail(e)).map((e): [string, string, boolean] => [e, 'Invalid address.', false]);
+  // Zulip's `validate_email_is_valid` with the realm's validator (`get_realm_email_validator`).
+  const invalid = emails.flatMap((e): Array<[string, string, boolean]> => {
+    if (!isValidEmail(e)) return [[e, 'Invalid address.', false]];
+    return emailAllowedForRealm(state, e) ? [] : [[e, 'Outside your domain.', false]];
+  });
   if (invalid.length > 0) return fail(Errors.invitationFailed("Some emails did not validate, so we didn't send any invitations.", invalid, false));
   const skipped: Array<[string, string, boolean]> = [];
   const good: string[] = [];
@@ -158,7 +165,7 @@ export const inviteUsers: Handler<InviteUsers, EmailInviteReplies['invite_users'
  * Used, revoked and unknown invites are all "No such invitation".
  */
 function controlledInvite(state: RealmState, actorId: number, inviteId: number): Result<{ actor: User; invite: EmailInvite }> {
-  const actorR = memberOrAdmin(state, actorId);
+  const actorR = requireMemberOrAdmin(state.users.get(actorId));
   if (!actorR.ok) return actorR;
   const actor = actorR.value;
   const invite = emailInvitesOf(state).find((i) => i.id === inviteId);

@@ -24,7 +24,7 @@
 import { welcomeMessages } from '../notifications.js';
 import { ok, fail, Errors, type Result } from '../../errors.js';
 import { Role, type RealmState, type RoleCode, type User } from '../../domain/realm-state.js';
-import { accessStreamById, accessUserGroupForUpdate, canAddSubscribers, canSeeWithSubscribers, hasRealmPermission, isRealmAdmin } from '../../domain/access.js';
+import { accessStreamById, accessUserGroupForUpdate, canAddSubscribers, canSeeWithSubscribers, hasRealmPermission, isRealmAdmin, requireMemberOrAdmin } from '../../domain/access.js';
 import {
   MAX_WELCOME_MESSAGE_LENGTH,
   invitesOf,
@@ -94,15 +94,6 @@ export function inviteKey(randomToken: (length: number) => string): string {
   return key;
 }
 
-/** The acting user if a member or administrator (Zulip's `require_member_or_admin`). */
-export function memberOrAdmin(state: RealmState, actorId: number): Result<User> {
-  const actor = state.users.get(actorId);
-  if (actor === undefined || !actor.isActive) return fail(Errors.noSuchUser());
-  if (actor.isBot) return fail(Errors.noBots());
-  if (actor.role === Role.guest) return fail(Errors.notAllowedForGuests());
-  return ok(actor);
-}
-
 /** Zulip's `check_role_based_permissions`: nobody invites to a role above their own. */
 export function checkInviteAs(actor: User, invitedAs: number): Result<RoleCode> {
   if (!VALID_ROLES.has(invitedAs)) return fail(Errors.badRequest('Invalid invite_as'));
@@ -153,7 +144,7 @@ export function checkInviteTargets(state: RealmState, actor: User, streamIdsIn: 
 }
 
 export const createMultiuseInvite: Handler<CreateMultiuseInvite, InviteReplies['create_multiuse_invite']> = (state, cmd, ctx) => {
-  const actorR = memberOrAdmin(state, cmd.actorId);
+  const actorR = requireMemberOrAdmin(state.users.get(cmd.actorId));
   if (!actorR.ok) return actorR;
   const actor = actorR.value;
   if (!isRealmAdmin(actor) && !hasRealmPermission(state, actor, 'create_multiuse_invite_group')) {
@@ -197,7 +188,7 @@ export const createMultiuseInvite: Handler<CreateMultiuseInvite, InviteReplies['
 };
 
 export const revokeMultiuseInvite: Handler<RevokeMultiuseInvite, Record<string, never>> = (state, cmd) => {
-  const actorR = memberOrAdmin(state, cmd.actorId);
+  const actorR = requireMemberOrAdmin(state.users.get(cmd.actorId));
   if (!actorR.ok) return actorR;
   const actor = actorR.value;
   const invite = invitesOf(state).items.find((i) => i.id === cmd.inviteId);

@@ -53,6 +53,11 @@ t.test('invite_users: every error leaves the state unchanged', async (t) => {
     result: 'error', msg: "Some emails did not validate, so we didn't send any invitations.", code: 'INVITATION_FAILED',
     errors: [['nope', 'Invalid address.', false]], sent_invitations: false, license_limit_reached: false, daily_limit_reached: false,
   });
+  state.realmDomains = [{ domain: 'example.com', allowSubdomains: false }];
+  state.settings.emailsRestrictedToDomains = true;
+  const outside = decide(state, invite(ids.admin, ['x@example.com', 'y@elsewhere.org']), ctx);
+  t.same(outside.ok ? null : outside.error.data.errors, [['y@elsewhere.org', 'Outside your domain.', false]], 'the realm\'s email domains');
+  state.settings.emailsRestrictedToDomains = false;
   state.settings.groups.can_invite_users_group = groupId(state, 'role:administrators');
   rejects(t, state, invite(ids.member, ['a@example.com']), ctx, 'Insufficient permission');
 });
