@@ -21,6 +21,10 @@ import nodemailer from 'nodemailer';
 import type { Transporter } from 'nodemailer';
 import { writeFileDurably } from '../storage/durable-file.js';
 import { log } from '../log.js';
+import { mailOutcomes } from '../metrics.js';
+
+/** Longest wait at `close` for the mail being sent, ms. */
+const CLOSE_WAIT_MS = 5000;
 
 /** One outgoing mail (the From address is the mailer's). */
 export interface OutgoingEmail {
@@ -113,6 +117,8 @@ export class Mailer {
   private readonly retryBaseMs: number;
   private readonly retryMaxMs: number;
   private working = false;
+  /** The worker loop in progress (awaited, bounded, by `close`). */
+  private workDone: Promise<void> = Promise.resolve();
   private closed = false;
   private retryTimer: NodeJS.Timeout | null = null;
   private waiters: Array<() => void> = [];
@@ -153,6 +159,7 @@ export class Mailer {
   send(mail: OutgoingEmail): boolean {
     if (this.closed || mail.to.length === 0 || this.queue.length >= this.maxQueued) {
       this.stats.refused++;
+      mailOutcomes.inc({ outcome: 'refused', kind: mail.kind });
       log.warn({ event: 'mail', kind: mail.kind, queued: this.queue.length, closed: this.closed }, 'mail not queued');
       return false;
     }
@@ -168,12 +175,19 @@ export class Mailer {
     return new Promise((resolve) => this.waiters.push(resolve));
   }
 
-  /** Stops retrying and refuses new mail; mails still queued are dropped (logged). */
+  /**
+   * Stops retrying and refuses new mail; the mail being sent is finished (waited for at most
+   * `CLOSE_WAIT_MS`), mails still queued are dropped (logged).
+   */
   async close(): Promise<void> {
     this.closed = true;
     if (this.retryTimer !== null) clearTimeout(this.retryTimer);
     this.retryTimer = null;
-    if (this.queue.length > 0) log.warn({ event: 'mail', dropped: this.queue.length }, 'mail queue dropped at shutdown');
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([this.workDone, new Promise<void>((resolve) => (timer = setTimeout(resolve, CLOSE_WAIT_MS)))]);
+    clearTimeout(timer);
+    const dropped = this.queue.length - (this.working ? 1 : 0);
+    if (dropped > 0) log.warn({ event: 'mail', dropped }, 'mail queue dropped at shutdown');
     this.queue.length = 0;
     this.transport.close();
     this.notifyIdle();
@@ -182,27 +196,29 @@ export class Mailer {
   private kick(): void {
     if (this.working || this.retryTimer !== null || this.closed) return;
     this.working = true;
-    void this.work();
+    this.workDone = this.work();
   }
 
   private async work(): Promise<void> {
     while (!this.closed && this.queue.length > 0) {
       const job = this.queue[0]!;
       const ok = await this.deliver(job);
-      if (this.closed) break;
       if (ok) {
         this.queue.shift();
         continue;
       }
+      if (this.closed) break;
       job.attempts++;
       if (job.attempts >= this.maxAttempts) {
         this.queue.shift();
         this.stats.failed++;
+        mailOutcomes.inc({ outcome: 'failed', kind: job.mail.kind });
         log.error({ event: 'mail', kind: job.mail.kind, attempts: job.attempts }, 'mail given up after repeated SMTP failures');
         continue;
       }
       // Keep the order: the head waits for its retry and everything behind it waits too.
       this.stats.retried++;
+      mailOutcomes.inc({ outcome: 'retried', kind: job.mail.kind });
       const delay = Math.min(this.retryMaxMs, this.retryBaseMs * 2 ** (job.attempts - 1));
       this.working = false;
       this.retryTimer = setTimeout(() => {
@@ -239,6 +255,7 @@ export class Mailer {
         log.info({ event: 'mail', kind: mail.kind, to: mail.to, subject: mail.subject, attempts: job.attempts + 1 }, 'mail sent');
       }
       this.stats.sent++;
+      mailOutcomes.inc({ outcome: 'sent', kind: mail.kind });
       return true;
     } catch (error) {
       log.warn({ event: 'mail', kind: mail.kind, attempts: job.attempts + 1, err: (error as Error).message }, 'mail delivery failed');

@@ -55,6 +55,17 @@ t.test('without SMTP: one .eml file per mail in the outbox, written whole', asyn
   t.ok(parsed.every((p) => p.headers.from === 'noreply@example.org'));
   t.match(parsed[0]!.text, /x{90}/, 'the body, decoded, keeps the long link whole');
   t.same(mailer.stats, { queued: 2, sent: 2, retried: 0, failed: 0, refused: 0 });
+  const { scrapeMetrics } = await import('../../src/metrics.js');
+  t.match((await scrapeMetrics()).body, /parley_mail_total\{outcome="sent",kind="test"\} [1-9]/, 'counted in the metrics');
+});
+
+t.test('close finishes the mail being written', async (t) => {
+  const dir = join(tempDir(t), 'outbox');
+  const mailer = new Mailer({ smtpUrl: undefined, from: 'n@example.org', outboxDir: dir });
+  mailer.send(mail('a@example.net'));
+  await mailer.close();
+  t.equal(readdirSync(dir).length, 1, 'written before close resolved');
+  t.equal(mailer.stats.sent, 1);
 });
 
 t.test('SMTP down: queued and retried with backoff, delivered once the server is up', async (t) => {
