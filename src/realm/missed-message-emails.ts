@@ -7,7 +7,8 @@
  *    fan-out, so a mail is never about a message that could be lost). A recipient (not the
  *    sender, not a bot, active) is a candidate when the message is a direct message to them, or
  *    mentions them personally or through a group, or is a channel / topic wildcard mention while
- *    their `wildcard_mentions_notify` is on (zerver/lib/notification_data.py
+ *    their `wildcard_mentions_notify` is on and the channel / topic is not muted for them
+ *    (zerver/lib/notification_data.py
  *    `UserMessageNotificationsData`), their `enable_offline_email_notifications` is on, and they
  *    are offline: no event queue (`receiver_is_off_zulip`) or no `active` presence report in the
  *    last 140 s (`OFFLINE_THRESHOLD_SECS`, presence idle).
@@ -28,6 +29,7 @@ import type { RealmHandle } from './realm-handle.js';
 import type { User } from '../domain/realm-state.js';
 import { personalSetting } from '../domain/user-settings.js';
 import { Flag } from '../domain/message-index.js';
+import { mutedMessageTest } from '../domain/narrow-muting.js';
 import type { Mailer } from '../mail/mailer.js';
 import { missedMessageEmail, type MissedMessageLine } from '../mail/emails.js';
 import { log } from '../log.js';
@@ -139,6 +141,9 @@ export class MissedMessageEmails {
       const flags = extras.flags[userId] ?? [];
       const trigger = this.triggerFor(user, message.type === 'private', flags);
       if (trigger === null || !this.isOffline(realm, userId, now)) continue;
+      // Wildcard mentions do not notify in a muted channel or topic (Zulip's
+      // `user_allows_notifications_in_StreamTopic`); personal and group mentions do.
+      if ((trigger === 'stream_wildcard_mentioned' || trigger === 'topic_wildcard_mentioned') && mutedMessageTest(state, user, null)?.(message.id) === true) continue;
       if (this.pendingCount >= MAX_PENDING_MESSAGES) {
         log.warn({ event: 'missed_message_email', realm: realm.subdomain, user: userId }, 'too many pending missed-message emails: dropped');
         continue;

@@ -58,12 +58,17 @@ t.test('mentions: personal and wildcard (per wildcard_mentions_notify); plain ch
   await iago.call('POST', '/messages', { type: 'stream', to: 'Verona', topic: 'plans', content: 'no mention here' });
   t.equal(s.server.missedMessages.waiting, 0, 'a plain channel message mails nobody');
   await iago.call('POST', '/messages', { type: 'stream', to: 'Verona', topic: 'plans', content: 'hey @**King Hamlet**' });
+  const cordelia = await s.as('cordelia@zulip.com');
+  const verona = (await iago.call('GET', '/get_stream_id', { stream: 'Verona' })).body.stream_id as number;
+  t.equal((await cordelia.call('POST', '/user_topics', { stream_id: verona, topic: 'other', visibility_policy: 1 })).status, 200);
   await iago.call('POST', '/messages', { type: 'stream', to: 'Verona', topic: 'other', content: 'all of you @**all**' });
   await tick(s, clock.now + 121);
   const hamletMails = smtp.received.filter((m) => m.to[0] === 'hamlet@zulip.com').map((m) => m.subject).sort();
   t.same(hamletMails, ['#Verona > other', '#Verona > plans']);
   t.notOk(smtp.received.some((m) => m.to[0] === 'othello@zulip.com'), 'wildcard_mentions_notify off: no wildcard mail');
   t.notOk(smtp.received.some((m) => m.to[0] === 'iago@zulip.com'), 'never the sender');
+  t.notOk(smtp.received.some((m) => m.to[0] === 'cordelia@zulip.com'), 'a muted topic: no wildcard mail');
+  t.ok(smtp.received.some((m) => m.to[0] === 'prospero@zulip.com' && m.subject === '#Verona > other'), 'other subscribers get the wildcard mail');
   const mention = smtp.received.find((m) => m.subject === '#Verona > plans')!;
   t.match(mention.text, /mentioned you/);
   t.match(mention.text, /#narrow\/channel\/\d+-Verona\/topic\/plans\/near\/\d+/);
