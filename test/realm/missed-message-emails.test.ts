@@ -10,7 +10,7 @@ import t from 'tap';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 import { startSmtpFixture, type SmtpFixture } from '../support/smtp-fixture.js';
 
-async function setup(t: Parameters<Parameters<typeof t.test>[1]>[0]): Promise<{ s: TestServer; smtp: SmtpFixture; clock: { now: number } }> {
+async function setup(t: { teardown(fn: () => unknown): void }): Promise<{ s: TestServer; smtp: SmtpFixture; clock: { now: number } }> {
   const smtp = await startSmtpFixture(t);
   const clock = { now: Date.now() / 1000 };
   const s = await startTestServer(t, { smtpUrl: smtp.url }, { missedMessageClock: () => clock.now });
