@@ -82,7 +82,7 @@ function loginForm(realm: RealmHandle | null, csrf: string, next: string, error:
     `<input type="hidden" name="next" value="${escapeHtml(next)}">\n` +
     `<label for="id_username">Email</label><input id="id_username" name="username" type="email" autocomplete="username" required autofocus value="${escapeHtml(email)}">\n` +
     `<label for="id_password">Password</label><input id="id_password" name="password" type="password" autocomplete="current-password" required>\n` +
-    `<button type="submit">Log in</button>\n</form>`;
+    `<button type="submit">Log in</button>\n</form>\n<p><a href="/accounts/password/reset/">Forgot your password?</a></p>`;
   return htmlPage(status, `Log in | ${name}`, inner, cookies);
 }
 

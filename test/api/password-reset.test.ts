@@ -21,6 +21,7 @@ t.test('request → mail → link → new password; sessions end; the link works
   const hamlet = await s.as('hamlet@zulip.com');
 
   const b = new Browser(s.url);
+  t.match((await b.fetch('GET', '/login/')).text, /<a href="\/accounts\/password\/reset\/">Forgot your password\?<\/a>/, 'the login page links here');
   const form = await b.fetch('GET', '/accounts/password/reset/');
   t.equal(form.status, 200);
   t.match(form.text, /<input id="id_email" name="email" type="email"/);
