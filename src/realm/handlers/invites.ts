@@ -38,6 +38,7 @@ import type { RealmRecord } from '../../domain/records.js';
 import { STREAM_COLORS } from '../../domain/streams.js';
 import { inviteByKey, isInviteUsable } from '../../domain/invites.js';
 import { createUser } from './users.js';
+import { emailAllowedForRealm } from '../../domain/realm-domains.js';
 
 /** `POST /invites/multiuse`, validated at the edge for types only. */
 export interface CreateMultiuseInvite {
@@ -186,12 +187,20 @@ export const revokeMultiuseInvite: Handler<RevokeMultiuseInvite, Record<string, 
   return ok({ records: [record], events: [event], reply: {} });
 };
 
+/**
+ * The sign-up form's refusal of an address outside the realm's email domains (Zulip's
+ * zerver/forms.py `email_is_not_disposable` / `RegistrationForm`, `email_allowed_for_realm`).
+ */
+export const emailNotInRealmDomains = (email: string): string =>
+  `Your email address, ${email}, is not in one of the domains that are allowed to register for accounts in this organization.`;
+
 /** The error for a link that is unknown, expired or revoked (Zulip shows it as a 404 page). */
 export const LINK_EXPIRED = 'The confirmation link has expired or been deactivated.';
 
 export const acceptMultiuseInvite: Handler<AcceptMultiuseInvite, InviteReplies['accept_multiuse_invite']> = (state, cmd, ctx) => {
   const invite = inviteByKey(state, cmd.key);
   if (invite === undefined || !isInviteUsable(invite, ctx.now())) return fail(Errors.badRequest(LINK_EXPIRED));
+  if (!emailAllowedForRealm(state, cmd.email)) return fail(Errors.badRequest(emailNotInRealmDomains(cmd.email)));
   const created = createUser(state, {
     type: 'create_user', email: cmd.email, fullName: cmd.fullName, role: invite.invitedAs, passwordHash: cmd.passwordHash,
     isBot: false, botType: null, botOwnerId: null, timezone: cmd.timezone,
