@@ -270,6 +270,8 @@ export interface RealmState {
   userDefaults?: Record<string, string | number | boolean>;
   /** Allowed email domains; see `realm-domains.ts` (optional: created with the first one). */
   realmDomains?: import('./realm-domains.js').RealmDomain[];
+  /** Bot storage: user id → key → value; see `bot-storage.ts` (optional: created on first use). */
+  botStorage?: Map<number, Map<string, string>>;
   /** Custom emoji and the next emoji id; see `realm-emoji.ts` (optional: created with the first emoji). */
   realmEmoji?: import('./realm-emoji.js').RealmEmojiState;
   /** Web sessions by the SHA-256 of their id; see `sessions.ts` (optional: created at the first login). */
