@@ -35,6 +35,7 @@ import * as defaultStreams from './default-streams.js';
 import * as playgrounds from './realm-playgrounds.js';
 import * as realmUserDefaults from './realm-user-defaults.js';
 import * as realmDomains from './realm-domains.js';
+import * as botStorage from './bot-storage.js';
 import * as deleteTopic from './delete-topic.js';
 import * as messageReport from './message-report.js';
 import * as linkifiers from './realm-linkifiers.js';
@@ -134,6 +135,7 @@ export function buildRoutes(services: EndpointServices): Route[] {
     route('/users/{user_id}/reactivate', { POST: users.reactivateUser }),
 
     // --- Bots (bots.ts) ---
+    route('/bot_storage', { GET: botStorage.getBotStorage, PUT: botStorage.putBotStorage, DELETE: botStorage.removeBotStorage }),
     route('/bots', { POST: bots.createBot }),
 
     // --- The caller's own settings (settings.ts) ---
@@ -160,6 +162,7 @@ export function buildRoutes(services: EndpointServices): Route[] {
 
     // --- Organization settings (realm.ts) ---
     route('/realm', { PATCH: realmSettings.updateRealm }),
+    route('/realm/test_welcome_bot_custom_message', { POST: realmSettings.testWelcomeBotMessage }),
     route('/default_streams', { POST: defaultStreams.addDefaultStream, DELETE: defaultStreams.removeDefaultStream }),
     route('/realm/playgrounds', { POST: playgrounds.addPlayground }),
     route('/realm/playgrounds/{playground_id}', { DELETE: playgrounds.removePlayground }),

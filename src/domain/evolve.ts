@@ -8,6 +8,7 @@ import { evolvePlayground } from './realm-playgrounds.js';
 import { newUserSettings, realmUserDefault, realmUserDefaultChanged } from './realm-user-defaults.js';
 import { DEFAULT_USER_STATUS } from './user-status.js';
 import { evolveRealmDomain } from './realm-domains.js';
+import { evolveBotStorage } from './bot-storage.js';
 import type { RealmState, UserGroup } from './realm-state.js';
 import type { MessageSent, RealmCreated, RealmRecord, StreamCreated, SubscriptionsAdded, UserCreated } from './records.js';
 import { Flag, MessageBit } from './message-index.js';
@@ -76,6 +77,9 @@ export function evolve(state: RealmState, record: RealmRecord): void {
     case 'realm_domain_changed':
     case 'realm_domain_removed':
       return evolveRealmDomain(state, record);
+    case 'bot_storage_set':
+    case 'bot_storage_removed':
+      return evolveBotStorage(state, record);
     case 'user_topic_set':
       return userTopicSet(state, record);
     case 'user_status_set':

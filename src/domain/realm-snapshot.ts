@@ -24,6 +24,7 @@ import { attachmentsFromCore, attachmentsToCore, type AttachmentsCore } from './
 import { reactionsFromCore, reactionsToCore, type ReactionsCore } from './reactions.js';
 import { editHistoryFromCore, editHistoryToCore, type EditHistoryCore } from './message-edits.js';
 import type { RealmDomain } from './realm-domains.js';
+import { botStorageFromCore, botStorageToCore } from './bot-storage.js';
 import { playgroundsFromCore, playgroundsToCore, type PlaygroundState } from './realm-playgrounds.js';
 import { realmEmojiFromCore, realmEmojiToCore, type RealmEmojiCore } from './realm-emoji.js';
 import { sessionsFromCore, sessionsToCore, type SessionsCore } from './sessions.js';
@@ -81,6 +82,8 @@ export interface RealmCore {
   userDefaults?: Record<string, string | number | boolean>;
   /** Allowed email domains (absent in snapshots written before them, or when none was added). */
   realmDomains?: RealmDomain[];
+  /** Bot storage (absent in snapshots written before it, or when empty). */
+  botStorage?: Array<[number, Array<[string, string]>]>;
   /** Custom emoji (absent in snapshots written before custom emoji, or when there are none). */
   realmEmoji?: RealmEmojiCore;
   /** Web sessions (absent in snapshots written before sessions, or before the first login: none). */
@@ -130,6 +133,7 @@ export function toSnapshot(state: RealmState): { core: RealmCore; columns: Recor
     playgrounds: playgroundsToCore(state),
     userDefaults: state.userDefaults,
     realmDomains: state.realmDomains,
+    botStorage: botStorageToCore(state),
     realmEmoji: realmEmojiToCore(state),
     sessions: sessionsToCore(state),
   };
@@ -187,6 +191,7 @@ export function fromSnapshot(id: number, coreObject: object, columns: Record<str
   playgroundsFromCore(state, core.playgrounds);
   if (core.userDefaults !== undefined) state.userDefaults = core.userDefaults;
   if (core.realmDomains !== undefined) state.realmDomains = core.realmDomains;
+  botStorageFromCore(state, core.botStorage);
   realmEmojiFromCore(state, core.realmEmoji);
   sessionsFromCore(state, core.sessions);
   return state;

@@ -175,6 +175,8 @@ export interface RealmSettings {
   enableSpectatorAccess?: boolean;
   /** `emails_restricted_to_domains`: new accounts only with an address of `realm_domains`; absent = false. */
   emailsRestrictedToDomains?: boolean;
+  /** `welcome_message_custom_text`: Welcome Bot's extra message to new users ('' = none); absent = ''. */
+  welcomeMessageCustomText?: string;
   /** `message_content_allowed_in_email_notifications`; absent = true. */
   messageContentAllowedInEmailNotifications?: boolean;
   /** Channel receiving message reports (`moderation_request_channel`); null/absent = none. */
@@ -270,6 +272,8 @@ export interface RealmState {
   userDefaults?: Record<string, string | number | boolean>;
   /** Allowed email domains; see `realm-domains.ts` (optional: created with the first one). */
   realmDomains?: import('./realm-domains.js').RealmDomain[];
+  /** Bot storage: user id → key → value; see `bot-storage.ts` (optional: created on first use). */
+  botStorage?: Map<number, Map<string, string>>;
   /** Custom emoji and the next emoji id; see `realm-emoji.ts` (optional: created with the first emoji). */
   realmEmoji?: import('./realm-emoji.js').RealmEmojiState;
   /** Web sessions by the SHA-256 of their id; see `sessions.ts` (optional: created at the first login). */

@@ -51,6 +51,8 @@ export const RECORD_VERSIONS: { readonly [T in RealmRecord['type']]: readonly nu
   realm_domain_added: [1],
   realm_domain_changed: [1],
   realm_domain_removed: [1],
+  bot_storage_set: [1],
+  bot_storage_removed: [1],
   realm_emoji_added: [1],
   realm_emoji_deactivated: [1],
   realm_settings_changed: [1],

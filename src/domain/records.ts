@@ -147,6 +147,7 @@ import type { RealmSettingsChanged } from './realm-settings.js';
 import type { PlaygroundRecord } from './realm-playgrounds.js';
 import type { RealmUserDefaultChanged } from './realm-user-defaults.js';
 import type { RealmDomainRecord } from './realm-domains.js';
+import type { BotStorageRecord } from './bot-storage.js';
 export type { PlaygroundRecord };
 import type { MessageFlagsChanged } from './message-flags.js';
 import type { RealmEmojiRecord } from './realm-emoji.js';
@@ -158,7 +159,8 @@ export type RealmRecord = RealmCreated | RealmSettingsChanged | LinkifiersChange
   | SessionRecord | UserPasswordChanged
   | PlaygroundRecord
   | RealmUserDefaultChanged
-  | RealmDomainRecord;
+  | RealmDomainRecord
+  | BotStorageRecord;
 
 /**
  * A user's status changed (https://zulip.com/api/update-status; see domain/user-status.ts): only

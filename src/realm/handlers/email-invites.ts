@@ -23,7 +23,7 @@ import { Role, type RealmState, type User } from '../../domain/realm-state.js';
 import { hasRealmPermission, isRealmAdmin, requireMemberOrAdmin } from '../../domain/access.js';
 import { findUserByEmail, isValidEmail } from '../../domain/users.js';
 import { emailAllowedForRealm } from '../../domain/realm-domains.js';
-import { MAX_WELCOME_MESSAGE_LENGTH } from '../../domain/invites.js';
+import { MAX_WELCOME_MESSAGE_LENGTH, welcomeTextTooLong } from '../../domain/invites.js';
 import {
   INVITES_DAILY_MAX,
   emailInviteByKey,
@@ -118,7 +118,7 @@ export const inviteUsers: Handler<InviteUsers, EmailInviteReplies['invite_users'
   if (!targets.ok) return targets;
   const text = cmd.welcomeMessageCustomText;
   if (text !== null && text.length > MAX_WELCOME_MESSAGE_LENGTH) {
-    return fail(Errors.badRequest(`welcome_message_custom_text is too long (limit: ${MAX_WELCOME_MESSAGE_LENGTH} characters)`));
+    return fail(Errors.badRequest(welcomeTextTooLong()));
   }
   const now = ctx.now();
   if (invitesSentInLastDay(state, now) + emails.length > INVITES_DAILY_MAX) return fail(Errors.invitationFailed(DAILY_LIMIT_MSG, [], false, true));

@@ -27,6 +27,7 @@ import { Role, type RealmState, type RoleCode, type User } from '../../domain/re
 import { accessStreamById, accessUserGroupForUpdate, canAddSubscribers, canSeeWithSubscribers, hasRealmPermission, isRealmAdmin, requireMemberOrAdmin } from '../../domain/access.js';
 import {
   MAX_WELCOME_MESSAGE_LENGTH,
+  welcomeTextTooLong,
   invitesOf,
   type MultiuseInvite,
   type MultiuseInviteCreated,
@@ -40,6 +41,7 @@ import { inviteByKey, isInviteUsable } from '../../domain/invites.js';
 import { createUser } from './users.js';
 import type { EmailInviteCommand, EmailInviteReplies } from './email-invites.js';
 import { activeEmailInvitesFor } from '../../domain/email-invites.js';
+import { emailAllowedForRealm } from '../../domain/realm-domains.js';
 
 /** `POST /invites/multiuse`, validated at the edge for types only. */
 export interface CreateMultiuseInvite {
@@ -159,7 +161,7 @@ export const createMultiuseInvite: Handler<CreateMultiuseInvite, InviteReplies['
 
   const text = cmd.welcomeMessageCustomText;
   if (text !== null && text.length > MAX_WELCOME_MESSAGE_LENGTH) {
-    return fail(Errors.badRequest(`welcome_message_custom_text is too long (limit: ${MAX_WELCOME_MESSAGE_LENGTH} characters)`));
+    return fail(Errors.badRequest(welcomeTextTooLong()));
   }
 
   const now = ctx.now();
@@ -203,6 +205,13 @@ export const revokeMultiuseInvite: Handler<RevokeMultiuseInvite, Record<string, 
   return ok({ records: [record], events: [event], reply: {} });
 };
 
+/**
+ * The sign-up form's refusal of an address outside the realm's email domains (Zulip's
+ * zerver/forms.py `email_is_not_disposable` / `RegistrationForm`, `email_allowed_for_realm`).
+ */
+export const emailNotInRealmDomains = (email: string): string =>
+  `Your email address, ${email}, is not in one of the domains that are allowed to register for accounts in this organization.`;
+
 /** The error for a link that is unknown, expired or revoked (Zulip shows it as a 404 page). */
 export const LINK_EXPIRED = 'The confirmation link has expired or been deactivated.';
 
@@ -226,6 +235,7 @@ export function joinWithInvite(
   cmd: Pick<AcceptMultiuseInvite, 'email' | 'fullName' | 'passwordHash' | 'timezone'>,
   ctx: CommandContext,
 ): Result<Decision<InviteReplies['accept_multiuse_invite']>> {
+  if (!emailAllowedForRealm(state, cmd.email)) return fail(Errors.badRequest(emailNotInRealmDomains(cmd.email)));
   const created = createUser(state, {
     type: 'create_user', email: cmd.email, fullName: cmd.fullName, role: invite.invitedAs, passwordHash: cmd.passwordHash,
     isBot: false, botType: null, botOwnerId: null, timezone: cmd.timezone,
