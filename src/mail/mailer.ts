@@ -17,7 +17,6 @@
  */
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import nodemailer from 'nodemailer';
 import type { Transporter } from 'nodemailer';
 import { writeFileDurably } from '../storage/durable-file.js';
 import { log } from '../log.js';
@@ -110,7 +109,8 @@ function smtpOptions(url: string): { host: string; port: number; secure: boolean
 /** The outbound mail queue (see the module comment). */
 export class Mailer {
   private readonly queue: Job[] = [];
-  private readonly transport: Transporter;
+  /** Created on first use: nodemailer is loaded only when a mail is sent (faster start-up). */
+  private transport: Transporter | null = null;
   private readonly outbox: boolean;
   private readonly maxQueued: number;
   private readonly maxAttempts: number;
@@ -131,10 +131,16 @@ export class Mailer {
     this.maxAttempts = options.maxAttempts ?? 6;
     this.retryBaseMs = options.retryBaseMs ?? 2000;
     this.retryMaxMs = options.retryMaxMs ?? 5 * 60_000;
-    const timeout = options.smtpTimeoutMs ?? 10_000;
+  }
+
+  private async getTransport(): Promise<Transporter> {
+    if (this.transport !== null) return this.transport;
+    const { default: nodemailer } = await import('nodemailer');
+    const timeout = this.options.smtpTimeoutMs ?? 10_000;
     this.transport = this.outbox
       ? nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' })
-      : nodemailer.createTransport({ ...smtpOptions(options.smtpUrl!), connectionTimeout: timeout, greetingTimeout: timeout, socketTimeout: timeout });
+      : nodemailer.createTransport({ ...smtpOptions(this.options.smtpUrl!), connectionTimeout: timeout, greetingTimeout: timeout, socketTimeout: timeout });
+    return this.transport;
   }
 
   /** Where mail goes: `smtp` or `outbox`. */
@@ -189,7 +195,7 @@ export class Mailer {
     const dropped = this.queue.length - (this.working ? 1 : 0);
     if (dropped > 0) log.warn({ event: 'mail', dropped }, 'mail queue dropped at shutdown');
     this.queue.length = 0;
-    this.transport.close();
+    this.transport?.close();
     this.notifyIdle();
   }
 
@@ -244,7 +250,7 @@ export class Mailer {
     const { mail } = job;
     const message = { from: this.options.from, to: mail.to, subject: mail.subject, text: mail.text, ...(mail.html !== undefined && { html: mail.html }) };
     try {
-      const info = await this.transport.sendMail(message);
+      const info = await (await this.getTransport()).sendMail(message);
       if (this.outbox) {
         await mkdir(this.options.outboxDir, { recursive: true });
         const name = `${Date.now()}-${process.pid}-${++this.seq}.eml`;
