@@ -140,6 +140,7 @@ export class CommitPipeline {
     const commits: Promise<unknown>[] = [];
     /** Realms whose writes are conditional, with the promise telling whether they were written. */
     const guarded = new Map<number, Promise<boolean>>();
+    const guardIndex = new Map<number, number>();
     try {
       for (const [realmId, appends] of byRealm(batch)) {
         const earlier = this.issuedTails.get(realmId);
@@ -148,7 +149,7 @@ export class CommitPipeline {
         } else {
           const written = this.store.log.ifVersion([realmId, earlier.seq], IF_EXISTS, () => this.write(appends, undefined));
           guarded.set(realmId, written);
-          commits.push(written);
+          guardIndex.set(realmId, commits.push(written) - 1);
         }
         this.issuedTails.set(realmId, { seq: appends[appends.length - 1]!.lastSeq, batch: batchNo });
       }
@@ -163,10 +164,14 @@ export class CommitPipeline {
     const durable = this.store.durable(commits); // synchronously after the writes (captures the flush)
     let committed = false;
     void Promise.all(commits).then(
-      () => {
+      (results) => {
         committed = true;
-        // Committed: later batches of these realms need no condition, and the slot is free.
-        this.forgetTails(batch, batchNo);
+        // Committed: later batches of these realms need no condition, and the slot is free. A
+        // realm whose condition failed keeps its (never written) tail, so that its next batch
+        // stays conditional too until `fail` of the earlier batch has reset the realm.
+        const skipped = new Set<number>();
+        for (const [realmId, index] of guardIndex) if (results[index] === false) skipped.add(realmId);
+        this.forgetTails(batch, batchNo, skipped);
         this.inFlight--;
         this.schedule();
       },
@@ -223,8 +228,9 @@ export class CommitPipeline {
   }
 
   /** Forgets the tails a committed batch set (later batches no longer need to be conditional). */
-  private forgetTails(batch: readonly PendingAppend[], batchNo: number): void {
+  private forgetTails(batch: readonly PendingAppend[], batchNo: number, skipped: ReadonlySet<number>): void {
     for (const a of batch) {
+      if (skipped.has(a.realmId)) continue;
       if (this.issuedTails.get(a.realmId)?.batch === batchNo) this.issuedTails.delete(a.realmId);
     }
   }
