@@ -151,7 +151,11 @@ export class CommitPipeline {
           guarded.set(realmId, written);
           guardIndex.set(realmId, commits.push(written) - 1);
         }
-        this.issuedTails.set(realmId, { seq: appends[appends.length - 1]!.lastSeq, batch: batchNo });
+        // Only a batch that writes records has a tail to be conditional on (an empty append's
+        // "last seq" may be 0 or trimmed, a key that never exists).
+        if (appends.some((a) => a.records.length > 0)) {
+          this.issuedTails.set(realmId, { seq: appends[appends.length - 1]!.lastSeq, batch: batchNo });
+        }
       }
     } catch (error) {
       // Only possible if the environment is closed underneath us; writes already queued may
