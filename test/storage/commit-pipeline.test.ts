@@ -32,8 +32,9 @@ function holdCommits(store: Store): { restore(): void; release(): void } {
   const realPut = store.log.put;
   let release!: () => void;
   const gate = new Promise<void>((resolve) => (release = resolve));
-  store.log.put = ((key: never, value: never) => {
-    const put = realPut.call(store.log, key, value);
+  const put2 = realPut as unknown as (this: unknown, key: unknown, value: unknown) => Promise<boolean>;
+  store.log.put = ((key: unknown, value: unknown) => {
+    const put = put2.call(store.log, key, value);
     return gate.then(() => put);
   }) as typeof store.log.put;
   return { restore: () => (store.log.put = realPut), release };
