@@ -315,6 +315,12 @@ export function compileNarrow(
       const isChannel = state.recipients.get(rid)?.type === 'stream';
       return matchesSearch(q, body.content, state.topics.value(m.topic.get(id)), isChannel);
     });
+    // Each query word's index list is a superset of the result (the body test above decides).
+    const words = state.wordIndex;
+    if (words?.complete) {
+      if (q.words.length === 0) sources.push(sourceOf(undefined));
+      for (const w of q.words) sources.push({ size: words.count(w), sequence: () => words.candidates(w) });
+    }
   }
 
   return {

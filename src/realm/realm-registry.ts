@@ -8,7 +8,7 @@ import { FileStore } from '../storage/file-store.js';
 import { Errors, type ZulipError } from '../errors.js';
 import { evolve } from '../domain/evolve.js';
 import { emptyRealmState, type User } from '../domain/realm-state.js';
-import type { RealmRecord } from '../domain/records.js';
+import type { MessageBody, RealmRecord } from '../domain/records.js';
 import { fromSnapshot } from '../domain/realm-snapshot.js';
 import { findUserByEmail } from '../domain/users.js';
 import { openStore, type Store } from '../storage/lmdb.js';
@@ -23,6 +23,7 @@ import type { CommandContext } from './decision.js';
 import type { RealmHandle } from './realm-handle.js';
 import type { RealmUrls } from './realm-urls.js';
 import { flushLogger, log } from '../log.js';
+import { startWordIndexBackfill } from './word-index-backfill.js';
 
 /** Options of `RealmRegistry.open`. */
 export interface RegistryOptions {
@@ -150,6 +151,17 @@ export class RealmRegistry {
     });
     this.realms.set(state.id, actor);
     this.bySubdomain.set(state.subdomain, actor);
+    void startWordIndexBackfill({
+      state: () => actor.state,
+      running: () => actor.running,
+      readBody: (messageId) => {
+        try {
+          return this.log.getBody(state.id, messageId) as MessageBody | undefined;
+        } catch {
+          return undefined; // damaged: the scan would not match it either (damaged-body.ts)
+        }
+      },
+    });
     return actor;
   }
 
