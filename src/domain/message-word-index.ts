@@ -68,6 +68,57 @@ class ConcatSequence implements IdSequence {
   }
 }
 
+/** Ascending ids present in both `a` and `b`: galloping from the shorter when lengths differ a lot, else a merge. */
+function intersect(a: IdSequence, b: IdSequence): IdSequence {
+  if (a.length > b.length) [a, b] = [b, a];
+  const out = new Int32Array(a.length);
+  let n = 0;
+  if (a.length * Math.log2(b.length + 1) < a.length + b.length) {
+    let lo = 0;
+    for (let i = 0; i < a.length; i++) {
+      const id = a.get(i);
+      let hi = b.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if (b.get(mid) < id) lo = mid + 1;
+        else hi = mid;
+      }
+      if (lo < b.length && b.get(lo) === id) out[n++] = id;
+    }
+  } else {
+    for (let i = 0, j = 0; i < a.length && j < b.length; ) {
+      const x = a.get(i);
+      const y = b.get(j);
+      if (x === y) {
+        out[n++] = x;
+        i++;
+        j++;
+      } else if (x < y) i++;
+      else j++;
+    }
+  }
+  return new ArraySequence(out.subarray(0, n));
+}
+
+/**
+ * The candidate ids of a search for all of `words` (lower-cased, at least one): the
+ * intersection of their lists, computed on first use from the rarest list up. `size` is the
+ * rarest list's length (an upper bound, known without intersecting).
+ */
+export function searchCandidates(index: MessageWordIndex, words: readonly string[]): { size: number; sequence(): IdSequence } {
+  const byCount = [...words].sort((x, y) => index.count(x) - index.count(y));
+  let memo: IdSequence | undefined;
+  return {
+    size: index.count(byCount[0]!),
+    sequence: () => {
+      if (memo !== undefined) return memo;
+      let seq = index.candidates(byCount[0]!);
+      for (let k = 1; k < byCount.length && seq.length > 0; k++) seq = intersect(seq, index.candidates(byCount[k]!));
+      return (memo = seq);
+    },
+  };
+}
+
 /** Size figures of the index (`stats`). */
 export interface WordIndexStats {
   /** Distinct words. */

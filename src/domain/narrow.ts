@@ -35,6 +35,7 @@ import { findUserByEmail } from './users.js';
 import { directKey } from './recipients.js';
 import { hasReactions } from './reactions.js';
 import { matchesSearch, parseSearch, type SearchQuery } from './message-search.js';
+import { searchCandidates } from './message-word-index.js';
 import { mutedMessageTest, topicPolicyOf } from './narrow-muting.js';
 import { VisibilityPolicy } from './user-topics.js';
 import { EMPTY_SEQUENCE, mergeSequences, type IdList, type IdSequence, type MessageLookupIndex } from './recipient-index.js';
@@ -315,12 +316,9 @@ export function compileNarrow(
       const isChannel = state.recipients.get(rid)?.type === 'stream';
       return matchesSearch(q, body.content, state.topics.value(m.topic.get(id)), isChannel);
     });
-    // Each query word's index list is a superset of the result (the body test above decides).
+    // The messages having every query word (index lists) are a superset of the result.
     const words = state.wordIndex;
-    if (words?.complete) {
-      if (q.words.length === 0) sources.push(sourceOf(undefined));
-      for (const w of q.words) sources.push({ size: words.count(w), sequence: () => words.candidates(w) });
-    }
+    if (words?.complete) sources.push(q.words.length === 0 ? sourceOf(undefined) : searchCandidates(words, q.words));
   }
 
   return {
