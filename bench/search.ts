@@ -194,7 +194,7 @@ export function runSearchBench(opts: { messages?: number; seconds?: number; scan
     times.sort((a, b) => a - b);
     let scanMeanMs: number | null = null;
     if (opts.scan !== false) {
-      const saved = state.wordIndex;
+      const saved: MessageWordIndex | undefined = state.wordIndex;
       delete state.wordIndex;
       const scanDeadline = nowMs() + 10_000;
       let total = 0;
