@@ -22,7 +22,7 @@
  * (4 bytes per posting, doubling capacity). `stats()` reports the estimate.
  */
 import { indexableWords } from './message-search.js';
-import { ArraySequence, IdList, type IdSequence } from './recipient-index.js';
+import { ArraySequence, IdList, lowerBound, type IdSequence } from './recipient-index.js';
 import type { RealmState } from './realm-state.js';
 import type { MessageEdited } from './message-edits.js';
 
@@ -68,54 +68,22 @@ class ConcatSequence implements IdSequence {
   }
 }
 
-/** Ascending ids present in both `a` and `b`: galloping from the shorter when lengths differ a lot, else a merge. */
-function intersect(a: IdSequence, b: IdSequence): IdSequence {
-  if (a.length > b.length) [a, b] = [b, a];
-  const out = new Int32Array(a.length);
-  let n = 0;
-  if (a.length * Math.log2(b.length + 1) < a.length + b.length) {
-    let lo = 0;
-    for (let i = 0; i < a.length; i++) {
-      const id = a.get(i);
-      let hi = b.length;
-      while (lo < hi) {
-        const mid = (lo + hi) >>> 1;
-        if (b.get(mid) < id) lo = mid + 1;
-        else hi = mid;
-      }
-      if (lo < b.length && b.get(lo) === id) out[n++] = id;
-    }
-  } else {
-    for (let i = 0, j = 0; i < a.length && j < b.length; ) {
-      const x = a.get(i);
-      const y = b.get(j);
-      if (x === y) {
-        out[n++] = x;
-        i++;
-        j++;
-      } else if (x < y) i++;
-      else j++;
-    }
-  }
-  return new ArraySequence(out.subarray(0, n));
-}
-
 /**
- * The candidate ids of a search for all of `words` (lower-cased, at least one): the
- * intersection of their lists, computed on first use from the rarest list up. `size` is the
- * rarest list's length (an upper bound, known without intersecting).
+ * A search for all of `words` (lower-cased, at least one) through the index: `source`, the
+ * rarest word's ascending ids (its `size` known without walking it), and `test`, whether an id
+ * also has every other word (a binary search per word: no list is intersected up front, so a walk
+ * that stops after 50 matches costs only what it walks).
  */
-export function searchCandidates(index: MessageWordIndex, words: readonly string[]): { size: number; sequence(): IdSequence } {
+export function searchCandidates(
+  index: MessageWordIndex,
+  words: readonly string[],
+): { source: { size: number; sequence(): IdSequence }; test: ((id: number) => boolean) | null } {
   const byCount = [...words].sort((x, y) => index.count(x) - index.count(y));
-  let memo: IdSequence | undefined;
+  const rarest = byCount[0]!;
+  const others = byCount.slice(1);
   return {
-    size: index.count(byCount[0]!),
-    sequence: () => {
-      if (memo !== undefined) return memo;
-      let seq = index.candidates(byCount[0]!);
-      for (let k = 1; k < byCount.length && seq.length > 0; k++) seq = intersect(seq, index.candidates(byCount[k]!));
-      return (memo = seq);
-    },
+    source: { size: index.count(rarest), sequence: () => index.candidates(rarest) },
+    test: others.length === 0 ? null : (id) => others.every((w) => index.has(w, id)),
   };
 }
 
@@ -210,6 +178,15 @@ export class MessageWordIndex {
   /** How many message ids have `word` (lower-cased, as `indexableWords` gives it). */
   count(word: string): number {
     return sizeOf(this.old.get(word)) + sizeOf(this.live.get(word));
+  }
+
+  /** Whether message `id` is in `word`'s list (binary search). */
+  has(word: string, id: number): boolean {
+    const tier = id >= this.backfillBelow ? this.live.get(word) : this.old.get(word);
+    if (tier === undefined) return false;
+    if (typeof tier === 'number') return tier === id;
+    const at = lowerBound(tier, id);
+    return at < tier.length && tier.get(at) === id;
   }
 
   /** The ascending candidate ids for `word`. */

@@ -318,7 +318,14 @@ export function compileNarrow(
     });
     // The messages having every query word (index lists) are a superset of the result.
     const words = state.wordIndex;
-    if (words?.complete) sources.push(q.words.length === 0 ? sourceOf(undefined) : searchCandidates(words, q.words));
+    if (words?.complete) {
+      if (q.words.length === 0) sources.push(sourceOf(undefined));
+      else {
+        const { source, test } = searchCandidates(words, q.words);
+        sources.push(source);
+        if (test !== null) tests.push(test);
+      }
+    }
   }
 
   return {
