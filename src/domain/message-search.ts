@@ -90,15 +90,16 @@ export function parseSearch(operand: string): SearchQuery {
  */
 export function matchesSearch(q: SearchQuery, content: string, topic: string, isChannel: boolean): boolean {
   if (q.words.length === 0) return false;
-  for (const test of q.wordTests) {
-    if (!test.test(topic) && !test.test(content)) return false;
-  }
+  // Phrases first: a substring search is cheaper than the word regexes, and rarer to pass.
   if (q.phrases.length > 0) {
     const lowerContent = content.toLowerCase();
     const lowerTopic = isChannel ? topic.toLowerCase() : '';
     for (const p of q.phrases) {
       if (!lowerContent.includes(p) && !(isChannel && lowerTopic.includes(p))) return false;
     }
+  }
+  for (const test of q.wordTests) {
+    if (!test.test(topic) && !test.test(content)) return false;
   }
   return true;
 }
