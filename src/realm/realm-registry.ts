@@ -132,13 +132,32 @@ export class RealmRegistry {
 
   private start(state: ReturnType<typeof emptyRealmState>): RealmActor {
     this.locate(state);
-    const actor = new RealmActor(state, {
+    // The search word index of a restored state is filled from the stored bodies in the
+    // background (word-index-backfill.ts), again after a reload from the log.
+    const backfill = (): void => {
+      void startWordIndexBackfill({
+        state: () => actor.state,
+        running: () => actor.running,
+        readBody: (messageId) => {
+          try {
+            return this.log.getBody(actor.state.id, messageId) as MessageBody | undefined;
+          } catch {
+            return undefined; // damaged: the scan would not match it either (damaged-body.ts)
+          }
+        },
+      });
+    };
+    const actor: RealmActor = new RealmActor(state, {
       log: this.log,
       snapshots: this.snapshots,
       ctx: this.options.ctx ?? systemContext,
       snapshotPolicy: this.options.snapshotPolicy ?? DEFAULT_SNAPSHOT_POLICY,
       dispatch: (realmId, seq, events) => this.events.publish(realmId, seq, events),
-      recover: () => this.recover(state.id),
+      recover: () => {
+        const recovered = this.recover(state.id);
+        setImmediate(backfill); // the actor installs `recovered` before this runs
+        return recovered;
+      },
       files: this.files,
       onFatal:
         this.options.onFatal ??
@@ -151,17 +170,7 @@ export class RealmRegistry {
     });
     this.realms.set(state.id, actor);
     this.bySubdomain.set(state.subdomain, actor);
-    void startWordIndexBackfill({
-      state: () => actor.state,
-      running: () => actor.running,
-      readBody: (messageId) => {
-        try {
-          return this.log.getBody(state.id, messageId) as MessageBody | undefined;
-        } catch {
-          return undefined; // damaged: the scan would not match it either (damaged-body.ts)
-        }
-      },
-    });
+    backfill();
     return actor;
   }
 
