@@ -2,7 +2,7 @@
  * `npm run bench -- --target URL --email E --api-key K` against a real parley process started
  * without `--bench` (so, like a real Zulip, it has no ceiling route): the harness discovers the
  * channel, runs the selected scenarios (closed and open loop, fan-out) through the public API and
- * writes a results JSON and an HTML report; `--compare` then tabulates two results files.
+ * writes a results JSON and an HTML report; the comparison then tabulates two results files.
  */
 import t from 'tap';
 import { spawn } from 'node:child_process';
@@ -12,8 +12,9 @@ import { join } from 'node:path';
 import { DEFAULT_DEMO_PASSWORD, fetchApiKey, REPO_ROOT, startServer } from '../support/server-process.js';
 import type { BenchResults } from '../../bench/results.js';
 import { parseOptions } from '../../bench/options.js';
+import { runCompare } from '../../bench/compare.js';
 
-/** Runs bench/run.ts with `args`; resolves with its exit code and output (killed after `timeoutMs`). */
+/** Runs bench/run.ts with `args` (a real child process, as a user would); resolves with its exit code and output (killed after `timeoutMs`). */
 function bench(args: string[], timeoutMs = 150_000): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, ['--import=tsx', join(REPO_ROOT, 'bench', 'run.ts'), ...args], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -75,11 +76,13 @@ t.test('--target runs the scenarios against a running server, then --compare', {
   send.result.latencyMs.p99 /= 2;
   const bFile = join(out, 'b.json');
   writeFileSync(bFile, JSON.stringify(b));
-  const cmp = await bench(['--compare', join(out, json), bFile], 60_000);
-  t.equal(cmp.code, 0, `compare exits 0 (${cmp.stderr})`);
-  const sendLine = cmp.stdout.split('\n').find((l) => l.startsWith('send (empty)'))!;
+  const lines: string[] = [];
+  const htmlFile = runCompare(join(out, json), bFile, (line) => lines.push(...line.split('\n')));
+  const sendLine = lines.find((l) => l.startsWith('send (empty)'))!;
   t.match(sendLine, /\+100\.0%\s+\S+\s+\S+\s+\S+\s+\S+\s+\S+\s+\S+\s+-50\.0%$/, `send: +100% req/s, -50% p99 (${sendLine})`);
-  t.match(cmp.stdout.split('\n').find((l) => l.startsWith('fetch (empty)')) ?? '', /\+0\.0%/, 'unchanged scenarios show +0.0%');
+  t.match(lines.find((l) => l.startsWith('fetch (empty)')) ?? '', /\+0\.0%/, 'unchanged scenarios show +0.0%');
+  t.equal(htmlFile, join(out, 'b.compare.html'));
+  t.match(readFileSync(htmlFile, 'utf8'), /aria-label="Throughput, A vs B"/, 'with plots');
   t.ok(readdirSync(out).includes('b.compare.html'), 'the comparison is written as HTML');
 });
 
