@@ -163,8 +163,9 @@ export class MessageWordIndex {
   }
 
   /**
-   * Backfills message `id` (must equal `backfillCursor`): `text` is its raw content and topic,
-   * or undefined for an id without a message (deleted, never written). Advances the cursor.
+   * Backfills message `id` (must equal `backfillCursor`, else throws): `content` is its stored
+   * raw content, undefined for an id without a message (deleted, never written); `topic` its
+   * topic. Words parked in `pending` for it are added too. Advances the cursor.
    */
   backfill(id: number, content: string | undefined, topic: string): void {
     if (id !== this.cursor || id >= this.backfillBelow) throw new Error(`word index backfill out of order: ${id} (expected ${this.cursor})`);
