@@ -63,6 +63,8 @@ export async function runOpenLoop(opts: OpenLoopOptions): Promise<LoadResult> {
   let sent = 0;
   let inFlight = 0;
   let stopped = false;
+  /** Set at the end: requests still in flight then are counted once, as timeouts. */
+  let closed = false;
   const started = performance.now();
   let lastDone = started;
 
@@ -76,6 +78,7 @@ export async function runOpenLoop(opts: OpenLoopOptions): Promise<LoadResult> {
       .request({ origin: opts.url, method: req.method, path: req.path, headers: req.headers ?? {}, body: req.method === 'POST' ? (req.body ?? '') : null, signal })
       .then(async (res) => {
         await res.body.dump();
+        if (closed) return; // answered after the end: already counted as a timeout
         const done = performance.now();
         lastDone = done;
         const latencyMs = done - intended;
@@ -87,6 +90,7 @@ export async function runOpenLoop(opts: OpenLoopOptions): Promise<LoadResult> {
         else non2xx++;
       })
       .catch((error: unknown) => {
+        if (closed) return;
         if ((error as { name?: string }).name === 'TimeoutError' || signal.aborted) timeouts++;
         else errors++;
       })
@@ -129,6 +133,8 @@ export async function runOpenLoop(opts: OpenLoopOptions): Promise<LoadResult> {
     pump();
   });
   current = null;
+  closed = true;
+  const unanswered = inFlight;
   const elapsedSec = (performance.now() - started) / 1000;
   await pool.destroy().catch(() => undefined);
   const ms = (us: number) => us / 1000;
@@ -141,7 +147,7 @@ export async function runOpenLoop(opts: OpenLoopOptions): Promise<LoadResult> {
     non2xx,
     statusCodes,
     errors,
-    timeouts: timeouts + (stopped ? inFlight : 0),
+    timeouts: timeouts + unanswered,
     latencyMs: {
       p50: count > 0 ? ms(histogram.getValueAtPercentile(50)) : NaN,
       p90: count > 0 ? ms(histogram.getValueAtPercentile(90)) : NaN,
@@ -151,7 +157,7 @@ export async function runOpenLoop(opts: OpenLoopOptions): Promise<LoadResult> {
       mean: count > 0 ? ms(histogram.mean) : NaN,
     },
     elapsedSec,
-    stoppedByTimeLimit: stopped && (next < total || inFlight > 0),
+    stoppedByTimeLimit: stopped && (next < total || unanswered > 0),
     timeline: timeline.points(),
     mode: { kind: 'open', rate: opts.rate, sent, unsent: total - sent, maxInFlight },
   };
