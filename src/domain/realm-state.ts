@@ -176,6 +176,8 @@ export interface RealmSettings {
   enableSpectatorAccess?: boolean;
   /** `emails_restricted_to_domains`: new accounts only with an address of `realm_domains`; absent = false. */
   emailsRestrictedToDomains?: boolean;
+  /** `welcome_message_custom_text`: Welcome Bot's extra message to new users ('' = none); absent = ''. */
+  welcomeMessageCustomText?: string;
   /** `message_content_allowed_in_email_notifications`; absent = true. */
   messageContentAllowedInEmailNotifications?: boolean;
   /** Channel receiving message reports (`moderation_request_channel`); null/absent = none. */
