@@ -36,6 +36,8 @@ import { recordAnsweredRequest } from './ops/request-log.js';
 import { bindFailureCause, lockDataDir, writeDemoPasswordFile } from './ops/startup.js';
 import { log as logger } from './log.js';
 import { FileTooLarge, type FileStore } from './storage/file-store.js';
+import { thumbnailUpload } from './storage/upload-thumbnails.js';
+import { serverSecret } from './storage/server-secret.js';
 import { fileDigests } from './domain/file-references.js';
 import { handleUserUploads, isUserUploadsPath } from './api/user-uploads-page.js';
 import type { UploadServices } from './api/uploaded-file.js';
@@ -255,6 +257,8 @@ function uploadServices(files: FileStore, registry: RealmRegistry, maxFileUpload
     size: (sha256) => files.size(sha256),
     open: (sha256, start, end) => files.openRead(sha256, { start, end }),
     forget,
+    thumbnail: (sha256, contentType) => thumbnailUpload(files, sha256, contentType),
+    urlKey: serverSecret(registry.dataDir, 'upload-url-key'),
   };
 }
 

@@ -13,6 +13,7 @@
  */
 import type { RealmState } from './realm-state.js';
 import { assertNever } from './record-versions.js';
+import { thumbnailDigests, type UploadImage } from './upload-thumbnails.js';
 
 /** One uploaded file. */
 export interface Attachment {
@@ -32,6 +33,8 @@ export interface Attachment {
   createTime: number;
   /** Ids of the messages linking it, ascending. */
   messageIds: number[];
+  /** Set when the upload decoded as an image: its size, frames and thumbnails (`domain/upload-thumbnails.ts`). */
+  image?: UploadImage;
 }
 
 /** The realm's attachments. */
@@ -126,9 +129,9 @@ export function attachmentsOf(state: RealmState, userId: number): Attachment[] {
   return [...all.byId.values()].filter((a) => a.ownerId === userId);
 }
 
-/** Every SHA-256 the realm's attachments name (for the file store's sweep). */
+/** Every SHA-256 the realm's attachments name, thumbnails included (for the file store's sweep). */
 export function attachmentDigests(state: RealmState): Iterable<string> {
-  return [...(state.attachments?.byId.values() ?? [])].map((a) => a.sha256);
+  return [...(state.attachments?.byId.values() ?? [])].flatMap((a) => [a.sha256, ...thumbnailDigests(a)]);
 }
 
 /** Path ids of uploads linked from rendered HTML: `href="/user_uploads/{path_id}"`, in order, unique. */
