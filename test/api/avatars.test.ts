@@ -103,3 +103,31 @@ t.test('realm_user avatar events (verifyAction)', async (t) => {
     t.equal(removed.events[0]!.person.avatar_source, 'G');
   }
 });
+
+t.test('avatar_changes_disabled: only administrators change avatars (PATCH /realm, register, errors)', async (t) => {
+  const s = await startTestServer(t);
+  const iago = await s.as('iago@zulip.com');
+  const hamlet = await s.as('hamlet@zulip.com');
+  const refused = { result: 'error', msg: 'Avatar changes are disabled in this organization.', code: 'BAD_REQUEST' };
+  t.same((await hamlet.call('PATCH', '/realm', { avatar_changes_disabled: true })).body.code, 'UNAUTHORIZED_PRINCIPAL', 'members cannot set it');
+  const changed = await verifyAction(t, s, iago, {
+    action: () => iago.call('PATCH', '/realm', { avatar_changes_disabled: true }),
+    numEvents: 1,
+  });
+  t.match(changed.events[0], { type: 'realm', op: 'update', property: 'avatar_changes_disabled', value: true });
+  t.equal((await hamlet.call('POST', '/register', { fetch_event_types: ['realm'] })).body.realm_avatar_changes_disabled, true);
+
+  const before = (await hamlet.call('GET', '/users/me')).body;
+  const img = { filename: 'a.png', type: 'image/png', data: await solidImage(10, 10) };
+  const posted = await uploadAs(s, hamlet, 'POST', '/users/me/avatar', [img]);
+  t.equal(posted.status, 400);
+  t.same(posted.body, refused);
+  t.same((await uploadAs(s, hamlet, 'POST', '/users/me/avatar', [])).body.msg, 'You must upload exactly one avatar.', "Zulip's order: the file count first");
+  t.same((await hamlet.call('DELETE', '/users/me/avatar')).body, refused);
+  t.same((await hamlet.call('GET', '/users/me')).body, before, 'hamlet unchanged');
+  t.same(storedFiles(s), [], 'nothing stored');
+
+  t.equal((await uploadAs(s, iago, 'POST', '/users/me/avatar', [img])).status, 200, 'an administrator still may');
+  t.equal((await iago.call('PATCH', '/realm', { avatar_changes_disabled: false })).status, 200);
+  t.equal((await uploadAs(s, hamlet, 'POST', '/users/me/avatar', [img])).status, 200, 'allowed again');
+});
