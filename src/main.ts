@@ -41,7 +41,7 @@ import { serverSecret } from './storage/server-secret.js';
 import { fileDigests } from './domain/file-references.js';
 import { handleUserUploads, isUserUploadsPath } from './api/user-uploads-page.js';
 import type { UploadServices } from './api/uploaded-file.js';
-import type { UploadRoute } from './http/multipart-upload.js';
+import { isUploadPath, type UploadRoute } from './http/multipart-upload.js';
 
 /** A running server. */
 export interface RunningServer {
@@ -270,7 +270,7 @@ function uploadRoute(files: FileStore, maxFileUploadMib: number): UploadRoute {
   const tooLarge = () => Errors.uploadTooLarge(maxFileUploadMib);
   return {
     // Custom emoji and avatars are multipart uploads too (checked against their own 5 MiB limits).
-    matches: (method, path) => method === 'POST' && (path === '/api/v1/user_uploads' || path === '/json/user_uploads' || path === '/api/v1/users/me/avatar' || path.startsWith('/api/v1/realm/emoji/')),
+    matches: (method, path) => method === 'POST' && isUploadPath(path),
     maxFileBytes: maxFileUploadMib * MIB,
     tooLarge,
     stage: (source, maxBytes) =>
