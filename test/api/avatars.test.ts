@@ -131,3 +131,32 @@ t.test('avatar_changes_disabled: only administrators change avatars (PATCH /real
   t.equal((await iago.call('PATCH', '/realm', { avatar_changes_disabled: false })).status, 200);
   t.equal((await uploadAs(s, hamlet, 'POST', '/users/me/avatar', [img])).status, 200, 'allowed again');
 });
+
+t.test('changing the email: an uploaded avatar stays (no gravatar event), a gravatar follows the address', async (t) => {
+  const s = await startTestServer(t);
+  const desdemona = await s.as('desdemona@zulip.com');
+  const hamlet = await s.as('hamlet@zulip.com');
+  const cordelia = await s.as('cordelia@zulip.com');
+  const up = await uploadAs(s, hamlet, 'POST', '/users/me/avatar', [{ filename: 'me.png', type: 'image/png', data: await solidImage(20, 20) }]);
+  const uploadedUrl = up.body.avatar_url as string;
+  const moved = await verifyAction(t, s, desdemona, {
+    action: () => desdemona.call('PATCH', `/users/${hamlet.userId}`, { new_email: 'prince@zulip.com' }),
+    registerParams: { client_gravatar: false },
+    stateChangeExpected: true,
+  });
+  t.equal(moved.actionResult.status, 200);
+  t.notOk(moved.events.some((e) => e.person?.avatar_url !== undefined), 'no avatar change announced');
+  const after = (await desdemona.call('GET', `/users/${hamlet.userId}`, { client_gravatar: false })).body.user;
+  t.equal(after.avatar_url, uploadedUrl, 'the uploaded avatar is kept');
+
+  const gravatarBefore = (await desdemona.call('GET', `/users/${cordelia.userId}`, { client_gravatar: false })).body.user.avatar_url as string;
+  const regravatared = await verifyAction(t, s, desdemona, {
+    action: () => desdemona.call('PATCH', `/users/${cordelia.userId}`, { new_email: 'lear.daughter@zulip.com' }),
+    registerParams: { client_gravatar: false },
+    stateChangeExpected: true,
+  });
+  const avatarEvent = regravatared.events.find((e) => e.person?.avatar_url !== undefined);
+  t.match(avatarEvent, { type: 'realm_user', op: 'update', person: { user_id: cordelia.userId, avatar_source: 'G' } });
+  t.not(avatarEvent?.person.avatar_url, gravatarBefore, 'the gravatar URL follows the new address');
+  t.equal((await desdemona.call('GET', `/users/${cordelia.userId}`, { client_gravatar: false })).body.user.avatar_url, avatarEvent?.person.avatar_url);
+});
