@@ -150,6 +150,16 @@ export function linkedUploadPaths(renderedHtml: string): string[] {
   return [...out];
 }
 
+/**
+ * Ids of the messages that claimed at least one upload (Zulip's `Message.has_attachment`, set by
+ * `do_claim_attachments` on send and by `check_attachment_reference_change` on edit).
+ */
+export function messagesWithAttachments(state: RealmState): Set<number> {
+  const out = new Set<number>();
+  for (const a of state.attachments?.byId.values() ?? []) for (const id of a.messageIds) out.add(id);
+  return out;
+}
+
 /** The ids of the attachments that name `messageId` (for edits). */
 export function attachmentsOfMessage(state: RealmState, messageId: number): Attachment[] {
   const all = state.attachments;
