@@ -11,6 +11,7 @@ import { Errors } from './errors.js';
 import type { RealmState } from './domain/realm-state.js';
 import { RealmRegistry } from './realm/realm-registry.js';
 import { startRetentionJob } from './realm/retention-job.js';
+import { startAttachmentExpiryJob, type AttachmentExpiryOptions } from './realm/attachment-expiry-job.js';
 import { RealmUrls } from './realm/realm-urls.js';
 import { TrustedProxies } from './http/client-ip.js';
 import type { CommandContext } from './realm/decision.js';
@@ -73,6 +74,8 @@ export async function startServer(
     externalContentAllowLoopback?: boolean;
     /** The built browser app (`index.html` + assets); default `<package>/dist/webapp`. */
     webappDir?: string;
+    /** Test hook: the unclaimed-upload expiry job's period, clock and age limit. */
+    attachmentExpiry?: AttachmentExpiryOptions;
   } = {},
 ): Promise<RunningServer> {
   const log = options.log ?? (() => {});
@@ -137,8 +140,11 @@ export async function startServer(
   });
   // Message retention (realm/retention-job.ts): deletes expired messages periodically.
   const retention = startRetentionJob(() => registry.all());
+  // Unclaimed uploads expire after 3 weeks (realm/attachment-expiry-job.ts).
+  const attachmentExpiry = startAttachmentExpiryJob(() => registry.all(), uploads.forget, options.attachmentExpiry);
   const release = async () => {
     await retention.stop();
+    await attachmentExpiry.stop();
     removeScrapeSource();
     queues.shutdown();
     await registry.close();
