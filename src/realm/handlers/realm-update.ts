@@ -33,6 +33,7 @@ import {
   parseTimeLimitSeconds,
 } from '../../domain/realm-setting-checks.js';
 import { REALM_PERMISSION_GROUP_SETTINGS, copyGroupSetting } from '../../domain/group-permissions.js';
+import { MAX_WELCOME_MESSAGE_LENGTH, welcomeTextTooLong } from '../../domain/invites.js';
 import type { RealmEvent } from '../../events/realm-event.js';
 import type { EventPayloadOf } from '../../events/schemas.js';
 import type { Handler } from '../decision.js';
@@ -54,6 +55,9 @@ export interface RealmSettingsRequest {
   message_retention_days?: unknown;
   enable_spectator_access?: boolean;
   avatar_changes_disabled?: boolean;
+  emails_restricted_to_domains?: boolean;
+  /** ≤ 8000 characters (`Realm.MAX_REALM_WELCOME_MESSAGE_CUSTOM_TEXT_LENGTH`); checked here. */
+  welcome_message_custom_text?: string;
   /** Days. */
   waiting_period_threshold?: number;
   default_language?: string;
@@ -120,7 +124,10 @@ function current(s: RealmSettings, key: keyof ChangeableRealmSettings): unknown 
       return 'en';
     case 'enableSpectatorAccess':
     case 'avatarChangesDisabled':
+    case 'emailsRestrictedToDomains':
       return false;
+    case 'welcomeMessageCustomText':
+      return '';
     case 'messageContentAllowedInEmailNotifications':
       return true;
     default:
@@ -211,6 +218,11 @@ export const updateRealm: Handler<UpdateRealm, RealmUpdateReplies['update_realm'
   }
   if (req.enable_spectator_access !== undefined) set('enable_spectator_access', 'enableSpectatorAccess', req.enable_spectator_access);
   if (req.avatar_changes_disabled !== undefined) set('avatar_changes_disabled', 'avatarChangesDisabled', req.avatar_changes_disabled);
+  if (req.emails_restricted_to_domains !== undefined) set('emails_restricted_to_domains', 'emailsRestrictedToDomains', req.emails_restricted_to_domains);
+  if (req.welcome_message_custom_text !== undefined) {
+    if (req.welcome_message_custom_text.length > MAX_WELCOME_MESSAGE_LENGTH) return fail(Errors.badRequest(welcomeTextTooLong()));
+    set('welcome_message_custom_text', 'welcomeMessageCustomText', req.welcome_message_custom_text);
+  }
   if (topicsPolicy !== undefined) set('topics_policy', 'topicsPolicy', topicsPolicy as RealmSettings['topicsPolicy']);
 
   // 4. Group settings, in Realm.REALM_PERMISSION_GROUP_SETTINGS order.
