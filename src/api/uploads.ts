@@ -46,7 +46,10 @@ export const uploadFile = defineEndpoint({
       contentType, quotaBytes: uploads.quotaBytes, ...(image !== undefined && { image }),
     };
     const url = `/user_uploads/${pathId}`;
-    return runCommand(realm, command, () => ({ uri: url, url, filename }));
+    const outcome = await runCommand(realm, command, () => ({ uri: url, url, filename }));
+    // Refused (e.g. the quota, checked again on the live state): the stored bytes are nobody's.
+    if (outcome instanceof Error) for (const sha256 of [file.sha256, ...(image?.thumbnails.map((t) => t.sha256) ?? [])]) uploads.forget(sha256);
+    return outcome;
   },
 });
 
