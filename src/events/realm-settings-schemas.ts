@@ -22,6 +22,7 @@ export const REALM_UPDATE_PROPERTIES = [
   'move_messages_between_streams_limit_seconds',
   'message_retention_days',
   'enable_spectator_access',
+  'enable_read_receipts',
   'waiting_period_threshold',
   'default_language',
   'topics_policy',

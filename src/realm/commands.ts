@@ -69,6 +69,12 @@ import type { ChangeAvatar } from './handlers/avatars.js';
 export type { RealmEmojiCommand, ChangeAvatar };
 import type { SessionCommand, SessionReplies } from './handlers/sessions.js';
 export type { SessionCommand };
+import type { MutedUserCommand, MutedUserReplies } from './handlers/muted-users.js';
+import type { ChangeAlertWords, AlertWordReplies } from './handlers/alert-words.js';
+import type { SavedSnippetCommand, SavedSnippetReplies } from './handlers/saved-snippets.js';
+import type { TypingEditMessage, TypingEditReplies } from './handlers/typing-edit.js';
+import type { OwnAccountCommand, OwnAccountReplies } from './handlers/own-account.js';
+import type { PushDeviceCommand, PushDeviceReplies } from './handlers/push-devices.js';
 
 /** Every command a realm actor accepts. */
 export type Command =
@@ -78,11 +84,13 @@ export type Command =
   | CustomProfileFieldCommand | NavigationViewCommand | ChannelFolderCommand | DraftCommand | InviteCommand | UserAdminCommand
   | UserCreateCommand | UpdateSettings | DeleteMessage | EditMessage | ReactionCommand | MessageFlagCommand
   | SessionCommand | AttachmentCommand | RealmEmojiCommand | ChangeAvatar
-  | UpdateRealm | DefaultStreamCommand | PlaygroundCommand | DeleteTopic | ReportMessage | DeleteExpiredMessages;
+  | UpdateRealm | DefaultStreamCommand | PlaygroundCommand | DeleteTopic | ReportMessage | DeleteExpiredMessages
+  | MutedUserCommand | ChangeAlertWords | SavedSnippetCommand | TypingEditMessage | OwnAccountCommand | PushDeviceCommand;
 
 /** The reply each command type yields on success. */
 export interface CommandReplies extends MessageFlagReplies, CustomProfileFieldReplies, NavigationViewReplies, ChannelFolderReplies, ReactionReplies, DraftReplies, InviteReplies, UserAdminReplies,
-  UserCreateReplies, UserSettingsReplies, SessionReplies, AttachmentReplies, RealmUpdateReplies, DefaultStreamReplies, PlaygroundReplies, DeleteTopicReplies, ReportMessageReplies, RetentionReplies {
+  UserCreateReplies, UserSettingsReplies, SessionReplies, AttachmentReplies, RealmUpdateReplies, DefaultStreamReplies, PlaygroundReplies, DeleteTopicReplies, ReportMessageReplies, RetentionReplies,
+  MutedUserReplies, AlertWordReplies, SavedSnippetReplies, TypingEditReplies, OwnAccountReplies, PushDeviceReplies {
   create_realm: Record<string, never>;
   create_user: { userId: number; apiKey: string };
   subscribe: Record<string, never>;
