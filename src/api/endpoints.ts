@@ -191,7 +191,7 @@ export function buildRoutes(services: EndpointServices): Route[] {
 
     // --- Navigation views (navigation-views.ts) ---
     route('/navigation_views', { GET: navigationViews.getNavigationViews, POST: navigationViews.addNavigationView }),
-    route('/navigation_views/{fragment:string}', {
+    route('/navigation_views/{fragment:path}', {
       PATCH: navigationViews.editNavigationView,
       DELETE: navigationViews.removeNavigationView,
     }),
