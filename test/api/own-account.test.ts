@@ -10,7 +10,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
-import { formEncode, startTestServer, type Caller } from '../support/test-server.js';
+import { DEMO_PASSWORD, formEncode, startTestServer } from '../support/test-server.js';
+import { Browser } from '../support/browser-session.js';
 import { verifyAction } from '../support/verify-action.js';
 import { DEFAULT_CONFIG } from '../../src/config.js';
 import { startServer } from '../../src/main.js';
@@ -70,8 +71,16 @@ t.test('API key regeneration', async (t) => {
   const before = await callWith(s.url, hamlet.email, old, 'GET', '/users/me');
   t.equal(before.status, 401, 'the old key stops working at once');
   t.equal((await callWith(s.url, hamlet.email, key, 'GET', '/users/me')).body.user_id, hamlet.userId, 'the new key works');
+  // A web session opened before the regeneration keeps working (Zulip: sessions are separate).
+  const browser = new Browser(s.url);
+  t.equal((await browser.logIn(hamlet.email, DEMO_PASSWORD)).status, 302);
+  const fromBrowser = await browser.json('POST', 'users/me/api_key/regenerate');
+  const key2 = fromBrowser.json!.api_key as string;
+  t.equal(fromBrowser.status, 200, 'the browser app may regenerate too');
+  t.equal((await browser.json('GET', 'users/me')).json!.user_id, hamlet.userId, 'the session survives a regeneration');
+  t.equal((await callWith(s.url, hamlet.email, key, 'GET', '/users/me')).status, 401, 'the previous key is refused in turn');
   // Bots may not (Zulip's human_users_only).
-  const bot = (await callWith(s.url, hamlet.email, key, 'POST', '/bots', { full_name: 'Key Bot', short_name: 'keybot' })).body;
+  const bot = (await callWith(s.url, hamlet.email, key2, 'POST', '/bots', { full_name: 'Key Bot', short_name: 'keybot' })).body;
   t.equal(bot.result, 'success');
   const botEmail = (await iago.call('GET', `/users/${bot.user_id}`)).body.user.email as string;
   t.same((await callWith(s.url, botEmail, bot.api_key, 'POST', '/users/me/api_key/regenerate')).body, bad('This endpoint does not accept bot requests.'));
