@@ -4,8 +4,8 @@
  * (Zulip's `zerver/views/user_settings.py` `regenerate_api_key`,
  * `zerver/actions/user_settings.py` `do_regenerate_api_key`).
  *
- * - Deactivation: the only active (human) account → "Cannot deactivate the only user."; the
- *   only owner → "Cannot deactivate the only organization owner." (both Zulip's
+ * - Deactivation: the only active account (bots count, system bots do not) → "Cannot deactivate
+ *   the only user."; the only owner → "Cannot deactivate the only organization owner." (both Zulip's
  *   `CannotDeactivateLastUserError`, code `CANNOT_DEACTIVATE_LAST_USER`); then the same records
  *   and events as an administrator's deactivation (`do_deactivate_user`: the account, its bots,
  *   its web sessions).
@@ -45,9 +45,11 @@ export interface OwnAccountReplies {
 export const deactivateOwnAccount: Handler<DeactivateOwnAccount, Record<string, never>> = (state, cmd) => {
   const actor = state.users.get(cmd.actorId);
   if (actor === undefined || !actor.isActive) return fail(Errors.noSuchUser());
-  let humans = 0;
-  for (const u of state.users.values()) if (u.isActive && !u.isBot) humans++;
-  if (!actor.isBot && humans === 1) return fail(Errors.cannotDeactivateLastUser(false));
+  // Zulip counts the realm's active accounts, bots included; its system bots are cross-realm
+  // (not counted), parley keeps them in the realm.
+  let active = 0;
+  for (const u of state.users.values()) if (u.isActive && u.systemBot === undefined) active++;
+  if (active === 1) return fail(Errors.cannotDeactivateLastUser(false));
   if (actor.role === Role.owner && isLastOwner(state, actor)) return fail(Errors.cannotDeactivateLastUser(true));
   return ok(activationDecision(state, actor, false));
 };
