@@ -51,7 +51,7 @@ export function realmSection(state: RealmState, opts: RealmSectionOptions): Reco
     realm_digest_weekday: 1,
     realm_disallow_disposable_email_addresses: true,
     realm_email_changes_disabled: false,
-    realm_emails_restricted_to_domains: false,
+    realm_emails_restricted_to_domains: s.emailsRestrictedToDomains ?? false,
     realm_enable_guest_user_dm_warning: true,
     realm_enable_guest_user_indicator: true,
     realm_enable_read_receipts: s.enableReadReceipts ?? false,

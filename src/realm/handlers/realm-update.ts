@@ -53,6 +53,7 @@ export interface RealmSettingsRequest {
   /** `"unlimited"` or a positive integer (days); checked here. */
   message_retention_days?: unknown;
   enable_spectator_access?: boolean;
+  emails_restricted_to_domains?: boolean;
   enable_read_receipts?: boolean;
   /** Days. */
   waiting_period_threshold?: number;
@@ -119,6 +120,7 @@ function current(s: RealmSettings, key: keyof ChangeableRealmSettings): unknown 
     case 'defaultLanguage':
       return 'en';
     case 'enableSpectatorAccess':
+    case 'emailsRestrictedToDomains':
     case 'enableReadReceipts':
       return false;
     case 'messageContentAllowedInEmailNotifications':
@@ -210,6 +212,7 @@ export const updateRealm: Handler<UpdateRealm, RealmUpdateReplies['update_realm'
     set('message_content_allowed_in_email_notifications', 'messageContentAllowedInEmailNotifications', req.message_content_allowed_in_email_notifications);
   }
   if (req.enable_spectator_access !== undefined) set('enable_spectator_access', 'enableSpectatorAccess', req.enable_spectator_access);
+  if (req.emails_restricted_to_domains !== undefined) set('emails_restricted_to_domains', 'emailsRestrictedToDomains', req.emails_restricted_to_domains);
   if (req.enable_read_receipts !== undefined) set('enable_read_receipts', 'enableReadReceipts', req.enable_read_receipts);
   if (topicsPolicy !== undefined) set('topics_policy', 'topicsPolicy', topicsPolicy as RealmSettings['topicsPolicy']);
 
