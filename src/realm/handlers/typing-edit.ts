@@ -8,8 +8,9 @@
  * Checks, in Zulip's order: `access_message(is_modifying_message=True)` ("Invalid message(s)"),
  * `validate_user_can_edit_message` with no time buffer, then the sender's
  * `send_stream_typing_notifications` / `send_private_typing_notifications` setting.
- * Receivers: a channel message's active subscribers; a direct message's active participants; in
- * both cases only users with `receives_typing_notifications`.
+ * Receivers: a channel message's active subscribers (none at all in a channel with more than
+ * {@link MAX_STREAM_SIZE_FOR_TYPING_NOTIFICATIONS} of them, as Zulip); a direct message's active
+ * participants; in both cases only users with `receives_typing_notifications`.
  */
 import { ok, fail, Errors } from '../../errors.js';
 import { accessMessage, checkCanEditMessageContent } from '../../domain/access.js';
@@ -30,6 +31,9 @@ export interface TypingEditReplies {
   typing_edit_message: Record<string, never>;
 }
 
+/** Zulip's `settings.MAX_STREAM_SIZE_FOR_TYPING_NOTIFICATIONS`: larger channels get no typing events. */
+export const MAX_STREAM_SIZE_FOR_TYPING_NOTIFICATIONS = 100;
+
 const receives = (state: RealmView, userId: number): boolean => {
   const user = state.users.get(userId);
   return user !== undefined && user.isActive && personalSetting(user, 'receives_typing_notifications') !== false;
@@ -46,7 +50,9 @@ export const typingEditMessage: Handler<TypingEditMessage, Record<string, never>
   const recipient = state.recipients.get(m.recipient.get(cmd.messageId))!;
   if (recipient.type === 'stream') {
     if (personalSetting(sender, 'send_stream_typing_notifications') === false) return fail(Errors.channelTypingDisabled());
-    const userIds = [...(state.subscriptions.get(recipient.streamId)?.keys() ?? [])].filter((id) => receives(state, id));
+    const subscribers = [...(state.subscriptions.get(recipient.streamId)?.keys() ?? [])].filter((id) => state.users.get(id)?.isActive);
+    if (subscribers.length > MAX_STREAM_SIZE_FOR_TYPING_NOTIFICATIONS) return ok({ records: [], events: [], reply: {} });
+    const userIds = subscribers.filter((id) => receives(state, id));
     const payload: EventPayloadOf<'typing_edit_message'> = {
       type: 'typing_edit_message', op: cmd.op, sender_id: sender.id, message_id: cmd.messageId,
       recipient: { type: 'channel', channel_id: recipient.streamId, topic: state.topics.value(m.topic.get(cmd.messageId)) },

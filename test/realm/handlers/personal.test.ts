@@ -127,6 +127,26 @@ t.test('handlers: records, events, errors, replay, snapshot', async (t) => {
   t.same([mutedUsersWire(older, ids.member), alertWordsOf(older, ids.owner), savedSnippetsWire(older, ids.member)], [[], [], []], 'an older snapshot loads with none');
 });
 
+t.test('no edit-typing events in a channel of more than 100 subscribers', async (t) => {
+  const { state, ctx, ids, streams } = smallRealm();
+  const exec = setupRunner(state, ctx, []);
+  const id = exec({ type: 'send_message', senderId: ids.member, messageType: 'stream', to: streams.general, topic: 't', content: 'x', client: 'test' }).id;
+  const events = () => {
+    const d = decide(state, { type: 'typing_edit_message', senderId: ids.member, messageId: id, op: 'start' }, ctx);
+    return d.ok ? d.value.events.length : -1;
+  };
+  const extra: number[] = [];
+  // general has 4 subscribers: 96 more make 100 (still notified), one more makes 101.
+  for (let i = 0; i < 97; i++) {
+    extra.push(exec({ type: 'create_user', email: `u${i}@example.com`, fullName: `User ${i}`, role: Role.member, passwordHash: null, isBot: false, botType: null, botOwnerId: null, timezone: '' }).userId);
+  }
+  exec({ type: 'subscribe', streamId: streams.general, userIds: extra.slice(0, 96) });
+  t.equal(state.subscriptions.get(streams.general)!.size, 100);
+  t.equal(events(), 1, '100 subscribers: notified');
+  exec({ type: 'subscribe', streamId: streams.general, userIds: extra.slice(96) });
+  t.equal(events(), 0, '101 subscribers: no event');
+});
+
 t.test('the only user cannot deactivate themself', async (t) => {
   const { state, ctx, ids } = smallRealm();
   const exec = setupRunner(state, ctx, []);
