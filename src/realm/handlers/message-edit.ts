@@ -110,7 +110,6 @@ interface EditRequest {
   topicEdited: boolean;
 }
 
-
 /** The requested topic, stripped and mapped to the empty topic; undefined when absent or unchanged. */
 function requestedTopic(state: RealmState, raw: string | undefined, origTopic: string): string | undefined {
   if (raw === undefined) return undefined;
