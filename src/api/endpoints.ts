@@ -164,6 +164,7 @@ export function buildRoutes(services: EndpointServices): Route[] {
 
     // --- Organization settings (realm.ts) ---
     route('/realm', { PATCH: realmSettings.updateRealm }),
+    route('/realm/test_welcome_bot_custom_message', { POST: realmSettings.testWelcomeBotMessage }),
     route('/default_streams', { POST: defaultStreams.addDefaultStream, DELETE: defaultStreams.removeDefaultStream }),
     route('/realm/playgrounds', { POST: playgrounds.addPlayground }),
     route('/realm/playgrounds/{playground_id}', { DELETE: playgrounds.removePlayground }),

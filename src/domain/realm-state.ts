@@ -175,6 +175,8 @@ export interface RealmSettings {
   enableSpectatorAccess?: boolean;
   /** `emails_restricted_to_domains`: new accounts only with an address of `realm_domains`; absent = false. */
   emailsRestrictedToDomains?: boolean;
+  /** `welcome_message_custom_text`: Welcome Bot's extra message to new users ('' = none); absent = ''. */
+  welcomeMessageCustomText?: string;
   /** `enable_read_receipts` (GET /messages/{id}/read_receipts); absent = false. */
   enableReadReceipts?: boolean;
   /** `message_content_allowed_in_email_notifications`; absent = true. */

@@ -80,7 +80,7 @@ export function realmSection(state: RealmState, opts: RealmSectionOptions): Reco
     realm_video_chat_provider: VIDEO_CHAT_PROVIDERS.jitsi_meet.id,
     realm_waiting_period_threshold: s.waitingPeriodThreshold ?? 0,
     realm_want_advertise_in_communities_directory: false,
-    realm_welcome_message_custom_text: '',
+    realm_welcome_message_custom_text: s.welcomeMessageCustomText ?? '',
   };
   // Group-setting values (integer group id or {direct_members, direct_subgroups}).
   for (const name of Object.keys(REALM_PERMISSION_GROUP_SETTINGS)) out[`realm_${name}`] = realmGroupSetting(state, name);

@@ -47,6 +47,7 @@ import { addPlayground, removePlayground } from './realm-playgrounds.js';
 import { updateRealmUserDefaults } from './realm-user-defaults.js';
 import { addRealmDomain, changeRealmDomain, removeRealmDomain } from './realm-domains.js';
 import { putBotStorage, removeBotStorage } from './bot-storage.js';
+import { testWelcomeBotMessage } from './welcome-bot-test.js';
 import { deleteTopic } from './delete-topic.js';
 import { reportMessage } from './message-report.js';
 import { deleteExpiredMessages } from './message-retention.js';
@@ -134,6 +135,7 @@ export const handlers: HandlerTable = {
   remove_realm_domain: removeRealmDomain,
   put_bot_storage: putBotStorage,
   remove_bot_storage: removeBotStorage,
+  test_welcome_bot_message: testWelcomeBotMessage,
   delete_topic: deleteTopic,
   report_message: reportMessage,
   delete_expired_messages: deleteExpiredMessages,

@@ -27,6 +27,7 @@ import { Role, type RealmState, type RoleCode, type User } from '../../domain/re
 import { accessStreamById, accessUserGroupForUpdate, canAddSubscribers, canSeeWithSubscribers, hasRealmPermission, isRealmAdmin, requireMemberOrAdmin } from '../../domain/access.js';
 import {
   MAX_WELCOME_MESSAGE_LENGTH,
+  welcomeTextTooLong,
   invitesOf,
   type MultiuseInvite,
   type MultiuseInviteCreated,
@@ -143,7 +144,7 @@ export const createMultiuseInvite: Handler<CreateMultiuseInvite, InviteReplies['
 
   const text = cmd.welcomeMessageCustomText;
   if (text !== null && text.length > MAX_WELCOME_MESSAGE_LENGTH) {
-    return fail(Errors.badRequest(`welcome_message_custom_text is too long (limit: ${MAX_WELCOME_MESSAGE_LENGTH} characters)`));
+    return fail(Errors.badRequest(welcomeTextTooLong()));
   }
 
   const now = ctx.now();

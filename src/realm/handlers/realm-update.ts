@@ -33,6 +33,7 @@ import {
   parseTimeLimitSeconds,
 } from '../../domain/realm-setting-checks.js';
 import { REALM_PERMISSION_GROUP_SETTINGS, copyGroupSetting } from '../../domain/group-permissions.js';
+import { MAX_WELCOME_MESSAGE_LENGTH, welcomeTextTooLong } from '../../domain/invites.js';
 import type { RealmEvent } from '../../events/realm-event.js';
 import type { EventPayloadOf } from '../../events/schemas.js';
 import type { Handler } from '../decision.js';
@@ -54,6 +55,8 @@ export interface RealmSettingsRequest {
   message_retention_days?: unknown;
   enable_spectator_access?: boolean;
   emails_restricted_to_domains?: boolean;
+  /** ≤ 8000 characters (`Realm.MAX_REALM_WELCOME_MESSAGE_CUSTOM_TEXT_LENGTH`); checked here. */
+  welcome_message_custom_text?: string;
   enable_read_receipts?: boolean;
   /** Days. */
   waiting_period_threshold?: number;
@@ -123,6 +126,8 @@ function current(s: RealmSettings, key: keyof ChangeableRealmSettings): unknown 
     case 'emailsRestrictedToDomains':
     case 'enableReadReceipts':
       return false;
+    case 'welcomeMessageCustomText':
+      return '';
     case 'messageContentAllowedInEmailNotifications':
       return true;
     default:
@@ -213,6 +218,10 @@ export const updateRealm: Handler<UpdateRealm, RealmUpdateReplies['update_realm'
   }
   if (req.enable_spectator_access !== undefined) set('enable_spectator_access', 'enableSpectatorAccess', req.enable_spectator_access);
   if (req.emails_restricted_to_domains !== undefined) set('emails_restricted_to_domains', 'emailsRestrictedToDomains', req.emails_restricted_to_domains);
+  if (req.welcome_message_custom_text !== undefined) {
+    if (req.welcome_message_custom_text.length > MAX_WELCOME_MESSAGE_LENGTH) return fail(Errors.badRequest(welcomeTextTooLong()));
+    set('welcome_message_custom_text', 'welcomeMessageCustomText', req.welcome_message_custom_text);
+  }
   if (req.enable_read_receipts !== undefined) set('enable_read_receipts', 'enableReadReceipts', req.enable_read_receipts);
   if (topicsPolicy !== undefined) set('topics_policy', 'topicsPolicy', topicsPolicy as RealmSettings['topicsPolicy']);
 
