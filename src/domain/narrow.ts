@@ -35,6 +35,7 @@ import { findUserByEmail } from './users.js';
 import { directKey } from './recipients.js';
 import { hasReactions } from './reactions.js';
 import { matchesSearch, parseSearch, type SearchQuery } from './message-search.js';
+import { searchCandidates } from './message-word-index.js';
 import { mutedMessageTest, topicPolicyOf } from './narrow-muting.js';
 import { VisibilityPolicy } from './user-topics.js';
 import { EMPTY_SEQUENCE, mergeSequences, type IdList, type IdSequence, type MessageLookupIndex } from './recipient-index.js';
@@ -315,6 +316,16 @@ export function compileNarrow(
       const isChannel = state.recipients.get(rid)?.type === 'stream';
       return matchesSearch(q, body.content, state.topics.value(m.topic.get(id)), isChannel);
     });
+    // The messages having every query word (index lists) are a superset of the result.
+    const words = state.wordIndex;
+    if (words?.complete) {
+      if (q.words.length === 0) sources.push(sourceOf(undefined));
+      else {
+        const { source, test } = searchCandidates(words, q.words);
+        sources.push(source);
+        if (test !== null) tests.push(test);
+      }
+    }
   }
 
   return {
