@@ -186,6 +186,8 @@ export interface RealmSettings {
   moderationRequestChannelId?: number | null;
   /** Channel for Zulip update announcements (`zulip_update_announcements_stream`); null/absent = none. */
   zulipUpdateAnnouncementsStreamId?: number | null;
+  /** `avatar_changes_disabled`: only administrators change avatars; absent = false. */
+  avatarChangesDisabled?: boolean;
 }
 
 /** Id counters; each `evolve` of a creating record advances the matching counter. */
