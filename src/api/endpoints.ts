@@ -126,7 +126,9 @@ export function buildRoutes(services: EndpointServices): Route[] {
     route('/users/{user_id}/reactivate', { POST: users.reactivateUser }),
 
     // --- Bots (bots.ts) ---
-    route('/bots', { POST: bots.createBot }),
+    route('/bots', { GET: bots.getBots, POST: bots.createBot }),
+    route('/bots/{bot_id}', { PATCH: bots.updateBot, DELETE: bots.deactivateBot }),
+    route('/bots/{bot_id}/api_key/regenerate', { POST: bots.regenerateBotApiKey }),
 
     // --- The caller's own settings (settings.ts) ---
     route('/settings', { PATCH: settings.updateSettings }),

@@ -32,6 +32,7 @@ import { evolveRealmEmoji } from './realm-emoji.js';
 import { avatarChanged } from './avatars.js';
 import { evolveSessions } from './sessions.js';
 import { userPasswordChanged } from './user-password.js';
+import { evolveBots } from './bots.js';
 import { assertNever, checkRecordVersion } from './record-versions.js';
 
 /**
@@ -121,6 +122,8 @@ export function evolve(state: RealmState, record: RealmRecord): void {
       return evolveSessions(state, record);
     case 'user_password_changed':
       return userPasswordChanged(state, record);
+    case 'bot_updated':
+      return evolveBots(state, record);
     default:
       return assertNever(record, 'record type');
   }

@@ -152,8 +152,10 @@ import type { AvatarChanged } from './avatars.js';
 import type { AttachmentRecord } from './attachments.js';
 import type { SessionRecord } from './sessions.js';
 import type { UserPasswordChanged } from './user-password.js';
+import type { BotRecord } from './bots.js';
 export type RealmRecord = RealmCreated | RealmSettingsChanged | LinkifiersChanged | UserCreated | StreamCreated | SubscriptionsAdded | SubscriptionsRemoved | SubscriptionPropertyChanged | MessageSent | UserTopicSet | StreamUpdated | UserGroupCreated | UserGroupMembershipChanged | UserGroupUpdated | UserStatusSet | CustomProfileFieldRecord | NavigationViewRecord | ChannelFolderRecord | DraftRecord | InviteRecord | UserAdminRecord | MessagesDeleted | MessageEdited | ReactionRecord | MessageFlagsChanged | RealmEmojiRecord | AvatarChanged | AttachmentRecord
   | SessionRecord | UserPasswordChanged
+  | BotRecord
   | PlaygroundRecord;
 
 /**

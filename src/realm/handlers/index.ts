@@ -50,6 +50,7 @@ import { deleteExpiredMessages } from './message-retention.js';
 import { addRealmEmoji, removeRealmEmoji } from './realm-emoji.js';
 import { changeAvatar } from './avatars.js';
 import { createSession, endSession, changePassword } from './sessions.js';
+import { updateBot, deactivateBot, regenerateBotApiKey } from './bots.js';
 
 type HandlerTable = { [T in Command['type']]: Handler<Extract<Command, { type: T }>, CommandReplies[T]> };
 
@@ -114,6 +115,9 @@ export const handlers: HandlerTable = {
   remove_realm_emoji: removeRealmEmoji,
   change_avatar: changeAvatar,
   add_bot: addBot,
+  update_bot: updateBot,
+  deactivate_bot: deactivateBot,
+  regenerate_bot_api_key: regenerateBotApiKey,
   update_realm: updateRealm,
   add_default_stream: addDefaultStream,
   remove_default_stream: removeDefaultStream,
