@@ -40,6 +40,8 @@ import { fileDigests } from './domain/file-references.js';
 import { handleUserUploads, isUserUploadsPath } from './api/user-uploads-page.js';
 import type { UploadServices } from './api/uploaded-file.js';
 import type { UploadRoute } from './http/multipart-upload.js';
+import { OutgoingWebhooks } from './api/outgoing-webhooks.js';
+import { postWebhook } from './http/webhook-client.js';
 
 /** A running server. */
 export interface RunningServer {
@@ -69,6 +71,8 @@ export async function startServer(
     afterAppend?: () => Promise<void>;
     /** Test hook: the `/external_content/` proxy may fetch from 127.0.0.1 (never in production). */
     externalContentAllowLoopback?: boolean;
+    /** Test hooks of outgoing webhook bots: loopback targets allowed, shorter limits (never in production). */
+    outgoingWebhooks?: { allowLoopback?: boolean; timeoutSeconds?: number; retryDelayMs?: number };
     /** The built browser app (`index.html` + assets); default `<package>/dist/webapp`. */
     webappDir?: string;
   } = {},
@@ -105,6 +109,16 @@ export async function startServer(
   const uploads = uploadServices(files, registry, config.maxFileUploadMib, config.uploadQuotaMib);
   const queues = new EventQueueManager(options.eventTiming ?? DEFAULT_TIMING);
   registry.events.subscribe((realmId, seq, events) => queues.publish(realmId, seq, events));
+  // Outgoing webhook bots (api/outgoing-webhooks.ts): POSTs after their message is durable.
+  const webhookTimeoutSeconds = options.outgoingWebhooks?.timeoutSeconds ?? 10;
+  const outgoingWebhooks = new OutgoingWebhooks({
+    realm: (realmId) => registry.all().find((r) => r.id === realmId),
+    post: (url, body, contentType) =>
+      postWebhook(url, { body, contentType, timeoutMs: webhookTimeoutSeconds * 1000, maxBytes: 1024 * 1024, allowLoopback: options.outgoingWebhooks?.allowLoopback === true }),
+    timeoutSeconds: webhookTimeoutSeconds,
+    ...(options.outgoingWebhooks?.retryDelayMs !== undefined && { retryDelayMs: options.outgoingWebhooks.retryDelayMs }),
+  });
+  registry.events.subscribe((realmId, _seq, events) => outgoingWebhooks.onEvents(realmId, events));
   const services: ApiServices = {
     realmForHost: (host) => registry.realmForHost(host),
     authenticate: (realm, email, apiKey) => registry.authenticate(realm, email, apiKey),
@@ -136,6 +150,7 @@ export async function startServer(
   // Message retention (realm/retention-job.ts): deletes expired messages periodically.
   const retention = startRetentionJob(() => registry.all());
   const release = async () => {
+    outgoingWebhooks.close();
     await retention.stop();
     removeScrapeSource();
     queues.shutdown();
