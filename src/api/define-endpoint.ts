@@ -74,6 +74,8 @@ interface BaseContext<P, PS extends PathParamSpecs> {
    * (HTTP Basic) and for unauthenticated endpoints. A password change keeps this session alive.
    */
   readonly sessionIdHash: string | null;
+  /** The request body as received (incoming webhooks parse JSON bodies themselves); empty for GET. */
+  readonly rawBody: Buffer;
 }
 
 /** The context of an `auth: 'user'` endpoint: the authenticated user and their realm. */
