@@ -49,7 +49,7 @@ function pullRequest(p: Payload, includeTitle: boolean): WebhookMessage | null {
   if (['opened', 'synchronize', 'reopened', 'edited'].includes(action)) {
     const changes = (p.changes ?? {}) as Payload;
     const message = 'body' in changes || action === 'opened' ? optionalStr(pr.body) : null;
-    const branches = action === 'opened' ? { targetBranch: str(NAME, obj(NAME, pr.head).ref), baseBranch: str(NAME, obj(NAME, pr.base).ref) } : {};
+    const branches = action === 'opened' ? { targetBranch: str(NAME, obj(NAME, pr.head).label), baseBranch: str(NAME, obj(NAME, pr.base).label) } : {};
     const assignee = pr.assignee ? str(NAME, obj(NAME, pr.assignee).login) : null;
     return {
       topic,
@@ -79,8 +79,8 @@ function issueComment(p: Payload, includeTitle: boolean): WebhookMessage {
   const title = str(NAME, item.title);
   const action = str(NAME, p.action);
   const verb = `${action === 'created' ? '[commented]' : `${action} a [comment]`}(${str(NAME, comment.html_url)}) on`;
-  const body = pullRequestMessage({ user: sender(p), action: verb, url: str(NAME, item.html_url), number, message: str(NAME, comment.body), type: 'issue', title: includeTitle ? title : null });
   const type = item.pull_request ? 'PR' : 'issue';
+  const body = pullRequestMessage({ user: sender(p), action: verb, url: str(NAME, item.html_url), number, message: str(NAME, comment.body), type, title: includeTitle ? title : null });
   return { topic: itemTopic(repoName(p), type, number, title), body, eventType: 'issue_comment' };
 }
 
