@@ -323,8 +323,11 @@ export const Errors = {
   notAUrl: (name: string) => bad(`${name} is not a URL`),
   /** parley's: `service_payload_url` for a bot without an outgoing webhook service (Zulip fails with a 500). */
   botHasNoService: () => bad('This bot has no outgoing webhook service'),
-  /** Zulip's `webhook_view` for a bot that is not an incoming webhook bot; 400. */
-  notAnIncomingWebhookBot: () => bad('This API is not available to incoming webhook bots.'),
+  /**
+   * Zulip's `validate_api_key` for an incoming webhook bot on an endpoint without
+   * `allow_incoming_webhooks` (re-wrapped as 401 UNAUTHORIZED on /api/v1, zulip-behavior.md §1).
+   */
+  incomingWebhookBotNotAllowed: () => new ZulipError('UNAUTHORIZED', 'This API is not available to incoming webhook bots.', 401, {}, basicAuthHeader),
   /** Zulip's `UnsupportedWebhookEventTypeError`: HTTP 200, so the sender does not retry or disable the hook. */
   unsupportedWebhookEvent: (webhookName: string, eventType: string) =>
     new ZulipError('UNSUPPORTED_WEBHOOK_EVENT_TYPE', `The '${eventType}' event isn't currently supported by the ${webhookName} webhook; ignoring`, 200, {

@@ -121,6 +121,12 @@ export interface Endpoint<A extends AuthMode = AuthMode, S extends ParamSpecs = 
    */
   readonly web?: boolean;
   /**
+   * Whether incoming webhook bots (bot_type 2) may call it; default false (Zulip's urls.py
+   * `allow_incoming_webhooks`, only `POST /messages`): they get 401 "This API is not available
+   * to incoming webhook bots.".
+   */
+  readonly allowIncomingWebhookBots?: boolean;
+  /**
    * `auth` alone decides the context type (`NoInfer`): a handler typed for a user context needs
    * `auth: 'user'`.
    */

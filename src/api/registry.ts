@@ -392,6 +392,8 @@ export function createDispatcher(
       const authenticated = web ? authenticateJson(realm, req) : authenticateBasic(services, realm, req.headers.authorization);
       if (authenticated instanceof ZulipError) return limitByIp() ?? errorResponse(authenticated);
       principal = authenticated;
+      // Zulip's validate_api_key: incoming webhook bots only post messages (urls.py `allow_incoming_webhooks`).
+      if (authenticated.user.botType === 2 && endpoint.allowIncomingWebhookBots !== true) return errorResponse(Errors.incomingWebhookBotNotAllowed());
       if (web) sessionIdHash = (authenticated as SessionPrincipal).idHash;
       const userId = authenticated.user.id;
       if (trace !== undefined) trace.userId = userId;

@@ -70,6 +70,11 @@ t.test('the framework: auth, destination, filters, errors', async (t) => {
   await gh('only_events=["issues"]');
   t.equal(await countAll(x), count + 1);
 
+  // An incoming webhook bot may post messages, but no other endpoint.
+  const botAuth = { Authorization: basic };
+  t.match(await x.s.request('GET', '/users/me', { headers: botAuth }), { status: 401, body: { msg: 'This API is not available to incoming webhook bots.', code: 'UNAUTHORIZED' } });
+  t.match(await x.s.request('POST', '/messages', { params: { type: 'stream', to: 'Verona', topic: 'direct', content: 'posted' }, headers: botAuth }), { status: 200, body: { result: 'success' } });
+
   // A deactivated bot's key stops working.
   t.equal((await x.hamlet.call('DELETE', `/bots/${x.botId}`)).body.result, 'success');
   t.match((await post(x, url(`api_key=${x.botKey}&stream=Verona`), '{}')), { status: 401, body: { msg: 'Account is deactivated' } });
