@@ -5,7 +5,7 @@
  * down from Zulip's zerver/webhooks/<name>/fixtures) and the message text Zulip's
  * zerver/webhooks/<name>/tests.py expects.
  */
-import t from 'tap';
+import t, { type Test } from 'tap';
 import { readFileSync } from 'node:fs';
 import { rawRequest, startTestServer, type Caller, type TestServer } from '../support/test-server.js';
 
@@ -14,7 +14,7 @@ const fixture = (name: string) => readFileSync(new URL(`../fixtures/webhooks/${n
 
 interface Setup { s: TestServer; hamlet: Caller; botKey: string; botEmail: string; botId: number }
 
-async function setup(t: Tap.Test): Promise<Setup> {
+async function setup(t: Test): Promise<Setup> {
   const s = await startTestServer(t);
   const hamlet = await s.as('hamlet@zulip.com');
   const created = (await hamlet.call('POST', '/bots', { full_name: 'Hook Bot', short_name: 'hook', bot_type: 2 })).body;
@@ -81,7 +81,7 @@ t.test('the framework: auth, destination, filters, errors', async (t) => {
 });
 
 /** Posts `fixture` to `integration` and returns the message it produced in Verona under `topic`. */
-async function check(t: Tap.Test, x: Setup, integration: string, name: string, topic: string, expected: string, headers: Record<string, string> = {}, query = '') {
+async function check(t: Test, x: Setup, integration: string, name: string, topic: string, expected: string, headers: Record<string, string> = {}, query = '') {
   const answer = await post(x, `/api/v1/external/${integration}?api_key=${x.botKey}&stream=Verona${query}`, fixture(`${integration}/${name}`), headers);
   t.same(answer.body, { result: 'success', msg: '' }, `${integration}/${name} accepted`);
   t.equal((await lastIn(x, topic))?.content, expected, `${integration}/${name} message`);

@@ -5,7 +5,7 @@
  * Zulip's generic and Slack interfaces send, the bot's reply, `response_not_required`, and the
  * owner's notices for an error status and for a service that keeps failing (after the retries).
  */
-import t from 'tap';
+import t, { type Test } from 'tap';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { startTestServer, type Caller } from '../support/test-server.js';
@@ -15,7 +15,7 @@ interface Received { path: string; contentType: string; body: string }
 type Responder = (req: IncomingMessage, res: ServerResponse, body: string) => void;
 
 /** A loopback HTTP service whose answer per path the test sets; it records every request. */
-async function service(t: Tap.Test): Promise<{ url: string; received: Received[]; on(path: string, responder: Responder): void }> {
+async function service(t: Test): Promise<{ url: string; received: Received[]; on(path: string, responder: Responder): void }> {
   const received: Received[] = [];
   const responders = new Map<string, Responder>();
   const server = createServer((req, res) => {
