@@ -27,7 +27,7 @@ import { findUserByEmail } from '../../domain/users.js';
 
 /** What an integration reads from the request. */
 export interface WebhookRequest {
-  /** The parsed JSON body (undefined when the body is empty or not JSON: see `json()`). */
+  /** The request body as UTF-8 text (whatever its Content-Type). */
   readonly rawBody: string;
   /** Request headers, names lower-case. */
   readonly headers: Readonly<Record<string, string>>;
