@@ -8,6 +8,7 @@
 import t, { type Test } from 'tap';
 import { readFileSync } from 'node:fs';
 import { rawRequest, startTestServer, type Caller, type TestServer } from '../support/test-server.js';
+import { INTEGRATIONS } from '../../src/api/webhooks/external.js';
 
 type Json = Record<string, any>;
 const fixture = (name: string) => readFileSync(new URL(`../fixtures/webhooks/${name}.json`, import.meta.url), 'utf8');
@@ -74,6 +75,11 @@ t.test('the framework: auth, destination, filters, errors', async (t) => {
   const botAuth = { Authorization: basic };
   t.match(await x.s.request('GET', '/users/me', { headers: botAuth }), { status: 401, body: { msg: 'This API is not available to incoming webhook bots.', code: 'UNAUTHORIZED' } });
   t.match(await x.s.request('POST', '/messages', { params: { type: 'stream', to: 'Verona', topic: 'direct', content: 'posted' }, headers: botAuth }), { status: 200, body: { result: 'success' } });
+
+  // realm_incoming_webhook_bots lists exactly the served integrations.
+  const listed = (await x.hamlet.call('POST', '/register', { fetch_event_types: ['realm_incoming_webhook_bots'] })).body.realm_incoming_webhook_bots as Json[];
+  t.same(listed.map((i) => i.name).sort(), Object.keys(INTEGRATIONS).sort());
+  t.match(listed.find((i) => i.name === 'grafana'), { display_name: 'Grafana', all_event_types: ['ok', 'pending', 'alerting', 'paused', 'firing', 'resolved'] });
 
   // A deactivated bot's key stops working.
   t.equal((await x.hamlet.call('DELETE', `/bots/${x.botId}`)).body.result, 'success');
