@@ -93,8 +93,19 @@ export class OutgoingWebhooks {
   /** The event listener: finds the triggers among a realm's published events. */
   onEvents(realmId: number, events: readonly RealmEvent[]): void {
     if (this.closed) return;
+    try {
+      this.findTriggers(realmId, events);
+    } catch (error) {
+      // A listener must never break event delivery to the other listeners.
+      log.error({ err: error, realm: realmId }, 'outgoing webhook trigger scan failed');
+    }
+  }
+
+  private findTriggers(realmId: number, events: readonly RealmEvent[]): void {
     for (const event of events) {
       if (event.payload.type !== 'message' || event.message === undefined) continue;
+      // The send path's common case: a channel message without a user mention costs one scan.
+      if (event.payload.message.type === 'stream' && !event.payload.message.content.includes('user-mention')) continue;
       const realm = this.options.realm(realmId);
       if (realm === undefined) return;
       const wire = event.payload.message;
