@@ -47,6 +47,9 @@ export type ErrorCode =
   | 'REALM_UPLOAD_QUOTA'
   | 'CSRF_FAILED'
   | 'INVITATION_FAILED'
+  | 'UNSUPPORTED_WEBHOOK_EVENT_TYPE'
+  | 'ANOMALOUS_WEBHOOK_PAYLOAD'
+  | 'MISSING_HTTP_EVENT_HEADER'
   // parley's own (no Zulip equivalent): storage failures a client can meet
   | 'DISK_FULL'
   | 'MESSAGE_DAMAGED';
@@ -340,4 +343,34 @@ export const Errors = {
   invalidApnsToken: () => bad('Invalid APNS token'),
   invalidAppId: () => bad('Invalid app ID'),
   pushTokenDoesNotExist: () => bad('Token does not exist'),
+  // Bots and integrations (zerver/lib/users.py access_bot_by_id, zerver/views/users.py
+  // patch_bot_backend / add_bot_backend, zerver/lib/exceptions.py WebhookError family)
+  noSuchBot: () => bad('No such bot'),
+  invalidBotType: () => bad('Invalid bot type'),
+  invalidInterfaceType: () => bad('Invalid interface type'),
+  ownerNoSuchUser: () => bad('Failed to change owner, no such user'),
+  ownerDeactivated: () => bad('Failed to change owner, user is deactivated'),
+  ownerIsBot: () => bad("Failed to change owner, bots can't own other bots"),
+  /** Zulip's check_url validator: "<name> is not a URL". */
+  notAUrl: (name: string) => bad(`${name} is not a URL`),
+  /** parley's: `service_payload_url` for a bot without an outgoing webhook service (Zulip fails with a 500). */
+  botHasNoService: () => bad('This bot has no outgoing webhook service'),
+  /**
+   * Zulip's `validate_api_key` for an incoming webhook bot on an endpoint without
+   * `allow_incoming_webhooks` (re-wrapped as 401 UNAUTHORIZED on /api/v1, zulip-behavior.md §1).
+   */
+  incomingWebhookBotNotAllowed: () => new ZulipError('UNAUTHORIZED', 'This API is not available to incoming webhook bots.', 401, {}, basicAuthHeader),
+  /** Zulip's `UnsupportedWebhookEventTypeError`: HTTP 200, so the sender does not retry or disable the hook. */
+  unsupportedWebhookEvent: (webhookName: string, eventType: string) =>
+    new ZulipError('UNSUPPORTED_WEBHOOK_EVENT_TYPE', `The '${eventType}' event isn't currently supported by the ${webhookName} webhook; ignoring`, 200, {
+      webhook_name: webhookName,
+      event_type: eventType,
+    }),
+  /** Zulip's `AnomalousWebhookPayloadError`. */
+  anomalousWebhookPayload: (webhookName: string) =>
+    new ZulipError('ANOMALOUS_WEBHOOK_PAYLOAD', `Unable to parse request: Did ${webhookName} generate this event?`, 400, { webhook_name: webhookName }),
+  /** Zulip's `MissingHTTPEventHeaderError`. */
+  missingHttpEventHeader: (webhookName: string, header: string) =>
+    new ZulipError('MISSING_HTTP_EVENT_HEADER', `Missing the HTTP event header '${header}'`, 400, { webhook_name: webhookName, header }),
+  malformedJson: () => bad('Malformed JSON'),
 } as const;

@@ -48,6 +48,8 @@ import { join as joinPath } from 'node:path';
 import { handlePasswordReset, isPasswordResetPath } from './api/password-reset.js';
 import { MissedMessageEmails } from './realm/missed-message-emails.js';
 import { isUploadPath, type UploadRoute } from './http/multipart-upload.js';
+import { OutgoingWebhooks } from './api/outgoing-webhooks.js';
+import { postWebhook } from './http/webhook-client.js';
 
 /** A running server. */
 export interface RunningServer {
@@ -81,6 +83,8 @@ export async function startServer(
     afterAppend?: () => Promise<void>;
     /** Test hook: the `/external_content/` proxy may fetch from 127.0.0.1 (never in production). */
     externalContentAllowLoopback?: boolean;
+    /** Test hooks of outgoing webhook bots: loopback targets allowed, shorter limits (never in production). */
+    outgoingWebhooks?: { allowLoopback?: boolean; timeoutSeconds?: number; retryDelayMs?: number };
     /** The built browser app (`index.html` + assets); default `<package>/dist/webapp`. */
     webappDir?: string;
     /** Test hook: the missed-message email job's clock (UNIX seconds); its timer then stays off (tests call `tick`). */
@@ -125,6 +129,16 @@ export async function startServer(
   const uploads = uploadServices(files, registry, config.maxFileUploadMib, config.uploadQuotaMib);
   const queues = new EventQueueManager(options.eventTiming ?? DEFAULT_TIMING);
   registry.events.subscribe((realmId, seq, events) => queues.publish(realmId, seq, events));
+  // Outgoing webhook bots (api/outgoing-webhooks.ts): POSTs after their message is durable.
+  const webhookTimeoutSeconds = options.outgoingWebhooks?.timeoutSeconds ?? 10;
+  const outgoingWebhooks = new OutgoingWebhooks({
+    realm: (realmId) => registry.all().find((r) => r.id === realmId),
+    post: (url, body, contentType) =>
+      postWebhook(url, { body, contentType, timeoutMs: webhookTimeoutSeconds * 1000, maxBytes: 1024 * 1024, allowLoopback: options.outgoingWebhooks?.allowLoopback === true }),
+    timeoutSeconds: webhookTimeoutSeconds,
+    ...(options.outgoingWebhooks?.retryDelayMs !== undefined && { retryDelayMs: options.outgoingWebhooks.retryDelayMs }),
+  });
+  registry.events.subscribe((realmId, _seq, events) => outgoingWebhooks.onEvents(realmId, events));
   const services: ApiServices = {
     realmForHost: (host) => registry.realmForHost(host),
     authenticate: (realm, email, apiKey) => registry.authenticate(realm, email, apiKey),
@@ -175,6 +189,7 @@ export async function startServer(
   // Unclaimed uploads expire after 3 weeks (realm/attachment-expiry-job.ts).
   const attachmentExpiry = startAttachmentExpiryJob(() => registry.all(), uploads.forget, options.attachmentExpiry);
   const release = async () => {
+    outgoingWebhooks.close();
     await retention.stop();
     unsubscribeMissed();
     await missedMessages.stop();

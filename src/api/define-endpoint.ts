@@ -76,6 +76,8 @@ interface BaseContext<P, PS extends PathParamSpecs> {
    * (HTTP Basic) and for unauthenticated endpoints. A password change keeps this session alive.
    */
   readonly sessionIdHash: string | null;
+  /** The request body as received (incoming webhooks parse JSON bodies themselves); empty for GET. */
+  readonly rawBody: Buffer;
 }
 
 /** The context of an `auth: 'user'` endpoint: the authenticated user and their realm. */
@@ -120,6 +122,12 @@ export interface Endpoint<A extends AuthMode = AuthMode, S extends ParamSpecs = 
    * endpoints that return the caller's API key (`fetch_api_key`): the key never reaches a browser.
    */
   readonly web?: boolean;
+  /**
+   * Whether incoming webhook bots (bot_type 2) may call it; default false (Zulip's urls.py
+   * `allow_incoming_webhooks`, only `POST /messages`): they get 401 "This API is not available
+   * to incoming webhook bots.".
+   */
+  readonly allowIncomingWebhookBots?: boolean;
   /**
    * `auth` alone decides the context type (`NoInfer`): a handler typed for a user context needs
    * `auth: 'user'`.

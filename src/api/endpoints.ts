@@ -24,6 +24,7 @@ import * as userTopics from './user-topics.js';
 import * as channelFolders from './channel-folders.js';
 import * as users from './users.js';
 import * as bots from './bots.js';
+import * as webhooks from './webhooks/external.js';
 import * as settings from './settings.js';
 import * as presence from './presence.js';
 import * as userStatus from './user-status.js';
@@ -143,7 +144,11 @@ export function buildRoutes(services: EndpointServices): Route[] {
 
     // --- Bots (bots.ts) ---
     route('/bot_storage', { GET: botStorage.getBotStorage, PUT: botStorage.putBotStorage, DELETE: botStorage.removeBotStorage }),
-    route('/bots', { POST: bots.createBot }),
+    route('/bots', { GET: bots.getBots, POST: bots.createBot }),
+    route('/bots/{bot_id}', { PATCH: bots.updateBot, DELETE: bots.deactivateBot }),
+    route('/bots/{bot_id}/api_key/regenerate', { POST: bots.regenerateBotApiKey }),
+    // --- Incoming webhooks (webhooks/external.ts) ---
+    route('/external/{integration:string}', { POST: webhooks.incomingWebhook }),
 
     // --- The caller's own settings (settings.ts) ---
     route('/settings', { PATCH: settings.updateSettings }),

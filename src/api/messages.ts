@@ -42,6 +42,7 @@ const MESSAGE_TYPES: Record<string, 'stream' | 'private'> = {
  */
 export const sendMessage = defineEndpoint({
   auth: 'user',
+  allowIncomingWebhookBots: true,
   params: {
     type: P.string({ required: true }),
     to: P.jsonOrString(),

@@ -56,6 +56,8 @@ export interface ApiRequest {
   readonly trace?: RequestTrace;
   /** File parts of a streamed multipart upload (`POST /user_uploads`), already on disk. */
   readonly files?: readonly UploadedFile[];
+  /** The request body as received (incoming webhooks read JSON bodies); absent = empty. */
+  readonly rawBody?: Buffer;
 }
 
 /** What the dispatcher learned about a request, for logs and metrics (issue 13 §2). */
@@ -108,6 +110,7 @@ export const API_PREFIX = '/api/v1/';
 export const JSON_PREFIX = '/json/';
 
 const NEVER_ABORTS = (): void => {};
+const NO_BODY = Buffer.alloc(0);
 const NO_FILES: readonly UploadedFile[] = [];
 
 /** The wire form of a ZulipError: its status, its extra headers, `toBody()`. */
@@ -404,6 +407,8 @@ export function createDispatcher(
       const authenticated = web ? authenticateJson(realm, req) : authenticateBasic(services, realm, req.headers.authorization);
       if (authenticated instanceof ZulipError) return limitByIp() ?? errorResponse(authenticated);
       principal = authenticated;
+      // Zulip's validate_api_key: incoming webhook bots only post messages (urls.py `allow_incoming_webhooks`).
+      if (authenticated.user.botType === 2 && endpoint.allowIncomingWebhookBots !== true) return errorResponse(Errors.incomingWebhookBotNotAllowed());
       if (web) sessionIdHash = (authenticated as SessionPrincipal).idHash;
       const userId = authenticated.user.id;
       if (trace !== undefined) trace.userId = userId;
@@ -441,8 +446,8 @@ export function createDispatcher(
     // Two literals of one shape (not a spread): the hot path keeps a single object layout.
     const ctx: Parameters<AnyEndpoint['handler']>[0] =
       principal === null
-        ? { params, path: pathParams, realm, user: null, clientName, remoteAddress: req.remoteAddress, scheme, onAbort, files, uploads, headers: req.headers, sessionIdHash }
-        : { params, path: pathParams, realm: principal.realm, user: principal.user, clientName, remoteAddress: req.remoteAddress, scheme, onAbort, files, uploads, headers: req.headers, sessionIdHash };
+        ? { params, path: pathParams, realm, user: null, clientName, remoteAddress: req.remoteAddress, scheme, onAbort, files, uploads, headers: req.headers, sessionIdHash, rawBody: req.rawBody ?? NO_BODY }
+        : { params, path: pathParams, realm: principal.realm, user: principal.user, clientName, remoteAddress: req.remoteAddress, scheme, onAbort, files, uploads, headers: req.headers, sessionIdHash, rawBody: req.rawBody ?? NO_BODY };
     const result = endpoint.handler(ctx);
     if (result instanceof Promise) return result.then((outcome) => envelope(req, outcome, consumed));
     return envelope(req, result, consumed);

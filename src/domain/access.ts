@@ -17,6 +17,7 @@
  * - whole-endpoint roles (`access/realm-roles.ts`): `requireRealmAdmin`, `isRealmAdmin`, `accessAvatarChange`,
  *   `requireRealmOwner`, `isRealmOwner`, `requireNonGuest`, `requireMemberOrAdmin`;
  * - custom emoji (`access/emoji.ts`): `checkCanAddCustomEmoji`, `checkCanRemoveCustomEmoji`.
+ * - bots (`access/bots.ts`): `accessBotById`.
  *
  * "Unknown" and "not allowed to see" are the same error (no existence oracle): the `access*` functions
  * return the object or that single error, so callers cannot build an existence oracle.
@@ -31,3 +32,4 @@ export * from './access/emoji.js';
 export * from './access/attachments.js';
 export * from './access/user-groups.js';
 export * from './access/realm-roles.js';
+export * from './access/bots.js';

@@ -43,6 +43,7 @@ import { alertWordsChanged } from './alert-words.js';
 import { evolveSavedSnippets } from './saved-snippets.js';
 import { evolvePushDevices } from './push-devices.js';
 import { apiKeyRegenerated } from './api-key-change.js';
+import { evolveBots } from './bots.js';
 import { assertNever, checkRecordVersion } from './record-versions.js';
 
 /**
@@ -161,6 +162,8 @@ export function evolve(state: RealmState, record: RealmRecord): void {
       return evolvePushDevices(state, record);
     case 'api_key_regenerated':
       return apiKeyRegenerated(state, record);
+    case 'bot_updated':
+      return evolveBots(state, record);
     default:
       return assertNever(record, 'record type');
   }

@@ -51,6 +51,8 @@ export interface User {
   systemBot?: 'notification' | 'welcome';
   /** Personal settings that differ from Zulip's defaults, by wire name (see `user-settings.ts`). */
   settings?: Record<string, string | number | boolean>;
+  /** Bot-only settings (default channels, outgoing webhook service); see `bots.ts`. */
+  bot?: import('./bots.js').BotSettings;
 }
 
 /**

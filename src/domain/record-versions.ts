@@ -18,6 +18,7 @@ export const RECORD_VERSIONS: { readonly [T in RealmRecord['type']]: readonly nu
   attachment_messages_changed: [1],
   attachment_uploaded: [1],
   avatar_changed: [1],
+  bot_updated: [1],
   channel_folder_created: [1],
   channel_folder_updated: [1],
   channel_folders_reordered: [1],

@@ -160,13 +160,15 @@ import type { AlertWordsChanged } from './alert-words.js';
 import type { SavedSnippetRecord } from './saved-snippets.js';
 import type { PushDeviceRecord } from './push-devices.js';
 import type { ApiKeyRegenerated } from './api-key-change.js';
+import type { BotRecord } from './bots.js';
 export type RealmRecord = RealmCreated | RealmSettingsChanged | LinkifiersChanged | UserCreated | StreamCreated | SubscriptionsAdded | SubscriptionsRemoved | SubscriptionPropertyChanged | MessageSent | UserTopicSet | StreamUpdated | UserGroupCreated | UserGroupMembershipChanged | UserGroupUpdated | UserStatusSet | CustomProfileFieldRecord | NavigationViewRecord | ChannelFolderRecord | DraftRecord | InviteRecord | UserAdminRecord | MessagesDeleted | MessageEdited | ReactionRecord | MessageFlagsChanged | RealmEmojiRecord | AvatarChanged | AttachmentRecord
   | SessionRecord | UserPasswordChanged
   | PlaygroundRecord
   | RealmUserDefaultChanged
   | RealmDomainRecord
   | BotStorageRecord
-  | MutedUserRecord | AlertWordsChanged | SavedSnippetRecord | PushDeviceRecord | ApiKeyRegenerated;
+  | MutedUserRecord | AlertWordsChanged | SavedSnippetRecord | PushDeviceRecord | ApiKeyRegenerated
+  | BotRecord;
 
 /**
  * A user's status changed (https://zulip.com/api/update-status; see domain/user-status.ts): only

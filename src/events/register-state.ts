@@ -36,6 +36,7 @@ import {
   userSettingsSection,
 } from './register/user-settings.js';
 import { realmBots, realmUserSection } from './register/users.js';
+import { INCOMING_INTEGRATIONS } from '../domain/integrations.js';
 import { mutedTopicsWire, userTopicsWire } from '../domain/user-topics.js';
 import { userStatusOf, userStatusRegister } from '../domain/user-status.js';
 import { playgroundsWire } from '../domain/realm-playgrounds.js';
@@ -179,7 +180,7 @@ export function buildRegisterState(state: RealmState, user: User, opts: Register
   if (want('realm_user')) Object.assign(out, realmUserSection(state, user, opts.clientGravatar));
   if (want('realm_bot')) out.realm_bots = realmBots(state, user);
   if (want('realm_embedded_bots')) out.realm_embedded_bots = [];
-  if (want('realm_incoming_webhook_bots')) out.realm_incoming_webhook_bots = [];
+  if (want('realm_incoming_webhook_bots')) out.realm_incoming_webhook_bots = INCOMING_INTEGRATIONS.map((i) => ({ ...i, all_event_types: i.all_event_types && [...i.all_event_types] }));
 
   const unread = want('update_message_flags') && want('message');
   const starred = want('starred_messages');

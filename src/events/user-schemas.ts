@@ -100,6 +100,7 @@ const RealmUserPersons = Type.Union([
   Type.Object({ user_id: Int(), delivery_email: Nullable(Str()) }, strict),
   Type.Object({ user_id: Int(), new_email: Str() }, strict),
   Type.Object({ user_id: Int(), avatar_source: Str(), avatar_url: Str(), avatar_url_medium: Str(), avatar_version: Int() }, strict),
+  Type.Object({ user_id: Int(), bot_owner_id: Int() }, strict),
 ]);
 /** Zulip's user object (https://zulip.com/api/get-user): the register form plus `is_active`. */
 export const UserObjectSchema = Type.Object({ ...RegisterUserSchema.properties, is_active: Bool() }, strict);
@@ -131,7 +132,7 @@ export const UpdateGlobalNotificationsEventSchema = Type.Object(
   strict,
 );
 
-/** `realm_bot` add (POST /bots: the bot as `realm_bots` shows it) and update (`full_name`, `is_active`). */
+/** `realm_bot` add (POST /bots: the bot as `realm_bots` shows it), update (one changed attribute) and delete. */
 export const RealmBotEventSchema = Type.Union([
   Type.Object({ id: Int(), type: Type.Literal('realm_bot'), op: Type.Literal('add'), bot: BotSchema }, strict),
   Type.Object(
@@ -139,8 +140,20 @@ export const RealmBotEventSchema = Type.Union([
       id: Int(),
       type: Type.Literal('realm_bot'),
       op: Type.Literal('update'),
-      bot: Type.Union([Type.Object({ user_id: Int(), full_name: Str() }, strict), Type.Object({ user_id: Int(), is_active: Bool() }, strict)]),
+      bot: Type.Union([
+        Type.Object({ user_id: Int(), full_name: Str() }, strict),
+        Type.Object({ user_id: Int(), is_active: Bool() }, strict),
+        // Bot settings (zerver/actions/bots.py, zerver/actions/users.py do_regenerate_api_key)
+        Type.Object({ user_id: Int(), owner_id: Int() }, strict),
+        Type.Object({ user_id: Int(), default_sending_stream: Nullable(Str()) }, strict),
+        Type.Object({ user_id: Int(), default_events_register_stream: Nullable(Str()) }, strict),
+        Type.Object({ user_id: Int(), default_all_public_streams: Bool() }, strict),
+        Type.Object({ user_id: Int(), services: Type.Array(Type.Object({ base_url: Str(), interface: Int(), token: Str() }, strict)) }, strict),
+        Type.Object({ user_id: Int(), api_key: Str() }, strict),
+      ]),
     },
     strict,
   ),
+  // To a previous non-administrator owner when the bot changes hands (do_change_bot_owner).
+  Type.Object({ id: Int(), type: Type.Literal('realm_bot'), op: Type.Literal('delete'), bot: Type.Object({ user_id: Int() }, strict) }, strict),
 ]);

@@ -105,6 +105,15 @@ function get(url: URL, allowLoopback: boolean, signal: AbortSignal): Promise<Inc
 const GUARDED = guardedLookup(false);
 const GUARDED_TEST = guardedLookup(true);
 
+/**
+ * The DNS lookup that refuses non-public addresses (loopback too unless `allowLoopback`), for
+ * other outgoing requests that must follow the same rule (http/webhook-client.ts). Its refusal
+ * is an error whose message starts with "refused address".
+ */
+export function publicOnlyLookup(allowLoopback: boolean): LookupFunction {
+  return allowLoopback ? GUARDED_TEST : GUARDED;
+}
+
 /** Reads at most `maxBytes` of a body, or rejects. */
 async function readBounded(res: IncomingMessage, maxBytes: number): Promise<Buffer> {
   const chunks: Buffer[] = [];

@@ -206,7 +206,8 @@ export async function toApiRequest(
   trace?: RequestTrace,
 ): Promise<ApiRequest> {
   const fields = BODY_METHODS.has(head.method) ? await parseForm(head.headers['content-type'], body) : [];
-  return apiRequestFromFields(head, fields, onAbort, trace);
+  const request = apiRequestFromFields(head, fields, onAbort, trace);
+  return BODY_METHODS.has(head.method) && body.length > 0 ? { ...request, rawBody: body } : request;
 }
 
 /** The `ApiRequest` of a copied head and already parsed form fields (streamed uploads add `files`). */

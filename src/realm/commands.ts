@@ -80,6 +80,8 @@ import type { SavedSnippetCommand, SavedSnippetReplies } from './handlers/saved-
 import type { TypingEditMessage, TypingEditReplies } from './handlers/typing-edit.js';
 import type { OwnAccountCommand, OwnAccountReplies } from './handlers/own-account.js';
 import type { PushDeviceCommand, PushDeviceReplies } from './handlers/push-devices.js';
+import type { BotCommand, BotReplies } from './handlers/bots.js';
+export type { BotCommand };
 
 /** Every command a realm actor accepts. */
 export type Command =
@@ -91,13 +93,15 @@ export type Command =
   | SessionCommand | AttachmentCommand | RealmEmojiCommand | ChangeAvatar
   | UpdateRealm | DefaultStreamCommand | PlaygroundCommand | UpdateRealmUserDefaults | RealmDomainCommand | BotStorageCommand | TestWelcomeBotMessage | DeleteTopic | ReportMessage | DeleteExpiredMessages
   | DeleteUnclaimedAttachments
-  | MutedUserCommand | ChangeAlertWords | SavedSnippetCommand | TypingEditMessage | OwnAccountCommand | PushDeviceCommand;
+  | MutedUserCommand | ChangeAlertWords | SavedSnippetCommand | TypingEditMessage | OwnAccountCommand | PushDeviceCommand
+  | BotCommand;
 
 /** The reply each command type yields on success. */
 export interface CommandReplies extends MessageFlagReplies, CustomProfileFieldReplies, NavigationViewReplies, ChannelFolderReplies, ReactionReplies, DraftReplies, InviteReplies, UserAdminReplies,
   UserCreateReplies, UserSettingsReplies, SessionReplies, AttachmentReplies, RealmUpdateReplies, DefaultStreamReplies, PlaygroundReplies, RealmUserDefaultsReplies, RealmDomainReplies, BotStorageReplies, WelcomeBotTestReplies, DeleteTopicReplies, ReportMessageReplies, RetentionReplies,
   AttachmentExpiryReplies,
-  MutedUserReplies, AlertWordReplies, SavedSnippetReplies, TypingEditReplies, OwnAccountReplies, PushDeviceReplies {
+  MutedUserReplies, AlertWordReplies, SavedSnippetReplies, TypingEditReplies, OwnAccountReplies, PushDeviceReplies,
+  BotReplies {
   create_realm: Record<string, never>;
   create_user: { userId: number; apiKey: string };
   subscribe: Record<string, never>;

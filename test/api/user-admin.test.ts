@@ -380,7 +380,7 @@ t.test('POST /bots', async (t) => {
   t.same((await hamlet.call('POST', '/bots', { full_name: 'B', short_name: 'b' })).body, bad('Name too short!'));
   t.same((await hamlet.call('POST', '/bots', { full_name: 'Bad Bot', short_name: 'bad name' })).body, bad('Bad name or username'));
   t.same((await hamlet.call('POST', '/bots', { full_name: 'Othello, the Moor of Venice', short_name: 'moor' })).body, bad('Name is already in use!'));
-  t.same((await hamlet.call('POST', '/bots', { full_name: 'Hook Bot', short_name: 'hook', bot_type: 2 })).body, bad('Invalid bot type'));
+  t.same((await hamlet.call('POST', '/bots', { full_name: 'Hook Bot', short_name: 'hook', bot_type: 4 })).body, bad('Invalid bot type'));
   t.same(await people(iago), before, 'state unchanged after errors');
 
   // Hamlet (the bot's owner) and iago (administrator) see realm_bot add; othello only realm_user add.

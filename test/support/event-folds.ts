@@ -273,12 +273,17 @@ export function applyEvent(state: Json, event: Json, user: { id: number }, ctx: 
       return;
     }
     case 'realm_bot': {
-      // Zulip's apply_event for realm_bot add (kept sorted by id, as register sorts) and update.
+      // Zulip's apply_event for realm_bot add (kept sorted by id, as register sorts), update and delete.
       const bots = state.realm_bots as Json[] | undefined;
       if (bots === undefined) return;
       if (event.op === 'update') {
         const bot = bots.find((b) => b.user_id === event.bot.user_id);
         if (bot !== undefined) Object.assign(bot, event.bot);
+        return;
+      }
+      if (event.op === 'delete') {
+        const i = bots.findIndex((b) => b.user_id === event.bot.user_id);
+        if (i >= 0) bots.splice(i, 1);
         return;
       }
       if (event.op !== 'add') throw new Error(`applyEvent: no fold for realm_bot ${JSON.stringify(event)}`);

@@ -39,6 +39,7 @@ export function applyRealmUserAdminUpdate(state: Json, person: Json, user: { id:
       if ('delivery_email' in person) p.delivery_email = person.delivery_email;
       if ('new_email' in person) p.email = person.new_email;
       if ('avatar_version' in person) p.avatar_version = person.avatar_version;
+      if ('bot_owner_id' in person) p.bot_owner_id = person.bot_owner_id;
       // Zulip's apply_event respects client_gravatar (seen here as a null avatar_url on any user):
       // a gravatar of a user whose email is public (not `user<id>@…`) becomes null.
       if ('avatar_url' in person) {

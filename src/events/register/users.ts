@@ -8,6 +8,7 @@
  * computed (client_gravatar forced off, Zulip #8253).
  */
 import { isSystemBot } from '../../domain/system-bots.js';
+import { botToWire, type BotObject } from '../wire/bots.js';
 import { Role, type RealmState, type User } from '../../domain/realm-state.js';
 import { apiEmail, avatarUrl, avatarUrlMedium } from '../../domain/users.js';
 import { avatarSource } from '../../domain/avatars.js';
@@ -62,23 +63,10 @@ export function realmUserSection(state: RealmState, me: User, clientGravatar: bo
  * `{email, user_id, full_name, bot_type, is_active, api_key, default_sending_stream,
  * default_events_register_stream, default_all_public_streams, owner_id, avatar_url, services}`.
  */
-export function realmBots(state: RealmState, me: User): Record<string, unknown>[] {
+export function realmBots(state: RealmState, me: User): BotObject[] {
   const isAdmin = me.role <= Role.admin;
   return [...state.users.values()]
     .filter((u) => u.isBot && !isSystemBot(u) && (isAdmin || u.botOwnerId === me.id))
     .sort((a, b) => a.id - b.id)
-    .map((bot) => ({
-      email: apiEmail(bot, state.host),
-      user_id: bot.id,
-      full_name: bot.fullName,
-      bot_type: bot.botType,
-      is_active: bot.isActive,
-      api_key: bot.apiKey,
-      default_sending_stream: null,
-      default_events_register_stream: null,
-      default_all_public_streams: false,
-      owner_id: bot.botOwnerId,
-      avatar_url: avatarUrl(bot, false)!,
-      services: [],
-    }));
+    .map((bot) => botToWire(state, bot));
 }

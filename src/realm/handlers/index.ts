@@ -62,6 +62,7 @@ import { createSavedSnippet, editSavedSnippet, deleteSavedSnippet } from './save
 import { typingEditMessage } from './typing-edit.js';
 import { deactivateOwnAccount, regenerateApiKey } from './own-account.js';
 import { addPushDevice, removePushDevice } from './push-devices.js';
+import { updateBot, deactivateBot, regenerateBotApiKey } from './bots.js';
 
 type HandlerTable = { [T in Command['type']]: Handler<Extract<Command, { type: T }>, CommandReplies[T]> };
 
@@ -131,6 +132,9 @@ export const handlers: HandlerTable = {
   remove_realm_emoji: removeRealmEmoji,
   change_avatar: changeAvatar,
   add_bot: addBot,
+  update_bot: updateBot,
+  deactivate_bot: deactivateBot,
+  regenerate_bot_api_key: regenerateBotApiKey,
   update_realm: updateRealm,
   add_default_stream: addDefaultStream,
   remove_default_stream: removeDefaultStream,

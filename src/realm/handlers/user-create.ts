@@ -3,15 +3,16 @@
  * (`POST /bots`, Zulip's zerver/views/users.py `create_user_backend`, `add_bot_backend`).
  * Both build on `create_user` (`users.ts`) and announce the account with `newUserEvents`.
  */
-import type { Static } from 'typebox';
-import type { BotSchema } from '../../events/register/schemas.js';
 import { ok, fail, Errors, type Result } from '../../errors.js';
 import { Role, type RealmState, type User } from '../../domain/realm-state.js';
-import { apiEmail, checkFullName, gravatarUrl, isValidEmail } from '../../domain/users.js';
+import { checkFullName, gravatarUrl, isValidEmail } from '../../domain/users.js';
 import { emailAllowedForRealm } from '../../domain/realm-domains.js';
+import { ServiceInterface } from '../../domain/bots.js';
+import { botToWire } from '../../events/wire/bots.js';
+import { botNameTaken, defaultChannel, isHttpUrl, newBotSettingsRecord } from './bots.js';
 import type { UserCreated } from '../../domain/records.js';
 import type { Handler } from '../decision.js';
-import { createUser } from './users.js';
+import { API_KEY_LENGTH, createUser } from './users.js';
 import { botWatchers, newUserEvents, userFromRecord } from './user-events.js';
 import { hasRealmPermission, isRealmAdmin, requireNonGuest } from '../../domain/access.js';
 
@@ -28,13 +29,23 @@ export interface AdminCreateUser {
   passwordHash: string;
 }
 
-/** `POST /bots`: a bot owned by the caller (parley creates generic bots, `bot_type` 1). */
+/** `POST /bots`: a bot owned by the caller: generic (1), incoming webhook (2) or outgoing webhook (3). */
 export interface AddBot {
   type: 'add_bot';
   actorId: number;
   fullName: string;
   shortName: string;
   botType: number;
+  /** Outgoing webhook bots: the service URL (`payload_url`). */
+  payloadUrl?: string;
+  /** Outgoing webhook bots: {@link ServiceInterface} (default generic). */
+  interfaceType?: number;
+  /** Outgoing webhook bots: the service name (default: the short name). */
+  serviceName?: string;
+  /** Channel names (`default_sending_stream`, `default_events_register_stream`). */
+  defaultSendingStream?: string;
+  defaultEventsRegisterStream?: string;
+  defaultAllPublicStreams?: boolean;
 }
 
 export type UserCreateCommand = AdminCreateUser | AddBot;
@@ -42,7 +53,7 @@ export type UserCreateCommand = AdminCreateUser | AddBot;
 /** Replies of the commands above. */
 export interface UserCreateReplies {
   admin_create_user: { userId: number };
-  add_bot: { userId: number; apiKey: string; avatarUrl: string };
+  add_bot: { userId: number; apiKey: string; avatarUrl: string; defaultSendingStream: string | null; defaultEventsRegisterStream: string | null; defaultAllPublicStreams: boolean };
 }
 
 const bad = Errors.badRequest;
@@ -95,25 +106,31 @@ export const adminCreateUser: Handler<AdminCreateUser, UserCreateReplies['admin_
   });
 };
 
-/** Bot types `POST /bots` creates: generic (1). Incoming/outgoing webhook and embedded bots are not supported. */
-const BOT_TYPES: readonly number[] = [1];
+/**
+ * Bot types `POST /bots` creates (Zulip's `check_valid_bot_type`): generic, incoming webhook and
+ * outgoing webhook. Embedded bots (4) are not supported ("Invalid bot type").
+ */
+const BOT_TYPES: readonly number[] = [1, 2, 3];
 
-/** A bot as `realm_bots` and `realm_bot` events show it (matches `realmBots` in register). */
-function botToWire(state: RealmState, bot: User): Static<typeof BotSchema> {
-  return {
-    email: apiEmail(bot, state.host), user_id: bot.id, full_name: bot.fullName, bot_type: bot.botType, is_active: bot.isActive,
-    api_key: bot.apiKey, default_sending_stream: null, default_events_register_stream: null, default_all_public_streams: false,
-    owner_id: bot.botOwnerId, avatar_url: gravatarUrl(bot.email, bot.avatarVersion), services: [],
-  };
+/**
+ * Zulip's `check_bot_creation_policy`: `can_create_bots_group` for any bot, and for incoming
+ * webhook bots also `can_create_write_only_bots_group`; administrators always.
+ */
+function mayCreateBot(state: RealmState, actor: User, botType: number): boolean {
+  if (isRealmAdmin(actor) || hasRealmPermission(state, actor, 'can_create_bots_group')) return true;
+  return botType === 2 && hasRealmPermission(state, actor, 'can_create_write_only_bots_group');
 }
 
 /**
  * `POST /bots` (Zulip's `add_bot_backend`), checks in Zulip's order: guests ("Not allowed for guest
  * users"), the name (§11.1), the email `<short_name>-bot@<realm host>` ("Bad name or username",
- * "Username already in use"), an active user with the same name ("Name is already in use!"), the
- * realm's `can_create_bots_group` ("Insufficient permission"), the bot type ("Invalid bot type").
+ * "Username already in use"), an active user with the same name ("Name is already in use!"),
+ * the creation policy ("Insufficient permission"), the bot type ("Invalid bot type"), the
+ * interface type ("Invalid interface type"), an outgoing webhook's URL ("payload_url is not a
+ * URL"), then the default channels (`access_stream_by_name`: "Invalid channel name '<name>'").
  * Events: `realm_user` `add` and system-group `add_members` (as for any new user), then
- * `realm_bot` `add` to administrators and the owner.
+ * `realm_bot` `add` to administrators and the owner. An outgoing webhook bot gets its service
+ * (random 32-character token) in a `bot_updated` record, as do default channels.
  */
 export const addBot: Handler<AddBot, UserCreateReplies['add_bot']> = (state, cmd, ctx) => {
   const actor = state.users.get(cmd.actorId);
@@ -125,23 +142,46 @@ export const addBot: Handler<AddBot, UserCreateReplies['add_bot']> = (state, cmd
   const email = `${cmd.shortName.trim()}-bot@${state.host}`.toLowerCase();
   if (!isValidEmail(email)) return fail(bad('Bad name or username'));
   if (state.usersByEmail.has(email)) return fail(bad('Username already in use'));
-  for (const u of state.users.values()) if (u.isActive && u.fullName === name.name) return fail(bad('Name is already in use!'));
-  if (!hasRealmPermission(state, actor, 'can_create_bots_group')) return fail(Errors.insufficientPermission());
-  if (!BOT_TYPES.includes(cmd.botType)) return fail(bad('Invalid bot type'));
+  if (botNameTaken(state, name.name)) return fail(bad('Name is already in use!'));
+  if (!mayCreateBot(state, actor, cmd.botType)) return fail(Errors.insufficientPermission());
+  if (!BOT_TYPES.includes(cmd.botType)) return fail(Errors.invalidBotType());
+  const interfaceType = cmd.interfaceType ?? ServiceInterface.generic;
+  if (interfaceType !== ServiceInterface.generic && interfaceType !== ServiceInterface.slack) return fail(Errors.invalidInterfaceType());
+  if (cmd.botType === 3 && !isHttpUrl(cmd.payloadUrl ?? '')) return fail(Errors.notAUrl('payload_url'));
+  const sending = cmd.defaultSendingStream === undefined ? ok(null) : defaultChannel(state, actor, cmd.defaultSendingStream);
+  if (!sending.ok) return sending;
+  const register = cmd.defaultEventsRegisterStream === undefined ? ok(null) : defaultChannel(state, actor, cmd.defaultEventsRegisterStream);
+  if (!register.ok) return register;
   const created = createUser(state, {
     type: 'create_user', email, fullName: name.name, role: Role.member, passwordHash: null,
     isBot: true, botType: cmd.botType, botOwnerId: actor.id, timezone: '',
   }, ctx);
   if (!created.ok) return created;
   const record = created.value.records[0] as UserCreated;
+  const service = cmd.botType === 3
+    ? { name: cmd.serviceName || cmd.shortName.trim(), baseUrl: cmd.payloadUrl!, interface: interfaceType, token: ctx.randomToken(API_KEY_LENGTH) }
+    : undefined;
+  const settings = newBotSettingsRecord(record, { sendingId: sending.value, registerId: register.value, allPublic: cmd.defaultAllPublicStreams === true, ...(service && { service }) });
   const bot = userFromRecord(state, record);
+  if (settings !== null) {
+    bot.bot = {};
+    if (settings.defaultSendingStreamId != null) bot.bot.defaultSendingStreamId = settings.defaultSendingStreamId;
+    if (settings.defaultEventsRegisterStreamId != null) bot.bot.defaultEventsRegisterStreamId = settings.defaultEventsRegisterStreamId;
+    if (settings.defaultAllPublicStreams !== undefined) bot.bot.defaultAllPublicStreams = settings.defaultAllPublicStreams;
+    if (settings.service !== undefined) bot.bot.service = settings.service;
+  }
+  const wire = botToWire(state, bot);
   return ok({
-    records: created.value.records,
+    records: [...created.value.records, ...(settings === null ? [] : [settings])],
     events: [
       ...newUserEvents(state, record),
       ...created.value.events,
-      { userIds: botWatchers(state, bot), payload: { type: 'realm_bot', op: 'add', bot: botToWire(state, bot) } },
+      { userIds: botWatchers(state, bot), payload: { type: 'realm_bot', op: 'add', bot: wire } },
     ],
-    reply: { userId: bot.id, apiKey: bot.apiKey, avatarUrl: gravatarUrl(bot.email, bot.avatarVersion) },
+    reply: {
+      userId: bot.id, apiKey: bot.apiKey, avatarUrl: gravatarUrl(bot.email, bot.avatarVersion),
+      defaultSendingStream: wire.default_sending_stream, defaultEventsRegisterStream: wire.default_events_register_stream,
+      defaultAllPublicStreams: wire.default_all_public_streams,
+    },
   });
 };

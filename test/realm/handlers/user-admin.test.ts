@@ -225,7 +225,7 @@ t.test('add_bot: rules in Zulip order, records, events', async (t) => {
   rejects(t, state, add(ids.member, { shortName: 'bot', fullName: 'Olivia Owner' }), ctx, 'Name is already in use!');
   run(state, { type: 'create_user', email: 'taken-bot@chat.example.com', fullName: 'Taken', role: Role.member, passwordHash: null, isBot: false, botType: null, botOwnerId: null, timezone: '' }, ctx);
   rejects(t, state, add(ids.member, { shortName: 'Taken' }), ctx, 'Username already in use');
-  rejects(t, state, add(ids.member, { botType: 3 }), ctx, 'Invalid bot type');
+  rejects(t, state, add(ids.member, { botType: 4 }), ctx, 'Invalid bot type');
   state.settings.groups.can_create_bots_group = state.systemGroups.get('role:administrators')!;
   rejects(t, state, add(ids.member), ctx, 'Insufficient permission');
   const r = decide(state, add(ids.admin), ctx);
