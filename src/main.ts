@@ -40,6 +40,7 @@ import { fileDigests } from './domain/file-references.js';
 import { handleUserUploads, isUserUploadsPath } from './api/user-uploads-page.js';
 import type { UploadServices } from './api/uploaded-file.js';
 import type { UploadRoute } from './http/multipart-upload.js';
+import { closeRenderPool, setRenderPool, type RenderPool } from './realm/render-pool.js';
 
 /** A running server. */
 export interface RunningServer {
@@ -71,6 +72,8 @@ export async function startServer(
     externalContentAllowLoopback?: boolean;
     /** The built browser app (`index.html` + assets); default `<package>/dist/webapp`. */
     webappDir?: string;
+    /** Test hook: the pool rendering large messages (default: worker threads, realm/render-pool.ts). */
+    renderPool?: RenderPool;
   } = {},
 ): Promise<RunningServer> {
   const log = options.log ?? (() => {});
@@ -82,6 +85,7 @@ export async function startServer(
     log(`warning: --external-host is deprecated; use --external-url ${provisionalUrls.rootUrl.replace(/:0$/, ':<port>')}`);
   }
   const lock = lockDataDir(config.dataDir);
+  if (options.renderPool !== undefined) setRenderPool(options.renderPool);
   let registry: RealmRegistry;
   try {
     registry = await RealmRegistry.open({
@@ -140,6 +144,7 @@ export async function startServer(
     removeScrapeSource();
     queues.shutdown();
     await registry.close();
+    await closeRenderPool(); // the render worker threads (they would keep the process alive)
     lock.release();
   };
   let http;
