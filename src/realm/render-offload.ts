@@ -18,7 +18,7 @@
  */
 import type { RealmState } from '../domain/realm-state.js';
 import { normalizeContent } from '../domain/messages.js';
-import type { RenderFindings } from '../markdown/context.js';
+import type { RenderFindings, ZulipRenderContext } from '../markdown/context.js';
 import {
   askLookup,
   contextScalars,
@@ -43,12 +43,9 @@ export const MAX_ROUNDS = 3;
 /** Lookups the pre-scan answers at most (more are answered by a later round if the render makes them). */
 const MAX_PRESCAN_LOOKUPS = 2000;
 
-/** A worker's render of one content, with what it depends on; carried by the command to `decide`. */
-export interface PrerenderedContent {
-  /** The exact content rendered (after `normalizeContent`). */
-  content: string;
-  senderId: number;
-  /** The realm URL the render used (`RealmState.url`, `''` = none). */
+/** A worker's render and what it depends on: the context's shape and data, and every lookup with its answer. */
+export interface OffThreadRender {
+  /** The realm URL the render used (`''` = none). */
   realmUrl: string;
   /** The lookup methods the context had. */
   methods: string;
@@ -59,8 +56,18 @@ export interface PrerenderedContent {
   result: { kind: 'rendered'; html: string; findings: PlainFindings } | { kind: 'over_budget' };
 }
 
+/** A worker's render of one message content; carried by the command to `decide`. */
+export interface PrerenderedContent extends OffThreadRender {
+  /** The exact content rendered (after `normalizeContent`). */
+  content: string;
+  senderId: number;
+}
+
 /** The rendering a verified pre-render stands for: HTML and findings, or the budget error. */
 export type VerifiedRendering = { kind: 'rendered'; html: string; findings: RenderFindings } | { kind: 'over_budget' };
+
+/** The context to render with, as of now (called once per round), and the realm URL (`''` = none). */
+export type ContextSource = () => { context: ZulipRenderContext; realmUrl: string };
 
 const methodsOf = (ctx: object): LookupMethod[] =>
   LOOKUP_METHODS.filter((m) => typeof (ctx as Record<string, unknown>)[m] === 'function');
@@ -97,37 +104,26 @@ function prescanLookups(content: string): LookupCall[] {
 }
 
 /**
- * Renders `content` for `senderId` on the pool against `realm.state` (read afresh each round).
- * Returns `undefined` — render in-thread in `decide` — for short contents, a worker failure, a render
- * that read the clock, or lookups still missing after {@link MAX_ROUNDS}. Never rejects.
- * `nowSeconds` (UNIX seconds) only feeds the copy's clock; a render that reads it is not used.
+ * Renders `content` on the pool with the context `source` gives (asked afresh each round).
+ * Returns `undefined` — render in-thread — on a worker failure, a render that read the clock, or
+ * lookups still missing after {@link MAX_ROUNDS}. Never rejects.
  */
-export async function prerenderContent(
-  realm: { readonly state: RealmState },
-  senderId: number,
-  content: string,
-  nowSeconds: number,
-  pool: RenderPool = renderPool(),
-): Promise<PrerenderedContent | undefined> {
-  if (content.length < OFFLOAD_MIN_CHARS) return undefined;
+export async function renderOffThread(source: ContextSource, content: string, pool: RenderPool = renderPool()): Promise<OffThreadRender | undefined> {
   const answers = new Map<string, unknown>();
   let pending = prescanLookups(content);
   for (let round = 0; round < MAX_ROUNDS; round++) {
-    const state = realm.state;
-    const ctx = renderContext(state, senderId, nowSeconds);
-    for (const call of pending) answers.set(lookupKey(call), askLookup(ctx, call));
-    const methods = methodsOf(ctx);
-    const snapshot: ContextSnapshot = { methods, answers, scalars: contextScalars(ctx), nowSeconds };
-    const out = await pool.render({ content, ...(state.url !== '' && { realmUrl: state.url }), context: snapshot });
+    const { context, realmUrl } = source();
+    for (const call of pending) answers.set(lookupKey(call), askLookup(context, call));
+    const methods = methodsOf(context);
+    const snapshot: ContextSnapshot = { methods, answers, scalars: contextScalars(context), nowSeconds: context.nowSeconds };
+    const out = await pool.render({ content, ...(realmUrl !== '' && { realmUrl }), context: snapshot });
     if (out === undefined || out.readNow) return undefined;
     if (out.missed.length > 0) {
       pending = out.missed;
       continue;
     }
     return {
-      content,
-      senderId,
-      realmUrl: state.url,
+      realmUrl,
       methods: methods.join(','),
       scalarsJson: JSON.stringify(snapshot.scalars),
       checks: out.used.map((call) => ({ call, answerJson: JSON.stringify(answers.get(lookupKey(call))) })),
@@ -135,6 +131,25 @@ export async function prerenderContent(
     };
   }
   return undefined;
+}
+
+/**
+ * Renders a message's `content` for `senderId` off the thread against `realm.state` (read afresh
+ * each round); `undefined` for contents under {@link OFFLOAD_MIN_CHARS} and whatever
+ * {@link renderOffThread} gives up on. `nowSeconds` (UNIX seconds) only feeds the copy's clock; a
+ * render that reads it is not used.
+ */
+export async function prerenderContent(
+  realm: { readonly state: RealmState },
+  senderId: number,
+  content: string,
+  nowSeconds: number,
+  pool?: RenderPool,
+): Promise<PrerenderedContent | undefined> {
+  if (content.length < OFFLOAD_MIN_CHARS) return undefined;
+  const source: ContextSource = () => ({ context: renderContext(realm.state, senderId, nowSeconds), realmUrl: realm.state.url });
+  const render = await renderOffThread(source, content, pool);
+  return render && { ...render, content, senderId };
 }
 
 /**
@@ -154,9 +169,30 @@ export async function prerenderRawContent(
 }
 
 /**
- * The pre-render's outcome if it is exactly what rendering `content` for `senderId` in `state` would
- * give now, else null (then render in-thread). Cost: one context, one JSON of its data fields and
- * one lookup per recorded lookup. `nowSeconds`: UNIX seconds, the command's clock.
+ * The off-thread render's outcome if it is exactly what rendering with `context` and `realmUrl`
+ * would give, else null. Cost: one JSON of the context's data fields and one lookup per recorded lookup.
+ */
+export function verifyOffThreadRender(render: OffThreadRender, context: ZulipRenderContext, realmUrl: string): VerifiedRendering | null {
+  if (render.realmUrl !== realmUrl || methodsOf(context).join(',') !== render.methods) return null;
+  if (JSON.stringify(contextScalars(context)) !== render.scalarsJson) return null;
+  for (const { call, answerJson } of render.checks) if (JSON.stringify(askLookup(context, call)) !== answerJson) return null;
+  if (render.result.kind === 'over_budget') return render.result;
+  const f = render.result.findings;
+  return {
+    kind: 'rendered',
+    html: render.result.html,
+    findings: {
+      mentionedUserIds: new Set(f.mentionedUserIds),
+      mentionedGroupIds: new Set(f.mentionedGroupIds),
+      streamWildcard: f.streamWildcard,
+      topicWildcard: f.topicWildcard,
+    },
+  };
+}
+
+/**
+ * The pre-render's outcome if it is exactly what rendering `content` for `senderId` in `state` at
+ * `nowSeconds` (UNIX seconds, the command's clock) would give, else null (then render in-thread).
  */
 export function verifyPrerendered(
   state: RealmState,
@@ -165,21 +201,6 @@ export function verifyPrerendered(
   senderId: number,
   nowSeconds: number,
 ): VerifiedRendering | null {
-  if (pre.content !== content || pre.senderId !== senderId || pre.realmUrl !== state.url) return null;
-  const ctx = renderContext(state, senderId, nowSeconds);
-  if (methodsOf(ctx).join(',') !== pre.methods) return null;
-  if (JSON.stringify(contextScalars(ctx)) !== pre.scalarsJson) return null;
-  for (const { call, answerJson } of pre.checks) if (JSON.stringify(askLookup(ctx, call)) !== answerJson) return null;
-  if (pre.result.kind === 'over_budget') return pre.result;
-  const f = pre.result.findings;
-  return {
-    kind: 'rendered',
-    html: pre.result.html,
-    findings: {
-      mentionedUserIds: new Set(f.mentionedUserIds),
-      mentionedGroupIds: new Set(f.mentionedGroupIds),
-      streamWildcard: f.streamWildcard,
-      topicWildcard: f.topicWildcard,
-    },
-  };
+  if (pre.content !== content || pre.senderId !== senderId) return null;
+  return verifyOffThreadRender(pre, renderContext(state, senderId, nowSeconds), state.url);
 }

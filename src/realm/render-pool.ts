@@ -45,6 +45,8 @@ export class WorkerRenderPool implements RenderPool {
   readonly #pool: Piscina<RenderTask, RenderTaskResult>;
   readonly #timeoutMs: number;
   #closed = false;
+  /** Aborted when a worker dies outside a task: the tasks waiting for it give up at once. */
+  #workerDied = new AbortController();
 
   constructor(options: WorkerRenderPoolOptions = {}) {
     this.#timeoutMs = options.timeoutMs ?? 5000;
@@ -56,12 +58,19 @@ export class WorkerRenderPool implements RenderPool {
       idleTimeout: 60_000,
       name: 'default',
     });
+    // A worker that dies outside a task (e.g. cannot load) is reported here; unheard, the pool's
+    // 'error' event would be an uncaught exception that ends the server.
+    this.#pool.on('error', (error: unknown) => {
+      log.warn({ err: error }, 'render worker failed');
+      this.#workerDied.abort(error);
+      this.#workerDied = new AbortController();
+    });
   }
 
   async render(task: RenderTask): Promise<RenderTaskResult | undefined> {
     if (this.#closed) return undefined;
     try {
-      return await this.#pool.run(task, { signal: AbortSignal.timeout(this.#timeoutMs) });
+      return await this.#pool.run(task, { signal: AbortSignal.any([AbortSignal.timeout(this.#timeoutMs), this.#workerDied.signal]) });
     } catch (error) {
       if (!this.#closed) log.warn({ err: error }, 'render worker failed; rendering in-thread');
       return undefined;
