@@ -128,6 +128,18 @@ export const rateLimitHits = new Counter({
   registers: [metricsRegistry],
 });
 
+/**
+ * Large message renders (realm/render-offload.ts) by outcome: `worker` (rendered on a worker thread
+ * and used), `stale` (the state changed before `decide`: rendered again in-thread), `in_thread` (the
+ * pool failed, timed out, or the render read the clock: rendered in-thread).
+ */
+export const renderOffloads = new Counter({
+  name: 'parley_render_offloads_total',
+  help: 'Renders of large messages by where they were finally made: worker, stale (redone in-thread), in_thread',
+  labelNames: ['outcome'] as const,
+  registers: [metricsRegistry],
+});
+
 /** What a running server reports at scrape time (see `addScrapeSource`). */
 export interface ScrapeSource {
   /** Live event queues and how many have a consumer attached (a long-poll or a WebSocket). */

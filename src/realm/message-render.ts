@@ -34,6 +34,7 @@ import { MarkdownRenderingError, MAX_RENDERED_LENGTH, messageRenderWork } from '
 import { renderContext } from './render-context.js';
 import { verifyPrerendered, type PrerenderedContent } from './render-offload.js';
 import { Errors, ZulipError } from '../errors.js';
+import { renderOffloads } from '../metrics.js';
 
 /** Where the message goes; mentions and topic wildcards depend on it. */
 export interface RenderTarget {
@@ -84,6 +85,7 @@ export function renderMessageContent(
   prerendered?: PrerenderedContent,
 ): RenderedMessage | ZulipError {
   const verified = prerendered && verifyPrerendered(state, prerendered, content, target.senderId, target.nowSeconds);
+  if (prerendered !== undefined) renderOffloads.inc({ outcome: verified ? 'worker' : 'stale' });
   let rendered: string;
   let found: RenderFindings;
   if (verified) {

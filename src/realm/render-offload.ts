@@ -31,6 +31,7 @@ import {
 import type { PlainFindings } from '../markdown/render-worker.js';
 import { renderContext } from './render-context.js';
 import { renderPool, type RenderPool } from './render-pool.js';
+import { renderOffloads } from '../metrics.js';
 
 /**
  * Contents shorter than this (UTF-16 code units) render in-thread: at most ~2.5 ms even for the
@@ -149,6 +150,7 @@ export async function prerenderContent(
   if (content.length < OFFLOAD_MIN_CHARS) return undefined;
   const source: ContextSource = () => ({ context: renderContext(realm.state, senderId, nowSeconds), realmUrl: realm.state.url });
   const render = await renderOffThread(source, content, pool);
+  if (render === undefined) renderOffloads.inc({ outcome: 'in_thread' });
   return render && { ...render, content, senderId };
 }
 

@@ -14,6 +14,14 @@ import { WorkerRenderPool, type RenderPool } from '../../src/realm/render-pool.j
 import type { RenderTask, RenderTaskResult } from '../../src/markdown/render-worker.js';
 import { renderMessageContent } from '../../src/realm/message-render.js';
 import { ZulipError } from '../../src/errors.js';
+import { renderOffloads } from '../../src/metrics.js';
+
+/** The offload counter by outcome (process-wide: tests compare before/after). */
+async function offloads(): Promise<Record<string, number>> {
+  const out: Record<string, number> = { worker: 0, stale: 0, in_thread: 0 };
+  for (const v of (await renderOffloads.get()).values) out[String(v.labels['outcome'])] = v.value;
+  return out;
+}
 
 /** The real pool, counting its renders, holding each finished render until the test opens the gate. */
 class GatedPool implements RenderPool {
@@ -68,6 +76,7 @@ const send = (caller: Caller, content: string) => caller.call('POST', '/messages
 t.test('a small send completes while a 10 KB render is in flight', async (t) => {
   const pool = new GatedPool();
   const { s, hamlet, iago } = await server(t, pool);
+  const before = await offloads();
   pool.hold();
   let bigDone = false;
   const bigSend = send(hamlet, big('@**Iago** look')).then((r) => ((bigDone = true), r));
@@ -80,6 +89,7 @@ t.test('a small send completes while a 10 KB render is in flight', async (t) => 
   t.equal(large.status, 200);
   t.ok(large.body.id > small.body.id, 'the large message is decided after the small one');
   t.equal(pool.results[0]?.kind, 'rendered', 'the large content was rendered by the worker');
+  t.equal((await offloads()).worker, before.worker! + 1, "decide used the worker's HTML");
   const stored = await iago.call('GET', `/messages/${large.body.id}`);
   t.equal(stored.body.message.content, inThread(s, hamlet.userId, big('@**Iago** look')), 'stored HTML = in-thread HTML');
   t.match(stored.body.message.content, 'class="user-mention"');
@@ -91,6 +101,7 @@ t.test('a user renamed between the worker render and decide: the in-thread resul
   const { s, hamlet, iago } = await server(t, pool);
   const othello = await s.as('othello@zulip.com');
   const content = big('hi @**Othello, the Moor of Venice**');
+  const before = await offloads();
   pool.hold();
   const sending = send(hamlet, content);
   await pool.rendered(1);
@@ -105,6 +116,7 @@ t.test('a user renamed between the worker render and decide: the in-thread resul
   t.notMatch(stored.body.message.content, 'user-mention', 'the mention names nobody any more');
   t.equal(stored.body.message.content, inThread(s, hamlet.userId, content), 'stored HTML = in-thread HTML of the decided state');
   t.notOk(stored.body.message.flags.includes('mentioned'), 'and nobody is flagged');
+  t.equal((await offloads()).stale, before.stale! + 1, 'decide rendered again in-thread');
 });
 
 t.test('edits and POST /messages/render use the worker with the in-thread result', async (t) => {
@@ -131,9 +143,11 @@ t.test('edits and POST /messages/render use the worker with the in-thread result
 t.test('a pool whose worker cannot start: sends render in-thread', async (t) => {
   const broken = new WorkerRenderPool({ filename: new URL('./no-such-render-worker.js', import.meta.url).href });
   const { s, hamlet } = await server(t, broken);
+  const before = await offloads();
   const content = big('@**Iago** still works');
   const sent = await send(hamlet, content);
   t.equal(sent.status, 200);
   const stored = await hamlet.call('GET', `/messages/${sent.body.id}`);
   t.equal(stored.body.message.content, inThread(s, hamlet.userId, content));
+  t.equal((await offloads()).in_thread, before.in_thread! + 1, 'counted as rendered in-thread');
 });
