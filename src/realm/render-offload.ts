@@ -54,6 +54,8 @@ export interface OffThreadRender {
   scalarsJson: string;
   /** Every lookup the render made and the JSON of its answer. */
   checks: ReadonlyArray<{ call: LookupCall; answerJson: string | undefined }>;
+  /** When the render read the clock (`<time:…>`): the UTC day it read ({@link clockDay}); else null. */
+  clockDay: number | null;
   result: { kind: 'rendered'; html: string; findings: PlainFindings } | { kind: 'over_budget' };
 }
 
@@ -69,6 +71,15 @@ export type VerifiedRendering = { kind: 'rendered'; html: string; findings: Rend
 
 /** The context to render with, as of now (called once per round), and the realm URL (`''` = none). */
 export type ContextSource = () => { context: ZulipRenderContext; realmUrl: string };
+
+/**
+ * What of the clock a render can depend on: the UTC day (days since the epoch) of `nowSeconds`
+ * (UNIX seconds). Only `<time:…>` reads the clock, for the date fields its text leaves out
+ * (markdown/plugins/timestamp.ts, after dateutil's default of today's date).
+ */
+export function clockDay(nowSeconds: number): number {
+  return Math.floor(nowSeconds / 86_400);
+}
 
 const methodsOf = (ctx: object): LookupMethod[] =>
   LOOKUP_METHODS.filter((m) => typeof (ctx as Record<string, unknown>)[m] === 'function');
@@ -106,8 +117,8 @@ function prescanLookups(content: string): LookupCall[] {
 
 /**
  * Renders `content` on the pool with the context `source` gives (asked afresh each round).
- * Returns `undefined` — render in-thread — on a worker failure, a render that read the clock, or
- * lookups still missing after {@link MAX_ROUNDS}. Never rejects.
+ * Returns `undefined` — render in-thread — on a worker failure or lookups still missing after
+ * {@link MAX_ROUNDS}. Never rejects.
  */
 export async function renderOffThread(source: ContextSource, content: string, pool: RenderPool = renderPool()): Promise<OffThreadRender | undefined> {
   const answers = new Map<string, unknown>();
@@ -118,7 +129,7 @@ export async function renderOffThread(source: ContextSource, content: string, po
     const methods = methodsOf(context);
     const snapshot: ContextSnapshot = { methods, answers, scalars: contextScalars(context), nowSeconds: context.nowSeconds };
     const out = await pool.render({ content, ...(realmUrl !== '' && { realmUrl }), context: snapshot });
-    if (out === undefined || out.readNow) return undefined;
+    if (out === undefined) return undefined;
     if (out.missed.length > 0) {
       pending = out.missed;
       continue;
@@ -128,6 +139,7 @@ export async function renderOffThread(source: ContextSource, content: string, po
       methods: methods.join(','),
       scalarsJson: JSON.stringify(snapshot.scalars),
       checks: out.used.map((call) => ({ call, answerJson: JSON.stringify(answers.get(lookupKey(call))) })),
+      clockDay: out.readNow ? clockDay(context.nowSeconds) : null,
       result: out.kind === 'rendered' ? { kind: 'rendered', html: out.html, findings: out.findings } : { kind: 'over_budget' },
     };
   }
@@ -137,8 +149,8 @@ export async function renderOffThread(source: ContextSource, content: string, po
 /**
  * Renders a message's `content` for `senderId` off the thread against `realm.state` (read afresh
  * each round); `undefined` for contents under {@link OFFLOAD_MIN_CHARS} and whatever
- * {@link renderOffThread} gives up on. `nowSeconds` (UNIX seconds) only feeds the copy's clock; a
- * render that reads it is not used.
+ * {@link renderOffThread} gives up on. `nowSeconds` (UNIX seconds): the copy's clock; a render that
+ * reads it is used only by a command decided on the same UTC day.
  */
 export async function prerenderContent(
   realm: { readonly state: RealmState },
@@ -177,6 +189,7 @@ export async function prerenderRawContent(
 export function verifyOffThreadRender(render: OffThreadRender, context: ZulipRenderContext, realmUrl: string): VerifiedRendering | null {
   if (render.realmUrl !== realmUrl || methodsOf(context).join(',') !== render.methods) return null;
   if (JSON.stringify(contextScalars(context)) !== render.scalarsJson) return null;
+  if (render.clockDay !== null && clockDay(context.nowSeconds) !== render.clockDay) return null;
   for (const { call, answerJson } of render.checks) if (JSON.stringify(askLookup(context, call)) !== answerJson) return null;
   if (render.result.kind === 'over_budget') return render.result;
   const f = render.result.findings;
