@@ -6,10 +6,13 @@
  * - a user renamed between the worker's render and `decide` gives the in-thread render of the
  *   state the send is decided on;
  * - edits and `POST /messages/render` use the worker too, with the same HTML as in-thread;
- * - a pool whose worker cannot start changes nothing but the thread the render runs on.
+ * - a pool whose worker cannot start changes nothing but the thread the render runs on;
+ * - the built server (a child process) renders on its worker and exits at SIGTERM.
  */
 import t from 'tap';
 import { startTestServer, type Caller, type TestServer } from '../support/test-server.js';
+import { sample, scrape } from '../support/metrics-scrape.js';
+import { api, DEFAULT_DEMO_PASSWORD, ensureBuilt, fetchApiKey, startServer as startProcess } from '../support/server-process.js';
 import { WorkerRenderPool, type RenderPool } from '../../src/realm/render-pool.js';
 import type { RenderTask, RenderTaskResult } from '../../src/markdown/render-worker.js';
 import { renderMessageContent } from '../../src/realm/message-render.js';
@@ -150,4 +153,20 @@ t.test('a pool whose worker cannot start: sends render in-thread', async (t) => 
   const stored = await hamlet.call('GET', `/messages/${sent.body.id}`);
   t.equal(stored.body.message.content, inThread(s, hamlet.userId, content));
   t.equal((await offloads()).in_thread, before.in_thread! + 1, 'counted as rendered in-thread');
+});
+
+t.test('the built server renders a 10 KB send on its worker and still exits at SIGTERM', async (t) => {
+  ensureBuilt();
+  const token = 'render-offload-metrics-token-0123456789';
+  const server = await startProcess({ t, args: ['--metrics-token', token] });
+  const { api_key: key } = await fetchApiKey(server.url, 'hamlet@zulip.com', DEFAULT_DEMO_PASSWORD);
+  const content = big('@**Iago** from the built server');
+  const sent = await api<{ id: number }>(server.url, 'hamlet@zulip.com', key, 'POST', 'messages', { type: 'stream', to: 'Verona', topic: 'big', content });
+  t.equal(sent.status, 200);
+  const got = await api<{ message: { content: string } }>(server.url, 'hamlet@zulip.com', key, 'GET', `messages/${sent.body.id}`);
+  t.match(got.body.message.content, /^<p><span class="user-mention" data-user-id="\d+">@Iago<\/span> from the built server<\/p>\n<ul>\n<li>a<\/li>/);
+  const metrics = await scrape(server.url, token);
+  t.equal(sample(metrics.text, 'parley_render_offloads_total', 'outcome="worker"'), 1, "the send used its worker's render");
+  const exit = await server.stop('SIGTERM', 15_000);
+  t.same(exit, { code: 0, signal: null }, 'no worker thread keeps the process alive');
 });
