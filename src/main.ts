@@ -11,6 +11,7 @@ import { Errors } from './errors.js';
 import type { RealmState } from './domain/realm-state.js';
 import { RealmRegistry } from './realm/realm-registry.js';
 import { startRetentionJob } from './realm/retention-job.js';
+import { startAttachmentExpiryJob, type AttachmentExpiryOptions } from './realm/attachment-expiry-job.js';
 import { RealmUrls } from './realm/realm-urls.js';
 import { TrustedProxies } from './http/client-ip.js';
 import type { CommandContext } from './realm/decision.js';
@@ -36,11 +37,17 @@ import { recordAnsweredRequest } from './ops/request-log.js';
 import { bindFailureCause, lockDataDir, writeDemoPasswordFile } from './ops/startup.js';
 import { log as logger } from './log.js';
 import { FileTooLarge, type FileStore } from './storage/file-store.js';
+import { thumbnailUpload } from './storage/upload-thumbnails.js';
+import { serverSecret } from './storage/server-secret.js';
 import { fileDigests } from './domain/file-references.js';
 import { handleUserUploads, isUserUploadsPath } from './api/user-uploads-page.js';
 import type { UploadServices } from './api/uploaded-file.js';
+<<<<<<< HEAD
 import type { UploadRoute } from './http/multipart-upload.js';
 import { closeRenderPool, setRenderPool, type RenderPool } from './realm/render-pool.js';
+=======
+import { isUploadPath, type UploadRoute } from './http/multipart-upload.js';
+>>>>>>> main
 
 /** A running server. */
 export interface RunningServer {
@@ -72,8 +79,13 @@ export async function startServer(
     externalContentAllowLoopback?: boolean;
     /** The built browser app (`index.html` + assets); default `<package>/dist/webapp`. */
     webappDir?: string;
+<<<<<<< HEAD
     /** Test hook: the pool rendering large messages (default: worker threads, realm/render-pool.ts). */
     renderPool?: RenderPool;
+=======
+    /** Test hook: the unclaimed-upload expiry job's period, clock and age limit. */
+    attachmentExpiry?: AttachmentExpiryOptions;
+>>>>>>> main
   } = {},
 ): Promise<RunningServer> {
   const log = options.log ?? (() => {});
@@ -139,8 +151,11 @@ export async function startServer(
   });
   // Message retention (realm/retention-job.ts): deletes expired messages periodically.
   const retention = startRetentionJob(() => registry.all());
+  // Unclaimed uploads expire after 3 weeks (realm/attachment-expiry-job.ts).
+  const attachmentExpiry = startAttachmentExpiryJob(() => registry.all(), uploads.forget, options.attachmentExpiry);
   const release = async () => {
     await retention.stop();
+    await attachmentExpiry.stop();
     removeScrapeSource();
     queues.shutdown();
     await registry.close();
@@ -260,6 +275,8 @@ function uploadServices(files: FileStore, registry: RealmRegistry, maxFileUpload
     size: (sha256) => files.size(sha256),
     open: (sha256, start, end) => files.openRead(sha256, { start, end }),
     forget,
+    thumbnail: (sha256, contentType) => thumbnailUpload(files, sha256, contentType),
+    urlKey: serverSecret(registry.dataDir, 'upload-url-key'),
   };
 }
 
@@ -271,7 +288,7 @@ function uploadRoute(files: FileStore, maxFileUploadMib: number): UploadRoute {
   const tooLarge = () => Errors.uploadTooLarge(maxFileUploadMib);
   return {
     // Custom emoji and avatars are multipart uploads too (checked against their own 5 MiB limits).
-    matches: (method, path) => method === 'POST' && (path === '/api/v1/user_uploads' || path === '/json/user_uploads' || path === '/api/v1/users/me/avatar' || path.startsWith('/api/v1/realm/emoji/')),
+    matches: (method, path) => method === 'POST' && isUploadPath(path),
     maxFileBytes: maxFileUploadMib * MIB,
     tooLarge,
     stage: (source, maxBytes) =>

@@ -29,6 +29,7 @@ const SETTING_PARAMS = {
   move_messages_between_streams_limit_seconds: P.jsonOrString(),
   message_retention_days: P.jsonOrString(),
   enable_spectator_access: P.bool(),
+  avatar_changes_disabled: P.bool(),
   emails_restricted_to_domains: P.bool(),
   welcome_message_custom_text: P.string(),
   waiting_period_threshold: P.int(),

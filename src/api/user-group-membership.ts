@@ -19,7 +19,8 @@
  * as role-based direct members plus their chain of subgroups), so the three answers agree with it.
  */
 import { accessUserById, accessUserGroupById, requireMemberOrAdmin } from '../domain/access.js';
-import type { RealmState } from '../domain/realm-state.js';
+import type { RealmState, User, UserGroup } from '../domain/realm-state.js';
+import type { Result } from '../errors.js';
 import { realmUserGroups } from '../events/register/user-groups.js';
 import { defineEndpoint } from './define-endpoint.js';
 import { P } from './params.js';
@@ -52,15 +53,20 @@ function memberIds(state: RealmState, groupId: number, directOnly: boolean): num
   return [...members].sort((a, b) => a - b);
 }
 
+/** The group whose membership `user` asks for: Zulip's `require_member_or_admin`, then `access_user_group_to_read_membership`. */
+function groupToRead(state: RealmState, user: User, groupId: number): Result<UserGroup> {
+  const allowed = requireMemberOrAdmin(user);
+  if (!allowed.ok) return allowed;
+  return accessUserGroupById(state, groupId, { allowDeactivated: true });
+}
+
 /** `GET /user_groups/{user_group_id}/members`. */
 export const getUserGroupMembers = defineEndpoint({
   auth: 'user',
   pathParams: { user_group_id: 'int' },
   params: { direct_member_only: P.bool({ default: false }) },
   handler: ({ realm, user, path, params }) => {
-    const allowed = requireMemberOrAdmin(user);
-    if (!allowed.ok) return allowed.error;
-    const group = accessUserGroupById(realm.state, path.user_group_id, { allowDeactivated: true });
+    const group = groupToRead(realm.state, user, path.user_group_id);
     if (!group.ok) return group.error;
     return { members: memberIds(realm.state, group.value.id, params.direct_member_only) };
   },
@@ -72,9 +78,7 @@ export const getIsUserGroupMember = defineEndpoint({
   pathParams: { user_group_id: 'int', user_id: 'int' },
   params: { direct_member_only: P.bool({ default: false }) },
   handler: ({ realm, user, path, params }) => {
-    const allowed = requireMemberOrAdmin(user);
-    if (!allowed.ok) return allowed.error;
-    const group = accessUserGroupById(realm.state, path.user_group_id, { allowDeactivated: true });
+    const group = groupToRead(realm.state, user, path.user_group_id);
     if (!group.ok) return group.error;
     const target = accessUserById(realm.state, user, path.user_id, { forAdmin: false });
     if (!target.ok) return target.error;
@@ -88,9 +92,7 @@ export const getUserGroupSubgroups = defineEndpoint({
   pathParams: { user_group_id: 'int' },
   params: { direct_subgroup_only: P.bool({ default: false }) },
   handler: ({ realm, user, path, params }) => {
-    const allowed = requireMemberOrAdmin(user);
-    if (!allowed.ok) return allowed.error;
-    const group = accessUserGroupById(realm.state, path.user_group_id, { allowDeactivated: true });
+    const group = groupToRead(realm.state, user, path.user_group_id);
     if (!group.ok) return group.error;
     return { subgroups: subgroupClosure(directMembership(realm.state), group.value.id, params.direct_subgroup_only) };
   },

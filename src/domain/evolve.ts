@@ -29,6 +29,7 @@ import { evolveAttachments } from './attachments.js';
 import { evolveReactions } from './reactions.js';
 import { evolveUserAdmin } from './user-admin.js';
 import { messageEdited } from './message-edits.js';
+import { wordIndexMessageEdited } from './message-word-index.js';
 import { evolveMessagesDeleted } from './message-delete.js';
 import { subscriptionsRemoved, subscriptionPropertyChanged } from './subscriptions.js';
 import { messageFlagsChanged } from './message-flags.js';
@@ -60,7 +61,8 @@ export function evolve(state: RealmState, record: RealmRecord): void {
     case 'message_sent':
       return messageSent(state, record);
     case 'message_edited':
-      return messageEdited(state, record);
+      messageEdited(state, record);
+      return wordIndexMessageEdited(state, record);
     case 'messages_deleted':
       return evolveMessagesDeleted(state, record);
     case 'realm_settings_changed':
@@ -231,6 +233,7 @@ function messageSent(state: RealmState, r: MessageSent): void {
     bits: (r.isMeMessage ? MessageBit.isMe : 0) | (r.resolveTopicNotice ? MessageBit.resolveTopicNotice : 0),
   });
   bump(state, 'message', r.id);
+  state.wordIndex?.messageSent(r.id, r.content, r.topic);
 
   // UserMessage rows: the sender always; channel subscribers or conversation members.
   const receivers: Iterable<number> =

@@ -28,6 +28,7 @@ import { botStorageFromCore, botStorageToCore } from './bot-storage.js';
 import { playgroundsFromCore, playgroundsToCore, type PlaygroundState } from './realm-playgrounds.js';
 import { realmEmojiFromCore, realmEmojiToCore, type RealmEmojiCore } from './realm-emoji.js';
 import { sessionsFromCore, sessionsToCore, type SessionsCore } from './sessions.js';
+import { MessageWordIndex } from './message-word-index.js';
 
 export const CORE_VERSION = 1;
 
@@ -176,6 +177,8 @@ export function fromSnapshot(id: number, coreObject: object, columns: Record<str
   state.clients = Interner.fromArray(core.clients);
   state.nextIds = core.nextIds;
   state.messages = restoreMessages(columns, core.userMessageOwners);
+  // The restored messages are not in the word index yet: the realm layer backfills them.
+  state.wordIndex = new MessageWordIndex(state.messages.bits.length);
   userTopicsFromCore(state, core.userTopics);
   linkifiersFromCore(state, core.linkifiers);
   invitesFromCore(state, core.invites);

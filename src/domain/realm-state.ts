@@ -8,6 +8,7 @@
  */
 import { MessageIndex } from './message-index.js';
 import { Interner } from './interner.js';
+import { MessageWordIndex } from './message-word-index.js';
 import type { UserTopic } from './user-topics.js';
 import type { LinkifierState } from './linkifiers.js';
 import { emptyProfileFields, type ProfileFieldsState } from './custom-profile-fields.js';
@@ -183,6 +184,8 @@ export interface RealmSettings {
   moderationRequestChannelId?: number | null;
   /** Channel for Zulip update announcements (`zulip_update_announcements_stream`); null/absent = none. */
   zulipUpdateAnnouncementsStreamId?: number | null;
+  /** `avatar_changes_disabled`: only administrators change avatars; absent = false. */
+  avatarChangesDisabled?: boolean;
 }
 
 /** Id counters; each `evolve` of a creating record advances the matching counter. */
@@ -242,6 +245,8 @@ export interface RealmState {
   topics: Interner;
   clients: Interner;
   messages: MessageIndex;
+  /** Inverted word index for `search:` narrows; see `message-word-index.ts` (optional: states built by hand may lack it). */
+  wordIndex?: MessageWordIndex;
   /** user id → (channel/topic key → visibility row); see `user-topics.ts`. */
   userTopics: Map<number, Map<string, UserTopic>>;
   /** Linkifiers in order, and the next id; see `linkifiers.ts` (optional: states built by hand may lack it). */
@@ -318,6 +323,7 @@ export function emptyRealmState(id: number): RealmState {
     topics: new Interner(),
     clients: new Interner(),
     messages: new MessageIndex(),
+    wordIndex: new MessageWordIndex(),
     userTopics: new Map(),
     linkifiers: { items: [], nextId: 1 },
     profileFields: emptyProfileFields(),

@@ -33,6 +33,7 @@ export const REALM_UPDATE_PROPERTIES = [
   'new_stream_announcements_stream_id',
   'signup_announcements_stream_id',
   'zulip_update_announcements_stream_id',
+  'avatar_changes_disabled',
 ] as const;
 
 /**

@@ -66,6 +66,7 @@ import type { DeleteTopic, DeleteTopicReplies } from './handlers/delete-topic.js
 import type { ReportMessage, ReportMessageReplies } from './handlers/message-report.js';
 import type { DeleteExpiredMessages, RetentionReplies } from './handlers/message-retention.js';
 export type { DeleteExpiredMessages };
+import type { DeleteUnclaimedAttachments, AttachmentExpiryReplies } from './handlers/attachment-expiry.js';
 export type { ReportMessage };
 export type { DeleteTopic };
 import type { RealmEmojiCommand } from './handlers/realm-emoji.js';
@@ -82,11 +83,13 @@ export type Command =
   | CustomProfileFieldCommand | NavigationViewCommand | ChannelFolderCommand | DraftCommand | InviteCommand | UserAdminCommand
   | UserCreateCommand | UpdateSettings | DeleteMessage | EditMessage | ReactionCommand | MessageFlagCommand
   | SessionCommand | AttachmentCommand | RealmEmojiCommand | ChangeAvatar
-  | UpdateRealm | DefaultStreamCommand | PlaygroundCommand | UpdateRealmUserDefaults | RealmDomainCommand | BotStorageCommand | TestWelcomeBotMessage | DeleteTopic | ReportMessage | DeleteExpiredMessages;
+  | UpdateRealm | DefaultStreamCommand | PlaygroundCommand | UpdateRealmUserDefaults | RealmDomainCommand | BotStorageCommand | TestWelcomeBotMessage | DeleteTopic | ReportMessage | DeleteExpiredMessages
+  | DeleteUnclaimedAttachments;
 
 /** The reply each command type yields on success. */
 export interface CommandReplies extends MessageFlagReplies, CustomProfileFieldReplies, NavigationViewReplies, ChannelFolderReplies, ReactionReplies, DraftReplies, InviteReplies, UserAdminReplies,
-  UserCreateReplies, UserSettingsReplies, SessionReplies, AttachmentReplies, RealmUpdateReplies, DefaultStreamReplies, PlaygroundReplies, RealmUserDefaultsReplies, RealmDomainReplies, BotStorageReplies, WelcomeBotTestReplies, DeleteTopicReplies, ReportMessageReplies, RetentionReplies {
+  UserCreateReplies, UserSettingsReplies, SessionReplies, AttachmentReplies, RealmUpdateReplies, DefaultStreamReplies, PlaygroundReplies, RealmUserDefaultsReplies, RealmDomainReplies, BotStorageReplies, WelcomeBotTestReplies, DeleteTopicReplies, ReportMessageReplies, RetentionReplies,
+  AttachmentExpiryReplies {
   create_realm: Record<string, never>;
   create_user: { userId: number; apiKey: string };
   subscribe: Record<string, never>;

@@ -15,6 +15,7 @@ import { canAccessAllUsers, canAccessUser, hasContentAccess } from '../domain/ac
 import { topicMessageIds } from '../domain/recipient-index.js';
 import { personalSetting } from '../domain/user-settings.js';
 import { usersByLowerName } from '../domain/user-name-index.js';
+import { uploadImagePreview } from '../domain/upload-thumbnails.js';
 import { emptyFindings, type LinkableStream, type MentionableUser, type ZulipRenderContext } from '../markdown/context.js';
 
 const NO_USERS: readonly MentionableUser[] = [];
@@ -86,6 +87,7 @@ export function renderContext(state: RealmState, senderId: number, nowSeconds: n
       return { id: String(emoji.id), name: emoji.name, sourceUrl: emojiSourceUrl(state.id, emoji.fileName), deactivated: false };
     },
     ...(state.camoKey !== undefined && { camo: { uri: EXTERNAL_CONTENT_PREFIX, key: state.camoKey } }),
+    uploadPreview: (pathId) => uploadImagePreview(state, pathId),
     translateEmoticons: sender !== undefined && personalSetting(sender, 'translate_emoticons') === true,
     nowSeconds,
     out: emptyFindings(),

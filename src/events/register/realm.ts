@@ -43,7 +43,7 @@ export function realmSection(state: RealmState, opts: RealmSectionOptions): Reco
   const out: Record<string, unknown> = {
     // Realm.property_types (prefixed realm_), alphabetical as in Zulip.
     realm_allow_message_editing: s.allowMessageEditing,
-    realm_avatar_changes_disabled: false,
+    realm_avatar_changes_disabled: s.avatarChangesDisabled ?? false,
     realm_default_code_block_language: '',
     realm_default_language: s.defaultLanguage ?? 'en',
     realm_description: s.description,

@@ -36,6 +36,7 @@ import { updateMessageFlags, markAllAsRead, markChannelAsRead } from './message-
 import { addReaction, removeReaction } from './reactions.js';
 import { createDrafts, editDraft, deleteDraft } from './drafts.js';
 import { uploadFile, deleteAttachment } from './attachments.js';
+import { deleteUnclaimedAttachments } from './attachment-expiry.js';
 import { deleteMessage } from './message-delete.js';
 import { editMessage } from './message-edit.js';
 import { updateUser, deactivateUser, reactivateUser } from './user-admin.js';
@@ -104,6 +105,7 @@ export const handlers: HandlerTable = {
   delete_draft: deleteDraft,
   upload_file: uploadFile,
   delete_attachment: deleteAttachment,
+  delete_unclaimed_attachments: deleteUnclaimedAttachments,
   delete_message: deleteMessage,
   edit_message: editMessage,
   create_multiuse_invite: createMultiuseInvite,

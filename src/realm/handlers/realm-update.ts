@@ -54,6 +54,7 @@ export interface RealmSettingsRequest {
   /** `"unlimited"` or a positive integer (days); checked here. */
   message_retention_days?: unknown;
   enable_spectator_access?: boolean;
+  avatar_changes_disabled?: boolean;
   emails_restricted_to_domains?: boolean;
   /** ≤ 8000 characters (`Realm.MAX_REALM_WELCOME_MESSAGE_CUSTOM_TEXT_LENGTH`); checked here. */
   welcome_message_custom_text?: string;
@@ -122,6 +123,7 @@ function current(s: RealmSettings, key: keyof ChangeableRealmSettings): unknown 
     case 'defaultLanguage':
       return 'en';
     case 'enableSpectatorAccess':
+    case 'avatarChangesDisabled':
     case 'emailsRestrictedToDomains':
       return false;
     case 'welcomeMessageCustomText':
@@ -215,6 +217,7 @@ export const updateRealm: Handler<UpdateRealm, RealmUpdateReplies['update_realm'
     set('message_content_allowed_in_email_notifications', 'messageContentAllowedInEmailNotifications', req.message_content_allowed_in_email_notifications);
   }
   if (req.enable_spectator_access !== undefined) set('enable_spectator_access', 'enableSpectatorAccess', req.enable_spectator_access);
+  if (req.avatar_changes_disabled !== undefined) set('avatar_changes_disabled', 'avatarChangesDisabled', req.avatar_changes_disabled);
   if (req.emails_restricted_to_domains !== undefined) set('emails_restricted_to_domains', 'emailsRestrictedToDomains', req.emails_restricted_to_domains);
   if (req.welcome_message_custom_text !== undefined) {
     if (req.welcome_message_custom_text.length > MAX_WELCOME_MESSAGE_LENGTH) return fail(Errors.badRequest(welcomeTextTooLong()));
