@@ -42,12 +42,8 @@ import { serverSecret } from './storage/server-secret.js';
 import { fileDigests } from './domain/file-references.js';
 import { handleUserUploads, isUserUploadsPath } from './api/user-uploads-page.js';
 import type { UploadServices } from './api/uploaded-file.js';
-<<<<<<< HEAD
-import type { UploadRoute } from './http/multipart-upload.js';
-import { closeRenderPool, setRenderPool, type RenderPool } from './realm/render-pool.js';
-=======
 import { isUploadPath, type UploadRoute } from './http/multipart-upload.js';
->>>>>>> main
+import { closeRenderPool, setRenderPool, type RenderPool } from './realm/render-pool.js';
 
 /** A running server. */
 export interface RunningServer {
@@ -79,13 +75,10 @@ export async function startServer(
     externalContentAllowLoopback?: boolean;
     /** The built browser app (`index.html` + assets); default `<package>/dist/webapp`. */
     webappDir?: string;
-<<<<<<< HEAD
-    /** Test hook: the pool rendering large messages (default: worker threads, realm/render-pool.ts). */
-    renderPool?: RenderPool;
-=======
     /** Test hook: the unclaimed-upload expiry job's period, clock and age limit. */
     attachmentExpiry?: AttachmentExpiryOptions;
->>>>>>> main
+    /** Test hook: the pool rendering large messages (default: worker threads, realm/render-pool.ts). */
+    renderPool?: RenderPool;
   } = {},
 ): Promise<RunningServer> {
   const log = options.log ?? (() => {});
