@@ -43,6 +43,13 @@ import * as invites from './invites.js';
 import * as navigationViews from './navigation-views.js';
 import * as realmEmoji from './realm-emoji.js';
 import * as avatars from './avatars.js';
+import * as mutedUsers from './muted-users.js';
+import * as alertWords from './alert-words.js';
+import * as savedSnippets from './saved-snippets.js';
+import * as readReceipts from './read-receipts.js';
+import * as typingEdit from './typing-edit.js';
+import * as ownAccount from './own-account.js';
+import * as pushDevices from './push-devices.js';
 
 /** Server-wide services some endpoints are bound to. */
 export interface EndpointServices {
@@ -194,9 +201,22 @@ export function buildRoutes(services: EndpointServices): Route[] {
 
     // --- Navigation views (navigation-views.ts) ---
     route('/navigation_views', { GET: navigationViews.getNavigationViews, POST: navigationViews.addNavigationView }),
-    route('/navigation_views/{fragment:string}', {
+    route('/navigation_views/{fragment:path}', {
       PATCH: navigationViews.editNavigationView,
       DELETE: navigationViews.removeNavigationView,
     }),
+
+    // --- Personal features (muted-users.ts, alert-words.ts, saved-snippets.ts, read-receipts.ts,
+    // typing-edit.ts, own-account.ts, push-devices.ts) ---
+    route('/users/me/muted_users/{muted_user_id}', { POST: mutedUsers.muteUser, DELETE: mutedUsers.unmuteUser }),
+    route('/users/me/alert_words', { GET: alertWords.listAlertWords, POST: alertWords.addAlertWords, DELETE: alertWords.removeAlertWords }),
+    route('/saved_snippets', { GET: savedSnippets.getSavedSnippets, POST: savedSnippets.createSavedSnippet }),
+    route('/saved_snippets/{saved_snippet_id}', { PATCH: savedSnippets.editSavedSnippet, DELETE: savedSnippets.deleteSavedSnippet }),
+    route('/messages/{message_id}/read_receipts', { GET: readReceipts.getReadReceipts }),
+    route('/messages/{message_id}/typing', { POST: typingEdit.setTypingStatusForMessageEdit }),
+    route('/users/me', { DELETE: ownAccount.deactivateOwnUser }),
+    route('/users/me/api_key/regenerate', { POST: ownAccount.regenerateApiKey }),
+    route('/users/me/apns_device_token', { POST: pushDevices.addApnsToken, DELETE: pushDevices.removeApnsToken }),
+    route('/users/me/android_gcm_reg_id', { POST: pushDevices.addFcmToken, DELETE: pushDevices.removeFcmToken }),
   ].flat();
 }

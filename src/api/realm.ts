@@ -32,6 +32,7 @@ const SETTING_PARAMS = {
   avatar_changes_disabled: P.bool(),
   emails_restricted_to_domains: P.bool(),
   welcome_message_custom_text: P.string(),
+  enable_read_receipts: P.bool(),
   waiting_period_threshold: P.int(),
   default_language: P.string(),
   topics_policy: P.string(),

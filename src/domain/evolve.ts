@@ -37,6 +37,11 @@ import { evolveRealmEmoji } from './realm-emoji.js';
 import { avatarChanged } from './avatars.js';
 import { evolveSessions } from './sessions.js';
 import { userPasswordChanged } from './user-password.js';
+import { evolveMutedUsers } from './muted-users.js';
+import { alertWordsChanged } from './alert-words.js';
+import { evolveSavedSnippets } from './saved-snippets.js';
+import { evolvePushDevices } from './push-devices.js';
+import { apiKeyRegenerated } from './api-key-change.js';
 import { assertNever, checkRecordVersion } from './record-versions.js';
 
 /**
@@ -136,6 +141,20 @@ export function evolve(state: RealmState, record: RealmRecord): void {
       return evolveSessions(state, record);
     case 'user_password_changed':
       return userPasswordChanged(state, record);
+    case 'user_muted':
+    case 'user_unmuted':
+      return evolveMutedUsers(state, record);
+    case 'alert_words_changed':
+      return alertWordsChanged(state, record);
+    case 'saved_snippet_created':
+    case 'saved_snippet_edited':
+    case 'saved_snippet_deleted':
+      return evolveSavedSnippets(state, record);
+    case 'push_device_added':
+    case 'push_devices_removed':
+      return evolvePushDevices(state, record);
+    case 'api_key_regenerated':
+      return apiKeyRegenerated(state, record);
     default:
       return assertNever(record, 'record type');
   }

@@ -29,6 +29,10 @@ import { playgroundsFromCore, playgroundsToCore, type PlaygroundState } from './
 import { realmEmojiFromCore, realmEmojiToCore, type RealmEmojiCore } from './realm-emoji.js';
 import { sessionsFromCore, sessionsToCore, type SessionsCore } from './sessions.js';
 import { MessageWordIndex } from './message-word-index.js';
+import { mutedUsersFromCore, mutedUsersToCore, type MutedUsersCore } from './muted-users.js';
+import { alertWordsFromCore, alertWordsToCore, type AlertWordsCore } from './alert-words.js';
+import { savedSnippetsFromCore, savedSnippetsToCore, type SavedSnippetsCore } from './saved-snippets.js';
+import { pushDevicesFromCore, pushDevicesToCore, type PushDevicesCore } from './push-devices.js';
 
 export const CORE_VERSION = 1;
 
@@ -89,6 +93,14 @@ export interface RealmCore {
   realmEmoji?: RealmEmojiCore;
   /** Web sessions (absent in snapshots written before sessions, or before the first login: none). */
   sessions?: SessionsCore;
+  /** Muted users (absent in snapshots written before muted users: none). */
+  mutedUsers?: MutedUsersCore;
+  /** Alert words (absent in snapshots written before alert words: none). */
+  alertWords?: AlertWordsCore;
+  /** Saved snippets (absent in snapshots written before them, or before the first one: none). */
+  savedSnippets?: SavedSnippetsCore;
+  /** Mobile push devices (absent in snapshots written before them: none). */
+  pushDevices?: PushDevicesCore;
 }
 
 const umIds = (userId: number) => `um:ids:${userId}`;
@@ -137,6 +149,10 @@ export function toSnapshot(state: RealmState): { core: RealmCore; columns: Recor
     botStorage: botStorageToCore(state),
     realmEmoji: realmEmojiToCore(state),
     sessions: sessionsToCore(state),
+    mutedUsers: mutedUsersToCore(state),
+    alertWords: alertWordsToCore(state),
+    savedSnippets: savedSnippetsToCore(state),
+    pushDevices: pushDevicesToCore(state),
   };
   return { core, columns };
 }
@@ -197,6 +213,10 @@ export function fromSnapshot(id: number, coreObject: object, columns: Record<str
   botStorageFromCore(state, core.botStorage);
   realmEmojiFromCore(state, core.realmEmoji);
   sessionsFromCore(state, core.sessions);
+  mutedUsersFromCore(state, core.mutedUsers);
+  alertWordsFromCore(state, core.alertWords);
+  savedSnippetsFromCore(state, core.savedSnippets);
+  pushDevicesFromCore(state, core.pushDevices);
   return state;
 }
 

@@ -178,6 +178,8 @@ export interface RealmSettings {
   emailsRestrictedToDomains?: boolean;
   /** `welcome_message_custom_text`: Welcome Bot's extra message to new users ('' = none); absent = ''. */
   welcomeMessageCustomText?: string;
+  /** `enable_read_receipts` (GET /messages/{id}/read_receipts); absent = false. */
+  enableReadReceipts?: boolean;
   /** `message_content_allowed_in_email_notifications`; absent = true. */
   messageContentAllowedInEmailNotifications?: boolean;
   /** Channel receiving message reports (`moderation_request_channel`); null/absent = none. */
@@ -283,6 +285,14 @@ export interface RealmState {
   realmEmoji?: import('./realm-emoji.js').RealmEmojiState;
   /** Web sessions by the SHA-256 of their id; see `sessions.ts` (optional: created at the first login). */
   sessions?: Map<string, import('./sessions.js').WebSession>;
+  /** Muter id → (muted user id → UNIX seconds); see `muted-users.ts` (optional: created at the first mute). */
+  mutedUsers?: Map<number, Map<number, number>>;
+  /** User id → alert words; see `alert-words.ts` (optional: created with the first words). */
+  alertWords?: Map<number, string[]>;
+  /** Users' saved snippets and the next id; see `saved-snippets.ts` (optional: created with the first one). */
+  savedSnippets?: import('./saved-snippets.js').SavedSnippetState;
+  /** User id → registered mobile push devices; see `push-devices.ts` (optional: created at the first registration). */
+  pushDevices?: Map<number, import('./push-devices.js').PushDevice[]>;
   nextIds: IdCounters;
 }
 

@@ -25,6 +25,7 @@ export const REALM_UPDATE_PROPERTIES = [
   'enable_spectator_access',
   'emails_restricted_to_domains',
   'welcome_message_custom_text',
+  'enable_read_receipts',
   'waiting_period_threshold',
   'default_language',
   'topics_policy',

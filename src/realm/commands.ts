@@ -74,6 +74,12 @@ import type { ChangeAvatar } from './handlers/avatars.js';
 export type { RealmEmojiCommand, ChangeAvatar };
 import type { SessionCommand, SessionReplies } from './handlers/sessions.js';
 export type { SessionCommand };
+import type { MutedUserCommand, MutedUserReplies } from './handlers/muted-users.js';
+import type { ChangeAlertWords, AlertWordReplies } from './handlers/alert-words.js';
+import type { SavedSnippetCommand, SavedSnippetReplies } from './handlers/saved-snippets.js';
+import type { TypingEditMessage, TypingEditReplies } from './handlers/typing-edit.js';
+import type { OwnAccountCommand, OwnAccountReplies } from './handlers/own-account.js';
+import type { PushDeviceCommand, PushDeviceReplies } from './handlers/push-devices.js';
 
 /** Every command a realm actor accepts. */
 export type Command =
@@ -84,12 +90,14 @@ export type Command =
   | UserCreateCommand | UpdateSettings | DeleteMessage | EditMessage | ReactionCommand | MessageFlagCommand
   | SessionCommand | AttachmentCommand | RealmEmojiCommand | ChangeAvatar
   | UpdateRealm | DefaultStreamCommand | PlaygroundCommand | UpdateRealmUserDefaults | RealmDomainCommand | BotStorageCommand | TestWelcomeBotMessage | DeleteTopic | ReportMessage | DeleteExpiredMessages
-  | DeleteUnclaimedAttachments;
+  | DeleteUnclaimedAttachments
+  | MutedUserCommand | ChangeAlertWords | SavedSnippetCommand | TypingEditMessage | OwnAccountCommand | PushDeviceCommand;
 
 /** The reply each command type yields on success. */
 export interface CommandReplies extends MessageFlagReplies, CustomProfileFieldReplies, NavigationViewReplies, ChannelFolderReplies, ReactionReplies, DraftReplies, InviteReplies, UserAdminReplies,
   UserCreateReplies, UserSettingsReplies, SessionReplies, AttachmentReplies, RealmUpdateReplies, DefaultStreamReplies, PlaygroundReplies, RealmUserDefaultsReplies, RealmDomainReplies, BotStorageReplies, WelcomeBotTestReplies, DeleteTopicReplies, ReportMessageReplies, RetentionReplies,
-  AttachmentExpiryReplies {
+  AttachmentExpiryReplies,
+  MutedUserReplies, AlertWordReplies, SavedSnippetReplies, TypingEditReplies, OwnAccountReplies, PushDeviceReplies {
   create_realm: Record<string, never>;
   create_user: { userId: number; apiKey: string };
   subscribe: Record<string, never>;

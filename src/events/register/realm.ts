@@ -54,7 +54,7 @@ export function realmSection(state: RealmState, opts: RealmSectionOptions): Reco
     realm_emails_restricted_to_domains: s.emailsRestrictedToDomains ?? false,
     realm_enable_guest_user_dm_warning: true,
     realm_enable_guest_user_indicator: true,
-    realm_enable_read_receipts: false,
+    realm_enable_read_receipts: s.enableReadReceipts ?? false,
     realm_enable_spectator_access: s.enableSpectatorAccess ?? false,
     realm_giphy_rating: GIPHY_RATING_OPTIONS.g.id,
     realm_inline_image_preview: true,

@@ -55,6 +55,12 @@ import { deleteExpiredMessages } from './message-retention.js';
 import { addRealmEmoji, removeRealmEmoji } from './realm-emoji.js';
 import { changeAvatar } from './avatars.js';
 import { createSession, endSession, changePassword } from './sessions.js';
+import { muteUser, unmuteUser } from './muted-users.js';
+import { changeAlertWords } from './alert-words.js';
+import { createSavedSnippet, editSavedSnippet, deleteSavedSnippet } from './saved-snippets.js';
+import { typingEditMessage } from './typing-edit.js';
+import { deactivateOwnAccount, regenerateApiKey } from './own-account.js';
+import { addPushDevice, removePushDevice } from './push-devices.js';
 
 type HandlerTable = { [T in Command['type']]: Handler<Extract<Command, { type: T }>, CommandReplies[T]> };
 
@@ -138,4 +144,15 @@ export const handlers: HandlerTable = {
   create_session: createSession,
   end_session: endSession,
   change_password: changePassword,
+  mute_user: muteUser,
+  unmute_user: unmuteUser,
+  change_alert_words: changeAlertWords,
+  create_saved_snippet: createSavedSnippet,
+  edit_saved_snippet: editSavedSnippet,
+  delete_saved_snippet: deleteSavedSnippet,
+  typing_edit_message: typingEditMessage,
+  deactivate_own_account: deactivateOwnAccount,
+  regenerate_api_key: regenerateApiKey,
+  add_push_device: addPushDevice,
+  remove_push_device: removePushDevice,
 };

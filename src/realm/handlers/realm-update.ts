@@ -58,6 +58,7 @@ export interface RealmSettingsRequest {
   emails_restricted_to_domains?: boolean;
   /** ≤ 8000 characters (`Realm.MAX_REALM_WELCOME_MESSAGE_CUSTOM_TEXT_LENGTH`); checked here. */
   welcome_message_custom_text?: string;
+  enable_read_receipts?: boolean;
   /** Days. */
   waiting_period_threshold?: number;
   default_language?: string;
@@ -125,6 +126,7 @@ function current(s: RealmSettings, key: keyof ChangeableRealmSettings): unknown 
     case 'enableSpectatorAccess':
     case 'avatarChangesDisabled':
     case 'emailsRestrictedToDomains':
+    case 'enableReadReceipts':
       return false;
     case 'welcomeMessageCustomText':
       return '';
@@ -223,6 +225,7 @@ export const updateRealm: Handler<UpdateRealm, RealmUpdateReplies['update_realm'
     if (req.welcome_message_custom_text.length > MAX_WELCOME_MESSAGE_LENGTH) return fail(Errors.badRequest(welcomeTextTooLong()));
     set('welcome_message_custom_text', 'welcomeMessageCustomText', req.welcome_message_custom_text);
   }
+  if (req.enable_read_receipts !== undefined) set('enable_read_receipts', 'enableReadReceipts', req.enable_read_receipts);
   if (topicsPolicy !== undefined) set('topics_policy', 'topicsPolicy', topicsPolicy as RealmSettings['topicsPolicy']);
 
   // 4. Group settings, in Realm.REALM_PERMISSION_GROUP_SETTINGS order.

@@ -205,7 +205,7 @@ export const updateUser: Handler<UpdateUser, Record<string, never>> = (state, cm
  * account's own queues are not told), its group membership changes, and for bots `realm_bot`
  * update `{user_id, is_active}`.
  */
-function activationDecision(state: RealmState, target: User, isActive: boolean): Decision<Record<string, never>> {
+export function activationDecision(state: RealmState, target: User, isActive: boolean): Decision<Record<string, never>> {
   const accounts = [target];
   if (!isActive && !target.isBot) {
     for (const u of state.users.values()) if (u.isBot && u.isActive && u.botOwnerId === target.id) accounts.push(u);
