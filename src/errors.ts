@@ -46,6 +46,7 @@ export type ErrorCode =
   | 'BAD_IMAGE'
   | 'REALM_UPLOAD_QUOTA'
   | 'CSRF_FAILED'
+  | 'INVITATION_FAILED'
   // parley's own (no Zulip equivalent): storage failures a client can meet
   | 'DISK_FULL'
   | 'MESSAGE_DAMAGED';
@@ -199,6 +200,17 @@ export const Errors = {
    * https://zulip.com/api/rest-error-handling).
    */
   insufficientPermission: () => bad('Insufficient permission'),
+  /**
+   * zerver/lib/exceptions.py `InvitationError` (raised by zerver/actions/invites.py
+   * `do_invite_users`): `errors` = `[email, message, is_deactivated_user]` per skipped address.
+   */
+  invitationFailed: (msg: string, errors: ReadonlyArray<[string, string, boolean]>, sentInvitations: boolean, dailyLimitReached = false) =>
+    new ZulipError('INVITATION_FAILED', msg, 400, {
+      errors,
+      sent_invitations: sentInvitations,
+      license_limit_reached: false,
+      daily_limit_reached: dailyLimitReached,
+    }),
   notAllowedForGuests: () => bad('Not allowed for guest users'),
   /** Seed §4.12/§7: `PATCH /users/{id}` giving a guest the administrator role (Zulip itself allows it). */
   guestCannotBeAdmin: () => bad('Guests cannot be organization administrators'),

@@ -42,6 +42,11 @@ import { serverSecret } from './storage/server-secret.js';
 import { fileDigests } from './domain/file-references.js';
 import { handleUserUploads, isUserUploadsPath } from './api/user-uploads-page.js';
 import type { UploadServices } from './api/uploaded-file.js';
+import { ConfigError } from './config.js';
+import { Mailer, defaultFromAddress, smtpUrlProblem, type MailerOptions } from './mail/mailer.js';
+import { join as joinPath } from 'node:path';
+import { handlePasswordReset, isPasswordResetPath } from './api/password-reset.js';
+import { MissedMessageEmails } from './realm/missed-message-emails.js';
 import { isUploadPath, type UploadRoute } from './http/multipart-upload.js';
 import { closeRenderPool, setRenderPool, type RenderPool } from './realm/render-pool.js';
 
@@ -58,6 +63,10 @@ export interface RunningServer {
   demoPassword?: string;
   /** Port of the dedicated metrics listener, when `config.metricsPort` is set. */
   metricsPort?: number;
+  /** The outbound mail queue (SMTP with `--smtp-url`, else `<data dir>/outbox/`). */
+  mailer: Mailer;
+  /** The missed-message email job (tests drive `tick` with their clock). */
+  missedMessages: MissedMessageEmails;
   /** Stops accepting, finishes in-flight requests and commands, snapshots, closes the store. */
   close(): Promise<void>;
 }
@@ -75,6 +84,10 @@ export async function startServer(
     externalContentAllowLoopback?: boolean;
     /** The built browser app (`index.html` + assets); default `<package>/dist/webapp`. */
     webappDir?: string;
+    /** Test hook: the missed-message email job's clock (UNIX seconds); its timer then stays off (tests call `tick`). */
+    missedMessageClock?: () => number;
+    /** Test hook: mailer retry timing (`retryBaseMs`, `maxAttempts`, …). */
+    mail?: Partial<Omit<MailerOptions, 'smtpUrl' | 'from' | 'outboxDir'>>;
     /** Test hook: the unclaimed-upload expiry job's period, clock and age limit. */
     attachmentExpiry?: AttachmentExpiryOptions;
     /** Test hook: the pool rendering large messages (default: worker threads, realm/render-pool.ts). */
@@ -89,6 +102,8 @@ export async function startServer(
   if (config.externalHost !== undefined && config.externalUrl === undefined) {
     log(`warning: --external-host is deprecated; use --external-url ${provisionalUrls.rootUrl.replace(/:0$/, ':<port>')}`);
   }
+  const smtpProblem = config.smtpUrl === undefined ? null : smtpUrlProblem(config.smtpUrl);
+  if (smtpProblem !== null) throw new ConfigError(`--smtp-url ${smtpProblem}`);
   const lock = lockDataDir(config.dataDir);
   if (options.renderPool !== undefined) setRenderPool(options.renderPool);
   let registry: RealmRegistry;
@@ -120,9 +135,26 @@ export async function startServer(
     rateLimits: config.rateLimits ? new ApiRateLimits() : null,
     uploads,
   };
-  const apiDispatch = createDispatcher(buildRoutes({ queues }), services);
+  const mailer = new Mailer({
+    ...options.mail,
+    smtpUrl: config.smtpUrl,
+    from: config.emailFrom ?? defaultFromAddress(provisionalUrls.rootUrl),
+    outboxDir: joinPath(registry.dataDir, 'outbox'),
+  });
+  const apiDispatch = createDispatcher(buildRoutes({ queues, mailer }), services);
+  // Missed-message emails (realm/missed-message-emails.ts): fed by durable message events.
+  const missedMessages = new MissedMessageEmails({
+    realm: (id) => registry.all().find((r) => r.id === id),
+    hasEventQueue: (realmId, userId) => queues.hasQueues(realmId, userId),
+    mailer,
+    ...(options.missedMessageClock && { now: options.missedMessageClock }),
+  });
+  const unsubscribeMissed = registry.events.subscribe((realmId, seq, events) => missedMessages.onEvents(realmId, seq, events));
+  if (options.missedMessageClock === undefined) missedMessages.start();
   const assets = new StaticAssets(options.webappDir ?? fileURLToPath(new URL('../dist/webapp/', import.meta.url)));
   const pageServices = { ...services, appShell: () => assets.shell() };
+  // Password reset pages (api/password-reset.ts): tokens are HMACs under a server secret.
+  const resetServices = { ...services, mailer, secret: serverSecret(registry.dataDir, 'password-reset') };
   // Bound before the demo exists: until then every request gets 503 (clients retry).
   let starting = true;
   const startingError = errorResponse(Errors.unhealthy('Server is starting'));
@@ -148,6 +180,9 @@ export async function startServer(
   const attachmentExpiry = startAttachmentExpiryJob(() => registry.all(), uploads.forget, options.attachmentExpiry);
   const release = async () => {
     await retention.stop();
+    unsubscribeMissed();
+    await missedMessages.stop();
+    await mailer.close();
     await attachmentExpiry.stop();
     removeScrapeSource();
     queues.shutdown();
@@ -172,7 +207,10 @@ export async function startServer(
         thumbnailRoute(services),
         externalContentRoute({ key: registry.camoKey, allowLoopback: options.externalContentAllowLoopback === true }),
       ],
-      pages: { matches: isWebPagePath, handle: (req) => handleWebPage(req, pageServices) },
+      pages: {
+        matches: (path) => isWebPagePath(path) || isPasswordResetPath(path),
+        handle: (req) => (isPasswordResetPath(req.path) ? handlePasswordReset(req, resetServices) : handleWebPage(req, pageServices)),
+      },
       assets,
       health,
       ...((config.metricsToken ?? '') !== '' && { metrics: { token: config.metricsToken!, scrape: scrapeMetrics } }),
@@ -227,6 +265,8 @@ export async function startServer(
     ...(demoPassword !== undefined && { demoPassword }),
     ...(metricsServer !== undefined && { metricsPort: metricsServer.port }),
     queues,
+    mailer,
+    missedMessages,
     async close() {
       metricsServer?.close();
       queues.shutdown(); // answer waiting long-polls so the HTTP server can drain

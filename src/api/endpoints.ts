@@ -40,6 +40,8 @@ import * as deleteTopic from './delete-topic.js';
 import * as messageReport from './message-report.js';
 import * as linkifiers from './realm-linkifiers.js';
 import * as invites from './invites.js';
+import { emailInviteEndpoints } from './email-invites.js';
+import type { Mailer } from '../mail/mailer.js';
 import * as navigationViews from './navigation-views.js';
 import * as realmEmoji from './realm-emoji.js';
 import * as avatars from './avatars.js';
@@ -54,11 +56,14 @@ import * as pushDevices from './push-devices.js';
 /** Server-wide services some endpoints are bound to. */
 export interface EndpointServices {
   queues: EventQueueManager;
+  /** Outbound mail (invitation emails); absent = `POST /invites` and the email-invite routes are not served. */
+  mailer?: Mailer;
 }
 
 /** The full route table, handed to `createDispatcher` (`api/registry.ts`). */
 export function buildRoutes(services: EndpointServices): Route[] {
   const events = eventEndpoints(services.queues);
+  const emailInvites = services.mailer === undefined ? null : emailInviteEndpoints(services.mailer);
   return [
     // --- Server and authentication (auth.ts, server-settings.ts) ---
     route('/server_settings', { GET: serverSettings.getServerSettings }),
@@ -195,9 +200,13 @@ export function buildRoutes(services: EndpointServices): Route[] {
     route('/users/me/avatar', { POST: avatars.setAvatar, DELETE: avatars.deleteAvatar }),
 
     // --- Invitations (invites.ts; the `/join/` sign-up page is served by join.ts outside /api/v1) ---
-    route('/invites', { GET: invites.getInvites }),
+    route('/invites', { GET: invites.getInvites, ...(emailInvites && { POST: emailInvites.sendInvites }) }),
     route('/invites/multiuse', { POST: invites.createMultiuseInvite }),
     route('/invites/multiuse/{invite_id}', { DELETE: invites.revokeMultiuseInvite }),
+    ...(emailInvites ? [
+      route('/invites/{invite_id}', { DELETE: emailInvites.revokeEmailInvite }),
+      route('/invites/{invite_id}/resend', { POST: emailInvites.resendEmailInvite }),
+    ] : []),
 
     // --- Navigation views (navigation-views.ts) ---
     route('/navigation_views', { GET: navigationViews.getNavigationViews, POST: navigationViews.addNavigationView }),

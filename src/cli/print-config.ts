@@ -35,6 +35,10 @@ export interface ServerSettings {
   maxBodyBytes: number;
   /** `--max-file-upload-size-mib` (default 25): bodies of the upload paths (`UPLOAD_PATHS`) may be this + 1 MiB. */
   maxFileUploadMib?: number;
+  /** `--email-from`: written into the unit. */
+  emailFrom?: string | undefined;
+  /** `--smtp-url`: never written into the unit (it holds a password); the unit reads it from `SMTP_ENV_FILE`. */
+  smtpUrl?: string | undefined;
 }
 type Config = ServerSettings;
 
@@ -98,6 +102,9 @@ function execWord(word: string): string {
  * directory (`ProtectSystem=strict` + `ReadWritePaths=`), no privilege gain, restart on failure.
  * Not `MemoryDenyWriteExecute=`: V8's JIT needs writable+executable pages.
  */
+/** Where `print-config systemd` tells the SMTP URL (with its password) to be kept. */
+export const SMTP_ENV_FILE = '/etc/parley/smtp.env';
+
 export function systemdUnit(config: Config, urls: RealmUrls, options: PrintOptions): string {
   const defaultDataDir = config.dataDirIsDefault;
   const dataDir = defaultDataDir ? SYSTEMD_DATA_DIR : resolve(config.dataDir);
@@ -123,6 +130,11 @@ export function systemdUnit(config: Config, urls: RealmUrls, options: PrintOptio
     envLine('PARLEY_DATA_DIR', dataDir),
     envLine('PARLEY_TRUSTED_PROXIES', config.trustedProxies),
     envLine('PARLEY_MAX_BODY_BYTES', String(config.maxBodyBytes)),
+    ...(config.emailFrom !== undefined ? [envLine('PARLEY_EMAIL_FROM', config.emailFrom)] : []),
+    // The SMTP URL carries a password: kept out of the (world-readable) unit, in a root-only file.
+    ...(config.smtpUrl !== undefined
+      ? [`# Outgoing mail: put PARLEY_SMTP_URL=${config.smtpUrl.replace(/\/\/[^@/]*@/, '//USER:PASSWORD@')} in ${SMTP_ENV_FILE} (chmod 600).`, `EnvironmentFile=${SMTP_ENV_FILE}`]
+      : []),
     `ExecStart=${execWord(options.node)} ${execWord(resolve(options.installDir, 'dist', 'cli.js'))} serve --no-demo`,
     // parley stops on SIGTERM: it drains requests and writes a final snapshot first.
     'KillSignal=SIGTERM',

@@ -18,6 +18,7 @@ import { userTopicSet } from './user-topics.js';
 import { linkifiersChanged } from './linkifiers.js';
 import { realmSettingsChanged } from './realm-settings.js';
 import { evolveInvites } from './invites.js';
+import { evolveEmailInvites } from './email-invites.js';
 import { userStatusSet } from './user-status.js';
 import { userGroupCreated, userGroupMembershipChanged, userGroupUpdated } from './user-groups.js';
 import { streamUpdated } from './evolve-channels.js';
@@ -129,6 +130,11 @@ export function evolve(state: RealmState, record: RealmRecord): void {
     case 'multiuse_invite_created':
     case 'multiuse_invite_revoked':
       return evolveInvites(state, record);
+    case 'email_invites_created':
+    case 'email_invite_revoked':
+    case 'email_invite_resent':
+    case 'email_invites_used':
+      return evolveEmailInvites(state, record);
     case 'message_flags_changed':
       return messageFlagsChanged(state, record);
     case 'realm_emoji_added':

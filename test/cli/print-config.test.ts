@@ -70,6 +70,16 @@ t.test('systemd: a hardened unit that systemd-analyze verify accepts', async (t)
   t.not(bad.problems.length, 0, 'a bad value is reported');
 });
 
+t.test('systemd: mail settings; the SMTP password stays out of the unit', async (t) => {
+  const plain = printConfig(['systemd', ...URL_ARGS], {});
+  t.notMatch(plain, /SMTP|EMAIL_FROM/, 'nothing about mail unless configured');
+  const unit = printConfig(['systemd', ...URL_ARGS, '--email-from', 'chat@example.com'], { PARLEY_SMTP_URL: 'smtp://mailer:hunter2@mail.example.com:587' });
+  t.match(unit, /^Environment=PARLEY_EMAIL_FROM=chat@example\.com$/m);
+  t.match(unit, /^EnvironmentFile=\/etc\/parley\/smtp\.env$/m);
+  t.match(unit, /PARLEY_SMTP_URL=smtp:\/\/USER:PASSWORD@mail\.example\.com:587/);
+  t.notMatch(unit, /hunter2/, 'the password is never printed');
+});
+
 t.test('nginx: TLS, forwarded headers, WebSocket upgrade, no buffering, long timeouts; nginx -t accepts it', async (t) => {
   const site = printConfig(['nginx', ...URL_ARGS, '--port', '9991', '--max-body-bytes', '1048576'], {});
   t.match(site, /server_name chat\.example\.com \*\.chat\.example\.com;/, 'subdomain organizations too');

@@ -22,6 +22,7 @@ import { setSubscriptionProperties } from './subscription-properties.js';
 import { createChannel } from './channel-create.js';
 import { updateChannel, archiveChannel } from './channels.js';
 import { acceptMultiuseInvite, createMultiuseInvite, revokeMultiuseInvite } from './invites.js';
+import { acceptEmailInvite, inviteUsers, resendEmailInvite, revokeEmailInvite } from './email-invites.js';
 import {
   createCustomProfileField,
   updateCustomProfileField,
@@ -117,6 +118,10 @@ export const handlers: HandlerTable = {
   create_multiuse_invite: createMultiuseInvite,
   revoke_multiuse_invite: revokeMultiuseInvite,
   accept_multiuse_invite: acceptMultiuseInvite,
+  invite_users: inviteUsers,
+  revoke_email_invite: revokeEmailInvite,
+  resend_email_invite: resendEmailInvite,
+  accept_email_invite: acceptEmailInvite,
   update_user: updateUser,
   deactivate_user: deactivateUser,
   reactivate_user: reactivateUser,
