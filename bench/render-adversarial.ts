@@ -4,23 +4,27 @@
  * users, channels, group and linkifier — what `POST /messages/render` runs, minus the length
  * bound, so the renderer itself is measured past max_message_length).
  *
- *     node --import=tsx bench/render-adversarial.ts [--sizes 10,100] [--only name,...]   (standalone)
+ *     node --import=tsx bench/render-adversarial.ts [--sizes 10,100] [--only name,...] [--no-actor]  (standalone)
  *     npm run bench -- --only render-adversarial                                           (inside the load bench)
  *
  * Each pattern is repeated up to the size (KB = 1,000 UTF-16 code units) and rendered a few
  * times (at most `repeats`, at most ~1 s per cell); the table prints, per size, the best CPU
  * time of one render (process.cpuUsage: steadier than wall time on a shared machine), ms per KB,
  * and the renderer's work counter per input character (render-budget.ts; deterministic).
- * Linear rendering shows flat ms/KB and work/char columns. A size is skipped ("skip") when the
+ * Linear rendering shows flat ms/KB and work/char columns. Standalone runs add `actor-ms`: the
+ * longest slice left on the actor's thread when the render runs on the worker pool, as large sends do. A size is skipped ("skip") when the
  * previous size already took more than `skipAboveMs`: a quadratic pattern would otherwise run
  * for minutes, and the skip itself is the finding. Nothing is asserted.
  */
 import { parseArgs } from 'node:util';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { readdirSync, statSync } from 'node:fs';
+import { performance } from 'node:perf_hooks';
 
 type Renderer = typeof import('../src/markdown/zulip-renderer.js');
 type Conformance = typeof import('../src/markdown/conformance.js');
+type Offload = typeof import('../src/realm/render-offload.js');
+type Pool = typeof import('../src/realm/render-pool.js');
 
 /**
  * The renderer measured: the built JavaScript the server runs (`dist/`, made by `npm run build`,
@@ -28,7 +32,7 @@ type Conformance = typeof import('../src/markdown/conformance.js');
  * source through tsx, whose keepNames wrappers (`__name` on every nested function) made these
  * inputs up to 2× slower than what the server really spends.
  */
-async function loadRenderer(): Promise<{ renderer: Renderer; conformance: Conformance; measured: string }> {
+async function loadRenderer(): Promise<{ renderer: Renderer; conformance: Conformance; offload: Offload; pool: Pool; measured: string }> {
   const dist = new URL('../dist/markdown/', import.meta.url);
   const newestSource = (dir: string): number =>
     Math.max(...readdirSync(dir, { withFileTypes: true }).map((e) => (e.isDirectory() ? newestSource(`${dir}/${e.name}`) : statSync(`${dir}/${e.name}`).mtimeMs)));
@@ -42,12 +46,16 @@ async function loadRenderer(): Promise<{ renderer: Renderer; conformance: Confor
     return {
       renderer: (await import(new URL('zulip-renderer.js', dist).href)) as Renderer,
       conformance: (await import(new URL('conformance.js', dist).href)) as Conformance,
+      offload: (await import(new URL('../realm/render-offload.js', dist).href)) as Offload,
+      pool: (await import(new URL('../realm/render-pool.js', dist).href)) as Pool,
       measured: 'dist/ (built)',
     };
   }
   return {
     renderer: await import('../src/markdown/zulip-renderer.js'),
     conformance: await import('../src/markdown/conformance.js'),
+    offload: await import('../src/realm/render-offload.js'),
+    pool: await import('../src/realm/render-pool.js'),
     measured: 'src/ through tsx (run `npm run build` to measure the built code)',
   };
 }
@@ -149,6 +157,12 @@ export interface AdversarialCell {
   outputChars: number | null;
   /** The render's work counter divided by the input length (null: skipped, or no counter). */
   workPerChar: number | null;
+  /**
+   * With the render on a worker thread (realm/render-offload.ts, as sends of at least
+   * `OFFLOAD_MIN_CHARS` do): the longest synchronous slice on the calling (actor's) thread, ms, best
+   * of the repeats; absent when not measured (see {@link measureActorBlocking}).
+   */
+  actorMs?: number | null;
 }
 
 /** One pattern's row. */
@@ -204,16 +218,61 @@ export function runAdversarialBench(
   return rows;
 }
 
-/** A plain-text table: one row per pattern, `ms  ms/KB` per size. */
+/**
+ * Fills `actorMs` of every measured cell: each input rendered through the worker pool as a large
+ * send is (`renderOffThread`, then `verifyOffThreadRender` as `decide` does), measuring the time
+ * this thread's event loop was busy meanwhile (`performance.eventLoopUtilization().active`: the
+ * pre-scan, the snapshot, posting the task, receiving the result, the verification). That total
+ * bounds the longest synchronous slice from above, and, unlike a timer-lateness probe, does not
+ * count the time the OS gave the core to another process. In-thread, the whole render (the
+ * `cpu-ms` column) is one slice.
+ */
+export async function measureActorBlocking(rows: AdversarialRow[], options: { repeats?: number } = {}): Promise<void> {
+  const { renderOffThread, verifyOffThreadRender } = loaded.offload;
+  const pool = new loaded.pool.WorkerRenderPool({ maxThreads: 1, timeoutMs: 60_000 });
+  const source = () => ({ context: fixtureContext(true, 1_700_000_000), realmUrl: TEST_REALM_URL });
+  const once = async (input: string): Promise<number> => {
+    const busy = performance.eventLoopUtilization();
+    const render = await renderOffThread(source, input, pool);
+    const verified = render !== undefined && verifyOffThreadRender(render, source().context, TEST_REALM_URL);
+    // Not usable: `decide` renders in-thread, on the actor's thread.
+    if (!verified) zulipRenderer.render(input, { realmUrl: TEST_REALM_URL, zulip: source().context, work: { used: 0, limit: Infinity } });
+    return performance.eventLoopUtilization(busy).active;
+  };
+  try {
+    for (let i = 0; i < 20; i++) await once('warm *up* @**King Hamlet** :smile: '.repeat(100));
+    for (const row of rows) {
+      const pattern = ADVERSARIAL_PATTERNS.find((p) => p.name === row.name)!;
+      for (const cell of row.cells) {
+        if (cell.ms === null) continue;
+        const input = pattern.build(cell.kb * 1000);
+        let best = Infinity;
+        for (let r = 0; r < (options.repeats ?? 5); r++) best = Math.min(best, await once(input));
+        cell.actorMs = best;
+      }
+    }
+  } finally {
+    await pool.close();
+  }
+}
+
+/** A plain-text table: one row per pattern, `ms  ms/KB` per size (and `actor-ms` when measured). */
 export function formatAdversarialBench(rows: readonly AdversarialRow[]): string {
   const sizes = rows[0]?.cells.map((c) => c.kb) ?? [];
-  const header = [`(renderer: ${MEASURED_RENDERER})\n` + 'pattern'.padEnd(28), ...sizes.map((kb) => `${kb} KB: cpu-ms  ms/KB work/char`.padStart(34))].join('');
+  const actor = rows.some((r) => r.cells.some((c) => c.actorMs !== undefined));
+  const width = actor ? 43 : 34;
+  const header = [
+    `(renderer: ${MEASURED_RENDERER})\n` + 'pattern'.padEnd(28),
+    ...sizes.map((kb) => `${kb} KB: cpu-ms  ms/KB work/char${actor ? ' actor-ms' : ''}`.padStart(width)),
+  ].join('');
   const lines = [header];
+  if (actor) lines.unshift('(cpu-ms: one render in-thread, all of it blocking the actor; actor-ms: time the actor\'s thread is busy, all slices together, when a worker renders it)');
   for (const row of rows) {
     const cells = row.cells.map((c) =>
       c.ms === null
-        ? 'skip'.padStart(34)
-        : `${c.ms.toFixed(1).padStart(16)} ${c.msPerKb!.toFixed(3).padStart(6)} ${(c.workPerChar === null ? '-' : c.workPerChar.toFixed(0)).padStart(9)}`,
+        ? 'skip'.padStart(width)
+        : `${c.ms.toFixed(1).padStart(16)} ${c.msPerKb!.toFixed(3).padStart(6)} ${(c.workPerChar === null ? '-' : c.workPerChar.toFixed(0)).padStart(9)}` +
+          (actor ? (c.actorMs == null ? '-' : c.actorMs.toFixed(2)).padStart(9) : ''),
     );
     lines.push(row.name.padEnd(28) + cells.join(''));
   }
@@ -221,13 +280,15 @@ export function formatAdversarialBench(rows: readonly AdversarialRow[]): string 
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  const { values } = parseArgs({ options: { sizes: { type: 'string' }, only: { type: 'string' }, 'skip-above-ms': { type: 'string' } } });
+  const { values } = parseArgs({ options: { sizes: { type: 'string' }, only: { type: 'string' }, 'skip-above-ms': { type: 'string' }, 'no-actor': { type: 'boolean' } } });
   const sizesKb = (values.sizes ?? '10,100').split(',').map(Number);
   if (!sizesKb.every((n) => Number.isFinite(n) && n > 0 && n <= 10_000)) {
-    console.error('usage: node --import=tsx bench/render-adversarial.ts [--sizes 10,100] [--only "name|name"] [--skip-above-ms MS]');
+    console.error('usage: node --import=tsx bench/render-adversarial.ts [--sizes 10,100] [--only "name|name"] [--skip-above-ms MS] [--no-actor]');
     process.exit(2);
   }
   const only = values.only !== undefined ? new Set(values.only.split('|')) : undefined;
   const skipAboveMs = values['skip-above-ms'] !== undefined ? Number(values['skip-above-ms']) : undefined;
-  console.log(formatAdversarialBench(runAdversarialBench({ sizesKb, ...(only && { only }), ...(skipAboveMs !== undefined && { skipAboveMs }) })));
+  const rows = runAdversarialBench({ sizesKb, ...(only && { only }), ...(skipAboveMs !== undefined && { skipAboveMs }) });
+  if (values['no-actor'] !== true) await measureActorBlocking(rows);
+  console.log(formatAdversarialBench(rows));
 }

@@ -50,6 +50,7 @@ import { MissedMessageEmails } from './realm/missed-message-emails.js';
 import { isUploadPath, type UploadRoute } from './http/multipart-upload.js';
 import { OutgoingWebhooks } from './api/outgoing-webhooks.js';
 import { postWebhook } from './http/webhook-client.js';
+import { closeRenderPool, setRenderPool, type RenderPool } from './realm/render-pool.js';
 
 /** A running server. */
 export interface RunningServer {
@@ -93,6 +94,8 @@ export async function startServer(
     mail?: Partial<Omit<MailerOptions, 'smtpUrl' | 'from' | 'outboxDir'>>;
     /** Test hook: the unclaimed-upload expiry job's period, clock and age limit. */
     attachmentExpiry?: AttachmentExpiryOptions;
+    /** Test hook: the pool rendering large messages (default: worker threads, realm/render-pool.ts). */
+    renderPool?: RenderPool;
   } = {},
 ): Promise<RunningServer> {
   const log = options.log ?? (() => {});
@@ -106,6 +109,7 @@ export async function startServer(
   const smtpProblem = config.smtpUrl === undefined ? null : smtpUrlProblem(config.smtpUrl);
   if (smtpProblem !== null) throw new ConfigError(`--smtp-url ${smtpProblem}`);
   const lock = lockDataDir(config.dataDir);
+  if (options.renderPool !== undefined) setRenderPool(options.renderPool);
   let registry: RealmRegistry;
   try {
     registry = await RealmRegistry.open({
@@ -198,6 +202,7 @@ export async function startServer(
     removeScrapeSource();
     queues.shutdown();
     await registry.close();
+    await closeRenderPool(); // the render worker threads (they would keep the process alive)
     lock.release();
   };
   let http;

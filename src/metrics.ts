@@ -129,6 +129,18 @@ export const rateLimitHits = new Counter({
 });
 
 /**
+ * Large message renders (realm/render-offload.ts) by outcome: `worker` (rendered on a worker thread
+ * and used), `stale` (the state changed before `decide`: rendered again in-thread), `in_thread` (the
+ * pool failed or timed out: rendered in-thread).
+ */
+export const renderOffloads = new Counter({
+  name: 'parley_render_offloads_total',
+  help: 'Renders of large messages by where they were finally made: worker, stale (redone in-thread), in_thread',
+  labelNames: ['outcome'] as const,
+  registers: [metricsRegistry],
+});
+
+/**
  * Outgoing mails by outcome (`mail/mailer.ts`): `sent` (through SMTP or into the outbox),
  * `retried` (an attempt failed, another follows), `failed` (given up), `refused` (queue full or
  * shut down), and by `kind` (`invitation`, `password_reset`, `missed_message`).

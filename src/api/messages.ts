@@ -14,6 +14,7 @@ import { accessMessage } from '../domain/access.js';
 import { codePointLength, MAX_MESSAGE_LENGTH } from '../domain/messages.js';
 import { messageToWire } from '../events/wire/messages.js';
 import { renderMessageContent } from '../realm/message-render.js';
+import { prerenderContent, prerenderRawContent } from '../realm/render-offload.js';
 import { cleanNarrow, parseNarrow, type NarrowTerm, compileNarrow } from '../domain/narrow.js';
 import { fetchMessageList, Selection } from '../realm/queries/message-list.js';
 import { MAX_MESSAGES_PER_FETCH, jsonBool, nonNegativeInt, parseAnchor, unwrap } from './message-fetch-params.js';
@@ -56,6 +57,7 @@ export const sendMessage = defineEndpoint({
     const messageType = MESSAGE_TYPES[params.type];
     if (messageType === undefined) return Errors.invalidType();
     if (params.queue_id !== undefined && params.local_id === undefined) return Errors.localIdRequired();
+    const prerendered = await prerenderRawContent(realm, user.id, params.content, Date.now() / 1000);
     return runCommand(realm, {
       type: 'send_message',
       senderId: user.id,
@@ -67,6 +69,7 @@ export const sendMessage = defineEndpoint({
       ...(params.read_by_sender !== undefined && { readBySender: params.read_by_sender }),
       ...(params.queue_id !== undefined && { queueId: params.queue_id }),
       ...(params.local_id !== undefined && { localId: params.local_id }),
+      ...(prerendered !== undefined && { prerendered }),
     }, (reply) => ({ ...reply }));
   },
 });
@@ -107,9 +110,12 @@ export const renderMessage = defineEndpoint({
   params: { content: P.string({ required: true }) },
   // The seed bounds `content` by max_message_length (Zulip renders whatever it gets, under a
   // 5 s timeout): longer content is refused before rendering, so a preview costs at most what a send does.
-  handler: ({ realm, user, params }) => {
+  // Large contents render on a worker thread (realm/render-offload.ts), then are verified here.
+  handler: async ({ realm, user, params }) => {
     if (codePointLength(params.content) > MAX_MESSAGE_LENGTH) return Errors.parameterTooLong('content', MAX_MESSAGE_LENGTH);
-    const rendering = renderMessageContent(realm.state, params.content, { senderId: user.id, nowSeconds: Date.now() / 1000 });
+    const nowSeconds = Date.now() / 1000;
+    const prerendered = await prerenderContent(realm, user.id, params.content, nowSeconds);
+    const rendering = renderMessageContent(realm.state, params.content, { senderId: user.id, nowSeconds }, prerendered);
     return rendering instanceof ZulipError ? rendering : { rendered: rendering.rendered };
   },
 });
@@ -208,6 +214,13 @@ export const updateMessage = defineEndpoint({
       ...(params.topic !== undefined && { topic: params.topic.trim() }),
       ...(params.stream_id !== undefined && { streamId: params.stream_id }),
     };
+    if (command.content !== undefined && realm.state.messages.exists(command.messageId)) {
+      // Rendered for the message's sender, as the edit's `decide` renders it (render-offload.ts).
+      const senderId = realm.state.messages.sender.get(command.messageId);
+      const content = command.content.trimEnd() === '' ? '(deleted)' : command.content;
+      const prerendered = await prerenderRawContent(realm, senderId, content, Date.now() / 1000);
+      if (prerendered !== undefined) command.prerendered = prerendered;
+    }
     for (let attempt = 0; ; attempt++) {
       if (command.content !== undefined) {
         const id = command.messageId;

@@ -84,7 +84,8 @@ export interface ZulipRenderContext {
   translateEmoticons: boolean;
   /**
    * "Now" for this render, UNIX seconds: the sending command's clock (`ctx.now()` in handlers),
-   * never the wall clock read inside the renderer. Fields a `<time:…>` leaves out come from it.
+   * never the wall clock read inside the renderer. Fields a `<time:…>` leaves out come from it,
+   * and only its UTC date is used (realm/render-offload.ts reuses a render made earlier that day).
    */
   nowSeconds: number;
   /** Outputs, filled while rendering. */

@@ -23,21 +23,18 @@
  * Cost on the send path: the context is a handful of closures over the state's maps; lookups run
  * only for mention/link syntax actually present (names via a cached index, see user-name-index.ts).
  */
-import { EXTERNAL_CONTENT_PREFIX } from '../domain/camo.js';
-import { activeRealmEmojiByName, emojiSourceUrl } from '../domain/realm-emoji.js';
 import { groupPermissionValues } from '../domain/group-permissions.js';
-import type { RealmState, Stream, User } from '../domain/realm-state.js';
+import type { RealmState, Stream } from '../domain/realm-state.js';
 import { Flag } from '../domain/message-index.js';
-import { canAccessAllUsers, canAccessUser, hasContentAccess } from '../domain/access.js';
 import { hasGroupPermission, isUserInGroup } from '../domain/groups.js';
 import { topicMessageIds } from '../domain/recipient-index.js';
-import { personalSetting } from '../domain/user-settings.js';
-import { usersByLowerName } from '../domain/user-name-index.js';
-import { emptyFindings, type LinkableStream, type MentionableUser, type RenderFindings, type ZulipRenderContext } from '../markdown/context.js';
+import type { RenderFindings } from '../markdown/context.js';
 import { zulipRenderer } from '../markdown/zulip-renderer.js';
 import { MarkdownRenderingError, MAX_RENDERED_LENGTH, messageRenderWork } from '../markdown/render-budget.js';
+import { renderContext } from './render-context.js';
+import { verifyPrerendered, type PrerenderedContent } from './render-offload.js';
 import { Errors, ZulipError } from '../errors.js';
-import { uploadImagePreview } from '../domain/upload-thumbnails.js';
+import { renderOffloads } from '../metrics.js';
 
 /** Where the message goes; mentions and topic wildcards depend on it. */
 export interface RenderTarget {
@@ -78,19 +75,34 @@ export const WILDCARD_MENTION_THRESHOLD = 15;
  * `target` in `state`. Returns `Errors.unableToRenderMessage()` where Zulip's `markdown_convert`
  * raises `MarkdownRenderingError`: past the render's work budget (parley's stand-in for Zulip's
  * 5 s timeout, see markdown/render-budget.ts) or when the HTML exceeds `MAX_MESSAGE_LENGTH * 100`.
+ * `prerendered` (a worker's render made before the command, render-offload.ts) is used when it is
+ * verified to be exactly this render against `state`; otherwise the content renders here.
  */
-export function renderMessageContent(state: RealmState, content: string, target: RenderTarget): RenderedMessage | ZulipError {
-  const zulip = renderContext(state, target.senderId, target.nowSeconds);
+export function renderMessageContent(
+  state: RealmState,
+  content: string,
+  target: RenderTarget,
+  prerendered?: PrerenderedContent,
+): RenderedMessage | ZulipError {
+  const verified = prerendered && verifyPrerendered(state, prerendered, content, target.senderId, target.nowSeconds);
+  if (prerendered !== undefined) renderOffloads.inc({ outcome: verified ? 'worker' : 'stale' });
   let rendered: string;
-  try {
-    const work = messageRenderWork(content.length);
-    rendered = zulipRenderer.render(content, state.url !== '' ? { zulip, realmUrl: state.url, work } : { zulip, work });
-  } catch (err) {
-    if (err instanceof MarkdownRenderingError) return Errors.unableToRenderMessage();
-    throw err;
+  let found: RenderFindings;
+  if (verified) {
+    if (verified.kind === 'over_budget') return Errors.unableToRenderMessage();
+    ({ html: rendered, findings: found } = verified);
+  } else {
+    const zulip = renderContext(state, target.senderId, target.nowSeconds);
+    try {
+      const work = messageRenderWork(content.length);
+      rendered = zulipRenderer.render(content, state.url !== '' ? { zulip, realmUrl: state.url, work } : { zulip, work });
+    } catch (err) {
+      if (err instanceof MarkdownRenderingError) return Errors.unableToRenderMessage();
+      throw err;
+    }
+    found = zulip.out;
   }
   if (rendered.length > MAX_RENDERED_LENGTH) return Errors.unableToRenderMessage();
-  const found = zulip.out;
   const result: RenderedMessage = {
     rendered,
     userFlags: {},
@@ -221,80 +233,4 @@ export function topicParticipants(state: RealmState, stream: Stream, topic: stri
     if (list !== undefined) for (let j = 0; j < list.length; j += 2) out.add(list[j]!);
   }
   return out;
-}
-
-const NO_USERS: readonly MentionableUser[] = [];
-
-function mentionable(user: User): MentionableUser {
-  return { id: user.id, fullName: user.fullName, isActive: user.isActive };
-}
-
-/**
- * The realm as the sender's Markdown sees it (closures over `state`; nothing is copied), at
- * `nowSeconds` (UNIX seconds, the command's clock).
- */
-export function renderContext(state: RealmState, senderId: number, nowSeconds: number): ZulipRenderContext {
-  const sender = state.users.get(senderId);
-  const linkable = (stream: Stream | undefined): LinkableStream | undefined =>
-    // Zulip links only channels the sender has content access to (`user_has_content_access`).
-    stream !== undefined && sender !== undefined && hasContentAccess(state, sender, stream)
-      ? { id: stream.id, name: stream.name }
-      : undefined;
-  // Zulip's `get_inaccessible_user_ids`: a guest outside `can_access_all_users_group` cannot
-  // mention users they cannot access; such mentions stay plain text, as for unknown users.
-  const restricted = sender !== undefined && !canAccessAllUsers(state, sender) ? sender : undefined;
-  const access = new Map<number, boolean>();
-  const accessible = (user: User): boolean => {
-    if (restricted === undefined) return true;
-    let yes = access.get(user.id);
-    if (yes === undefined) access.set(user.id, (yes = canAccessUser(state, restricted, user.id)));
-    return yes;
-  };
-  return {
-    userById(id) {
-      const user = state.users.get(id);
-      return user === undefined || !accessible(user) ? undefined : mentionable(user);
-    },
-    usersByFullName(name) {
-      const users = usersByLowerName(state, name).filter(accessible);
-      return users.length === 0 ? NO_USERS : users.map(mentionable);
-    },
-    groupByName(name) {
-      for (const group of state.groups.values()) {
-        if (group.name === name && !group.isSystemGroup) {
-          return { id: group.id, name: group.name, deactivated: group.deactivated };
-        }
-      }
-      return undefined;
-    },
-    streamByName(name) {
-      const id = state.streamsByName.get(name.toLowerCase());
-      const stream = id === undefined ? undefined : state.streams.get(id);
-      return stream?.name === name ? linkable(stream) : undefined;
-    },
-    streamById(id) {
-      return linkable(state.streams.get(id));
-    },
-    topicLatestMessageId(streamId, topic) {
-      const stream = state.streams.get(streamId);
-      if (stream === undefined) return undefined;
-      const ids = topicMessageIds(state, stream.recipientId, topic);
-      for (let i = ids.length - 1; i >= 0; i--) {
-        const id = ids[i]!;
-        if (stream.historyPublicToSubscribers || state.messages.userFlags(senderId, id) !== undefined) return id;
-      }
-      return undefined;
-    },
-    linkifiers: state.linkifiers?.items ?? [],
-    realmEmoji(name) {
-      const emoji = activeRealmEmojiByName(state, name);
-      if (emoji === undefined) return undefined;
-      return { id: String(emoji.id), name: emoji.name, sourceUrl: emojiSourceUrl(state.id, emoji.fileName), deactivated: false };
-    },
-    ...(state.camoKey !== undefined && { camo: { uri: EXTERNAL_CONTENT_PREFIX, key: state.camoKey } }),
-    uploadPreview: (pathId) => uploadImagePreview(state, pathId),
-    translateEmoticons: sender !== undefined && personalSetting(sender, 'translate_emoticons') === true,
-    nowSeconds,
-    out: emptyFindings(),
-  };
 }

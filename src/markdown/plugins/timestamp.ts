@@ -250,13 +250,15 @@ const timestamp: InlinePattern = {
     // Without realm context (plain renders) timestamps stay text; "now" is the command's clock.
     const zulip = ctx.env.zulip;
     if (zulip === undefined) return data;
-    const now = new Date(zulip.nowSeconds * 1000);
+    // Read only when a `<time:…>` is present: a render that reads the clock cannot be reused at
+    // another time (realm/render-offload.ts renders elsewhere first and checks what was read).
+    let now: Date | undefined;
     let out = '';
     let copied = 0;
     for (let open = data.indexOf('<time:'); open >= 0; open = data.indexOf('<time:', copied)) {
       const close = data.indexOf('>', open + 6);
       if (close < 0) break;
-      out += data.slice(copied, open) + stash(timestampNode(data.slice(open + 6, close), now));
+      out += data.slice(copied, open) + stash(timestampNode(data.slice(open + 6, close), (now ??= new Date(zulip.nowSeconds * 1000))));
       copied = close + 1;
     }
     return copied === 0 ? data : out + data.slice(copied);

@@ -14,6 +14,7 @@ import { accessMessage, accessStreamById, checkCanEditMessageContent, canEditTop
 import { invalidCharPosition, isMeMessage, NO_TOPIC, normalizeContent, truncateTopic } from '../../domain/messages.js';
 import { contentVersion, RESOLVED_TOPIC_PREFIX, type ContentChange, type MessageEdited } from '../../domain/message-edits.js';
 import { checkGroupMentions, checkWildcardMentions, renderMessageContent } from '../message-render.js';
+import type { PrerenderedContent } from '../render-offload.js';
 import type { Command } from '../commands.js';
 import type { Handler } from '../decision.js';
 import {
@@ -48,6 +49,8 @@ export interface EditMessage {
    */
   body?: MessageBody;
   bodyVersion?: number;
+  /** A worker's render of the new normalized content (realm/render-offload.ts), used when verified against the state. */
+  prerendered?: PrerenderedContent;
 }
 
 /** Reply: Zulip's success data (no uploads exist in parley). */
@@ -248,7 +251,7 @@ function contentChange(state: RealmState, cmd: EditMessage, r: EditRequest, newC
       ? { senderId: r.senderId, streamId: r.orig!.id, topic: r.targetTopic }
       : { senderId: r.senderId, directUserIds: r.recipient.userIds }),
     nowSeconds: r.now,
-  });
+  }, cmd.prerendered);
   if (rendering instanceof ZulipError) return fail(rendering);
   const mentionError =
     (r.recipient.type === 'stream' ? checkWildcardMentions(state, r.senderId, r.orig!, rendering) : null) ?? checkGroupMentions(state, r.actor.id, rendering);

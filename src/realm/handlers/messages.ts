@@ -26,6 +26,7 @@ import { directMembers, findDirectRecipient } from '../../domain/recipients.js';
 import { checkGroupMentions, checkWildcardMentions, renderMessageContent } from '../message-render.js';
 import type { CommandReplies } from '../commands.js';
 import type { Handler } from '../decision.js';
+import type { PrerenderedContent } from '../render-offload.js';
 import { automaticVisibilityOnSend } from './user-topics.js';
 import { withPersonalFlags } from '../personal-flags.js';
 
@@ -46,6 +47,8 @@ export interface SendMessage {
   localId?: string;
   /** Set only by `internal_send` (system bots): skips the sender permission checks. */
   internal?: boolean;
+  /** A worker's render of the normalized content (realm/render-offload.ts), used when verified against the state. */
+  prerendered?: PrerenderedContent;
 }
 
 type StreamTarget = { kind: 'name'; name: string } | { kind: 'id'; id: number };
@@ -209,7 +212,7 @@ export const sendMessage: Handler<SendMessage, CommandReplies['send_message']> =
       ? { senderId: sender.id, streamId: targetStream.id, topic }
       : { senderId: sender.id, directUserIds: receivers }),
     nowSeconds: ctx.now(),
-  });
+  }, cmd.prerendered);
   if (rendering instanceof ZulipError) return fail(rendering);
   if (!cmd.internal) {
     const mentionError =
