@@ -11,6 +11,7 @@ import { Errors } from './errors.js';
 import type { RealmState } from './domain/realm-state.js';
 import { RealmRegistry } from './realm/realm-registry.js';
 import { startRetentionJob } from './realm/retention-job.js';
+import { startDeliveryJob } from './realm/scheduled-delivery-job.js';
 import { RealmUrls } from './realm/realm-urls.js';
 import { TrustedProxies } from './http/client-ip.js';
 import type { CommandContext } from './realm/decision.js';
@@ -71,6 +72,8 @@ export async function startServer(
     externalContentAllowLoopback?: boolean;
     /** The built browser app (`index.html` + assets); default `<package>/dist/webapp`. */
     webappDir?: string;
+    /** Test hook: the scheduled message delivery job's period (seconds) and clock (UNIX seconds). */
+    scheduledDelivery?: { intervalSeconds?: number; now?: () => number };
   } = {},
 ): Promise<RunningServer> {
   const log = options.log ?? (() => {});
@@ -135,7 +138,10 @@ export async function startServer(
   });
   // Message retention (realm/retention-job.ts): deletes expired messages periodically.
   const retention = startRetentionJob(() => registry.all());
+  // Scheduled messages and reminders (realm/scheduled-delivery-job.ts): sent at their time.
+  const delivery = startDeliveryJob(() => registry.all(), options.scheduledDelivery);
   const release = async () => {
+    await delivery.stop();
     await retention.stop();
     removeScrapeSource();
     queues.shutdown();

@@ -21,6 +21,7 @@ import { evolveProfileFields } from './custom-profile-fields.js';
 import { evolveNavigationViews } from './navigation-views.js';
 import { evolveChannelFolders } from './channel-folders.js';
 import { evolveDrafts } from './drafts.js';
+import { evolveScheduledMessages } from './scheduled-messages.js';
 import { evolveAttachments } from './attachments.js';
 import { evolveReactions } from './reactions.js';
 import { evolveUserAdmin } from './user-admin.js';
@@ -97,6 +98,12 @@ export function evolve(state: RealmState, record: RealmRecord): void {
     case 'draft_deleted':
     case 'drafts_cleared':
       return evolveDrafts(state, record);
+    case 'scheduled_message_created':
+    case 'scheduled_message_edited':
+    case 'scheduled_message_deleted':
+    case 'scheduled_message_delivered':
+    case 'scheduled_message_failed':
+      return evolveScheduledMessages(state, record);
     case 'attachment_uploaded':
     case 'attachment_deleted':
     case 'attachment_messages_changed':

@@ -20,6 +20,7 @@ import { userStatusFromCore, userStatusToCore, type UserStatusCore } from './use
 import { navigationViewsFromCore, navigationViewsToCore, type NavigationViewsCore } from './navigation-views.js';
 import { channelFoldersFromCore, channelFoldersToCore, type ChannelFoldersCore } from './channel-folders.js';
 import { draftsFromCore, draftsToCore, type DraftsCore } from './drafts.js';
+import { scheduledMessagesFromCore, scheduledMessagesToCore, type ScheduledMessagesCore } from './scheduled-messages.js';
 import { attachmentsFromCore, attachmentsToCore, type AttachmentsCore } from './attachments.js';
 import { reactionsFromCore, reactionsToCore, type ReactionsCore } from './reactions.js';
 import { editHistoryFromCore, editHistoryToCore, type EditHistoryCore } from './message-edits.js';
@@ -66,6 +67,8 @@ export interface RealmCore {
   channelFolders?: ChannelFoldersCore;
   /** Drafts (absent in snapshots written before drafts, or before the first draft: none). */
   drafts?: DraftsCore;
+  /** Scheduled messages and reminders (absent in snapshots written before them, or before the first: none). */
+  scheduledMessages?: ScheduledMessagesCore;
   /** Uploaded files (absent in snapshots written before uploads, or before the first upload: none). */
   attachments?: AttachmentsCore;
   /** Emoji reactions (absent in snapshots written before reactions, or when there are none). */
@@ -118,6 +121,7 @@ export function toSnapshot(state: RealmState): { core: RealmCore; columns: Recor
     navigationViews: navigationViewsToCore(state),
     channelFolders: channelFoldersToCore(state),
     drafts: draftsToCore(state),
+    scheduledMessages: scheduledMessagesToCore(state),
     attachments: attachmentsToCore(state),
     reactions: reactionsToCore(state),
     presence: state.presence.toCore(),
@@ -173,6 +177,7 @@ export function fromSnapshot(id: number, coreObject: object, columns: Record<str
   navigationViewsFromCore(state, core.navigationViews);
   channelFoldersFromCore(state, core.channelFolders);
   draftsFromCore(state, core.drafts);
+  scheduledMessagesFromCore(state, core.scheduledMessages);
   attachmentsFromCore(state, core.attachments);
   reactionsFromCore(state, core.reactions);
   state.presence = PresenceStore.fromCore(core.presence);

@@ -256,6 +256,8 @@ export interface RealmState {
   channelFolders?: import('./channel-folders.js').ChannelFolderState;
   /** Users' drafts and the next draft id; see `drafts.ts` (optional: created on first use). */
   drafts?: import('./drafts.js').DraftState;
+  /** Undelivered scheduled messages and reminders; see `scheduled-messages.ts` (optional: created on first use). */
+  scheduledMessages?: import('./scheduled-messages.js').ScheduledMessageState;
   /** Uploaded files; see `attachments.ts` (optional: created on the first upload). */
   attachments?: import('./attachments.js').AttachmentState;
   /** Emoji reactions per message; see `reactions.ts` (optional: created on the first reaction). */

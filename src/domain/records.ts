@@ -138,6 +138,7 @@ import type { CustomProfileFieldRecord } from './custom-profile-fields.js';
 import type { NavigationViewRecord } from './navigation-views.js';
 import type { ChannelFolderRecord } from './channel-folders.js';
 import type { DraftRecord } from './drafts.js';
+import type { ScheduledMessageRecord } from './scheduled-messages.js';
 import type { InviteRecord } from './invites.js';
 import type { UserAdminRecord } from './user-admin.js';
 import type { ReactionRecord } from './reactions.js';
@@ -154,7 +155,8 @@ import type { SessionRecord } from './sessions.js';
 import type { UserPasswordChanged } from './user-password.js';
 export type RealmRecord = RealmCreated | RealmSettingsChanged | LinkifiersChanged | UserCreated | StreamCreated | SubscriptionsAdded | SubscriptionsRemoved | SubscriptionPropertyChanged | MessageSent | UserTopicSet | StreamUpdated | UserGroupCreated | UserGroupMembershipChanged | UserGroupUpdated | UserStatusSet | CustomProfileFieldRecord | NavigationViewRecord | ChannelFolderRecord | DraftRecord | InviteRecord | UserAdminRecord | MessagesDeleted | MessageEdited | ReactionRecord | MessageFlagsChanged | RealmEmojiRecord | AvatarChanged | AttachmentRecord
   | SessionRecord | UserPasswordChanged
-  | PlaygroundRecord;
+  | PlaygroundRecord
+  | ScheduledMessageRecord;
 
 /**
  * A user's status changed (https://zulip.com/api/update-status; see domain/user-status.ts): only

@@ -17,6 +17,7 @@ import { Compile, type Validator } from 'typebox/compile';
 import { REGISTER_KEY_SCHEMAS } from './register/schemas.js';
 import { RealmEmojiEventSchema } from './media-schemas.js';
 import { AttachmentEventSchema } from './attachment-schemas.js';
+import { RemindersEventSchema, ScheduledMessagesEventSchema } from './scheduled-message-schemas.js';
 import { StreamEventSchema, SubscriptionEventSchema } from './subscription-schemas.js';
 import {
   DeleteMessageEventSchema,
@@ -75,6 +76,8 @@ export const EVENT_SCHEMAS = {
   navigation_view: NavigationViewEventSchema,
   channel_folder: ChannelFolderEventSchema,
   drafts: DraftsEventSchema,
+  scheduled_messages: ScheduledMessagesEventSchema,
+  reminders: RemindersEventSchema,
   realm: RealmEventSchema,
   default_streams: DefaultStreamsEventSchema,
   realm_playgrounds: RealmPlaygroundsEventSchema,

@@ -44,6 +44,9 @@ import type { ChannelFolderCommand, ChannelFolderReplies } from './handlers/chan
 import type { MessageFlagCommand, MessageFlagReplies } from './handlers/message-flags.js';
 import type { ReactionCommand, ReactionReplies } from './handlers/reactions.js';
 import type { DraftCommand, DraftReplies } from './handlers/drafts.js';
+import type { ScheduledMessageCommand, ScheduledMessageReplies } from './handlers/scheduled-messages.js';
+import type { ReminderCommand, ReminderReplies } from './handlers/reminders.js';
+import type { DeliverScheduledMessage, DeliveryReplies } from './handlers/scheduled-delivery.js';
 import type { AttachmentCommand, AttachmentReplies } from './handlers/attachments.js';
 import type { InviteCommand, InviteReplies } from './handlers/invites.js';
 import type { UserAdminCommand, UserAdminReplies } from './handlers/user-admin.js';
@@ -78,11 +81,13 @@ export type Command =
   | CustomProfileFieldCommand | NavigationViewCommand | ChannelFolderCommand | DraftCommand | InviteCommand | UserAdminCommand
   | UserCreateCommand | UpdateSettings | DeleteMessage | EditMessage | ReactionCommand | MessageFlagCommand
   | SessionCommand | AttachmentCommand | RealmEmojiCommand | ChangeAvatar
-  | UpdateRealm | DefaultStreamCommand | PlaygroundCommand | DeleteTopic | ReportMessage | DeleteExpiredMessages;
+  | UpdateRealm | DefaultStreamCommand | PlaygroundCommand | DeleteTopic | ReportMessage | DeleteExpiredMessages
+  | ScheduledMessageCommand | ReminderCommand | DeliverScheduledMessage;
 
 /** The reply each command type yields on success. */
 export interface CommandReplies extends MessageFlagReplies, CustomProfileFieldReplies, NavigationViewReplies, ChannelFolderReplies, ReactionReplies, DraftReplies, InviteReplies, UserAdminReplies,
-  UserCreateReplies, UserSettingsReplies, SessionReplies, AttachmentReplies, RealmUpdateReplies, DefaultStreamReplies, PlaygroundReplies, DeleteTopicReplies, ReportMessageReplies, RetentionReplies {
+  UserCreateReplies, UserSettingsReplies, SessionReplies, AttachmentReplies, RealmUpdateReplies, DefaultStreamReplies, PlaygroundReplies, DeleteTopicReplies, ReportMessageReplies, RetentionReplies,
+  ScheduledMessageReplies, ReminderReplies, DeliveryReplies {
   create_realm: Record<string, never>;
   create_user: { userId: number; apiKey: string };
   subscribe: Record<string, never>;
