@@ -6,6 +6,7 @@
 import { applySubscriptionEvent } from './subscription-folds.js';
 import { applyStreamEvent } from './stream-folds.js';
 import { applyRealmEvent } from './realm-folds.js';
+import { applyScheduledEvent } from './scheduled-folds.js';
 import { ascending, applyUnreadMessage, applyUpdateMessageFlags, moveUnreadMessages, removeUnreadMessage } from './unread-folds.js';
 import { applyRealmUserAdd, applyRealmUserAdminUpdate } from './user-folds.js';
 
@@ -263,6 +264,10 @@ export function applyEvent(state: Json, event: Json, user: { id: number }, ctx: 
       } else throw new Error(`applyEvent: no fold for drafts ${JSON.stringify(event)}`);
       return;
     }
+    case 'scheduled_messages':
+    case 'reminders':
+      applyScheduledEvent(state, event);
+      return;
     case 'realm_bot': {
       // Zulip's apply_event for realm_bot add (kept sorted by id, as register sorts) and update.
       const bots = state.realm_bots as Json[] | undefined;
