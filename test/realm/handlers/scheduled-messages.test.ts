@@ -136,7 +136,7 @@ t.test('delivery: due, not due, late, lost permission, deactivated sender', asyn
 
   // Permissions are checked again at delivery: unsubscribed from a private channel.
   const secret = schedule({ to: String(streams.secret) });
-  run(state, { type: 'update_subscriptions', actorId: ids.member, add: [], remove: ['secret'], inviteOnly: false, isWebPublic: false, isDefault: false }, ctx);
+  run(state, { type: 'update_subscriptions', actorId: ids.member, add: [], remove: ['secret'], inviteOnly: false, isWebPublic: false, isDefault: false, authorizationErrorsFatal: true }, ctx);
   const refused = deliver(secret, LATER);
   t.equal(refused.reply.outcome, 'failed');
   t.match(findScheduledMessage(state, secret)?.failureMessage, /channel/i);
