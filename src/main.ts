@@ -25,6 +25,7 @@ import { ApiRateLimits } from './api/api-rate-limits.js';
 import { startMetricsServer, type MetricsServer } from './http/metrics-endpoint.js';
 import { handleJoin, isJoinPath } from './api/join.js';
 import { userAvatarsRoute } from './api/media-files.js';
+import { serverEmojiDataRoute } from './api/emoji-data.js';
 import { thumbnailRoute } from './api/thumbnail.js';
 import { externalContentRoute } from './http/external-content.js';
 import { handleWebPage, isWebPagePath } from './api/web-pages.js';
@@ -164,6 +165,7 @@ export async function startServer(
         userAvatarsRoute(services.realmForHost),
         thumbnailRoute(services),
         externalContentRoute({ key: registry.camoKey, allowLoopback: options.externalContentAllowLoopback === true }),
+        serverEmojiDataRoute(),
       ],
       pages: { matches: isWebPagePath, handle: (req) => handleWebPage(req, pageServices) },
       assets,
