@@ -26,6 +26,7 @@ import { startMetricsServer, type MetricsServer } from './http/metrics-endpoint.
 import { handleJoin, isJoinPath } from './api/join.js';
 import { userAvatarsRoute } from './api/media-files.js';
 import { serverEmojiDataRoute } from './api/emoji-data.js';
+import { defaultRealmIconRoute } from './api/realm-icon.js';
 import { thumbnailRoute } from './api/thumbnail.js';
 import { externalContentRoute } from './http/external-content.js';
 import { handleWebPage, isWebPagePath } from './api/web-pages.js';
@@ -166,6 +167,7 @@ export async function startServer(
         thumbnailRoute(services),
         externalContentRoute({ key: registry.camoKey, allowLoopback: options.externalContentAllowLoopback === true }),
         serverEmojiDataRoute(),
+        defaultRealmIconRoute(),
       ],
       pages: { matches: isWebPagePath, handle: (req) => handleWebPage(req, pageServices) },
       assets,
@@ -273,8 +275,9 @@ const FRESH_FILE_MS = 60_000;
 function uploadRoute(files: FileStore, maxFileUploadMib: number): UploadRoute {
   const tooLarge = () => Errors.uploadTooLarge(maxFileUploadMib);
   return {
-    // Custom emoji and avatars are multipart uploads too (checked against their own 5 MiB limits).
-    matches: (method, path) => method === 'POST' && (path === '/api/v1/user_uploads' || path === '/json/user_uploads' || path === '/api/v1/users/me/avatar' || path.startsWith('/api/v1/realm/emoji/')),
+    // Custom emoji, avatars and the realm icon are multipart uploads too (checked against their own 5 MiB limits).
+    matches: (method, path) => method === 'POST' && (path === '/api/v1/user_uploads' || path === '/json/user_uploads' || path === '/api/v1/users/me/avatar' || path.startsWith('/api/v1/realm/emoji/')
+      || path === '/api/v1/realm/icon' || path === '/json/realm/icon'),
     maxFileBytes: maxFileUploadMib * MIB,
     tooLarge,
     stage: (source, maxBytes) =>

@@ -18,6 +18,7 @@ import * as reactions from './reactions.js';
 import * as drafts from './drafts.js';
 import * as scheduledMessages from './scheduled-messages.js';
 import * as reminders from './reminders.js';
+import * as realmIcon from './realm-icon.js';
 import * as uploads from './uploads.js';
 import * as typing from './typing.js';
 import * as streams from './streams.js';
@@ -86,6 +87,9 @@ export function buildRoutes(services: EndpointServices): Route[] {
     route('/scheduled_messages/{scheduled_message_id}', { PATCH: scheduledMessages.updateScheduledMessage, DELETE: scheduledMessages.deleteScheduledMessage }),
     route('/reminders', { GET: reminders.getReminders, POST: reminders.createReminder }),
     route('/reminders/{reminder_id}', { DELETE: reminders.deleteReminder }),
+
+    // --- Organization icon (realm-icon.ts) ---
+    route('/realm/icon', { POST: realmIcon.uploadIcon, DELETE: realmIcon.deleteIcon }),
 
     // --- Uploads and attachments (uploads.ts) ---
     route('/user_uploads', { POST: uploads.uploadFile }),

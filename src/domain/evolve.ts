@@ -22,6 +22,7 @@ import { evolveNavigationViews } from './navigation-views.js';
 import { evolveChannelFolders } from './channel-folders.js';
 import { evolveDrafts } from './drafts.js';
 import { evolveScheduledMessages } from './scheduled-messages.js';
+import { realmIconChanged } from './realm-icon.js';
 import { evolveAttachments } from './attachments.js';
 import { evolveReactions } from './reactions.js';
 import { evolveUserAdmin } from './user-admin.js';
@@ -104,6 +105,8 @@ export function evolve(state: RealmState, record: RealmRecord): void {
     case 'scheduled_message_delivered':
     case 'scheduled_message_failed':
       return evolveScheduledMessages(state, record);
+    case 'realm_icon_changed':
+      return realmIconChanged(state, record);
     case 'attachment_uploaded':
     case 'attachment_deleted':
     case 'attachment_messages_changed':

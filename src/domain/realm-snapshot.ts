@@ -69,6 +69,8 @@ export interface RealmCore {
   drafts?: DraftsCore;
   /** Scheduled messages and reminders (absent in snapshots written before them, or before the first: none). */
   scheduledMessages?: ScheduledMessagesCore;
+  /** The organization icon (absent in snapshots written before it, or never changed: the default). */
+  realmIcon?: import('./realm-icon.js').RealmIcon;
   /** Uploaded files (absent in snapshots written before uploads, or before the first upload: none). */
   attachments?: AttachmentsCore;
   /** Emoji reactions (absent in snapshots written before reactions, or when there are none). */
@@ -122,6 +124,7 @@ export function toSnapshot(state: RealmState): { core: RealmCore; columns: Recor
     channelFolders: channelFoldersToCore(state),
     drafts: draftsToCore(state),
     scheduledMessages: scheduledMessagesToCore(state),
+    realmIcon: state.realmIcon,
     attachments: attachmentsToCore(state),
     reactions: reactionsToCore(state),
     presence: state.presence.toCore(),
@@ -178,6 +181,8 @@ export function fromSnapshot(id: number, coreObject: object, columns: Record<str
   channelFoldersFromCore(state, core.channelFolders);
   draftsFromCore(state, core.drafts);
   scheduledMessagesFromCore(state, core.scheduledMessages);
+  if (core.realmIcon !== undefined && core.realmIcon !== null) state.realmIcon = { ...core.realmIcon };
+  else delete state.realmIcon;
   attachmentsFromCore(state, core.attachments);
   reactionsFromCore(state, core.reactions);
   state.presence = PresenceStore.fromCore(core.presence);

@@ -258,6 +258,8 @@ export interface RealmState {
   drafts?: import('./drafts.js').DraftState;
   /** Undelivered scheduled messages and reminders; see `scheduled-messages.ts` (optional: created on first use). */
   scheduledMessages?: import('./scheduled-messages.js').ScheduledMessageState;
+  /** The organization icon; see `realm-icon.ts` (optional: absent = the default icon). */
+  realmIcon?: import('./realm-icon.js').RealmIcon;
   /** Uploaded files; see `attachments.ts` (optional: created on the first upload). */
   attachments?: import('./attachments.js').AttachmentState;
   /** Emoji reactions per message; see `reactions.ts` (optional: created on the first reaction). */

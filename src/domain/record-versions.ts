@@ -38,6 +38,7 @@ export const RECORD_VERSIONS: { readonly [T in RealmRecord['type']]: readonly nu
   navigation_view_added: [1],
   navigation_view_removed: [1],
   navigation_view_updated: [1],
+  realm_icon_changed: [1],
   scheduled_message_created: [1],
   scheduled_message_deleted: [1],
   scheduled_message_delivered: [1],

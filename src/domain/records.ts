@@ -139,6 +139,7 @@ import type { NavigationViewRecord } from './navigation-views.js';
 import type { ChannelFolderRecord } from './channel-folders.js';
 import type { DraftRecord } from './drafts.js';
 import type { ScheduledMessageRecord } from './scheduled-messages.js';
+import type { RealmIconChanged } from './realm-icon.js';
 import type { InviteRecord } from './invites.js';
 import type { UserAdminRecord } from './user-admin.js';
 import type { ReactionRecord } from './reactions.js';
@@ -156,7 +157,8 @@ import type { UserPasswordChanged } from './user-password.js';
 export type RealmRecord = RealmCreated | RealmSettingsChanged | LinkifiersChanged | UserCreated | StreamCreated | SubscriptionsAdded | SubscriptionsRemoved | SubscriptionPropertyChanged | MessageSent | UserTopicSet | StreamUpdated | UserGroupCreated | UserGroupMembershipChanged | UserGroupUpdated | UserStatusSet | CustomProfileFieldRecord | NavigationViewRecord | ChannelFolderRecord | DraftRecord | InviteRecord | UserAdminRecord | MessagesDeleted | MessageEdited | ReactionRecord | MessageFlagsChanged | RealmEmojiRecord | AvatarChanged | AttachmentRecord
   | SessionRecord | UserPasswordChanged
   | PlaygroundRecord
-  | ScheduledMessageRecord;
+  | ScheduledMessageRecord
+  | RealmIconChanged;
 
 /**
  * A user's status changed (https://zulip.com/api/update-status; see domain/user-status.ts): only

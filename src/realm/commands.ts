@@ -47,6 +47,7 @@ import type { DraftCommand, DraftReplies } from './handlers/drafts.js';
 import type { ScheduledMessageCommand, ScheduledMessageReplies } from './handlers/scheduled-messages.js';
 import type { ReminderCommand, ReminderReplies } from './handlers/reminders.js';
 import type { DeliverScheduledMessage, DeliveryReplies } from './handlers/scheduled-delivery.js';
+import type { ChangeRealmIcon, RealmIconReplies } from './handlers/realm-icon.js';
 import type { AttachmentCommand, AttachmentReplies } from './handlers/attachments.js';
 import type { InviteCommand, InviteReplies } from './handlers/invites.js';
 import type { UserAdminCommand, UserAdminReplies } from './handlers/user-admin.js';
@@ -82,12 +83,12 @@ export type Command =
   | UserCreateCommand | UpdateSettings | DeleteMessage | EditMessage | ReactionCommand | MessageFlagCommand
   | SessionCommand | AttachmentCommand | RealmEmojiCommand | ChangeAvatar
   | UpdateRealm | DefaultStreamCommand | PlaygroundCommand | DeleteTopic | ReportMessage | DeleteExpiredMessages
-  | ScheduledMessageCommand | ReminderCommand | DeliverScheduledMessage;
+  | ScheduledMessageCommand | ReminderCommand | DeliverScheduledMessage | ChangeRealmIcon;
 
 /** The reply each command type yields on success. */
 export interface CommandReplies extends MessageFlagReplies, CustomProfileFieldReplies, NavigationViewReplies, ChannelFolderReplies, ReactionReplies, DraftReplies, InviteReplies, UserAdminReplies,
   UserCreateReplies, UserSettingsReplies, SessionReplies, AttachmentReplies, RealmUpdateReplies, DefaultStreamReplies, PlaygroundReplies, DeleteTopicReplies, ReportMessageReplies, RetentionReplies,
-  ScheduledMessageReplies, ReminderReplies, DeliveryReplies {
+  ScheduledMessageReplies, ReminderReplies, DeliveryReplies, RealmIconReplies {
   create_realm: Record<string, never>;
   create_user: { userId: number; apiKey: string };
   subscribe: Record<string, never>;

@@ -37,6 +37,7 @@ import { addReaction, removeReaction } from './reactions.js';
 import { createScheduledMessage, editScheduledMessage, deleteScheduledMessage } from './scheduled-messages.js';
 import { createReminder, deleteReminder } from './reminders.js';
 import { deliverScheduledMessage } from './scheduled-delivery.js';
+import { changeRealmIcon } from './realm-icon.js';
 import { createDrafts, editDraft, deleteDraft } from './drafts.js';
 import { uploadFile, deleteAttachment } from './attachments.js';
 import { deleteMessage } from './message-delete.js';
@@ -107,6 +108,7 @@ export const handlers: HandlerTable = {
   create_reminder: createReminder,
   delete_reminder: deleteReminder,
   deliver_scheduled_message: deliverScheduledMessage,
+  change_realm_icon: changeRealmIcon,
   upload_file: uploadFile,
   delete_attachment: deleteAttachment,
   delete_message: deleteMessage,
