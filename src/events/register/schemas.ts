@@ -206,6 +206,7 @@ const EmojisetChoices = Type.Array(Type.Object({ key: Str(), text: Str() }, stri
 export const REGISTER_KEY_SCHEMAS: Readonly<Record<string, TSchema>> = {
   queue_id: Nullable(Str()),
   last_event_id: Int(),
+  idle_queue_timeout_secs: Int(),
   zulip_version: Str(),
   zulip_feature_level: Int(),
   zulip_merge_base: Str(),
