@@ -19,6 +19,7 @@ import * as drafts from './drafts.js';
 import * as scheduledMessages from './scheduled-messages.js';
 import * as reminders from './reminders.js';
 import * as realmIcon from './realm-icon.js';
+import * as submessages from './submessages.js';
 import * as uploads from './uploads.js';
 import * as typing from './typing.js';
 import * as streams from './streams.js';
@@ -90,6 +91,9 @@ export function buildRoutes(services: EndpointServices): Route[] {
 
     // --- Organization icon (realm-icon.ts) ---
     route('/realm/icon', { POST: realmIcon.uploadIcon, DELETE: realmIcon.deleteIcon }),
+
+    // --- Widgets (submessages.ts) ---
+    route('/submessage', { POST: submessages.processSubmessage }),
 
     // --- Uploads and attachments (uploads.ts) ---
     route('/user_uploads', { POST: uploads.uploadFile }),

@@ -23,6 +23,7 @@ import { evolveChannelFolders } from './channel-folders.js';
 import { evolveDrafts } from './drafts.js';
 import { evolveScheduledMessages } from './scheduled-messages.js';
 import { realmIconChanged } from './realm-icon.js';
+import { submessageAdded } from './submessages.js';
 import { evolveAttachments } from './attachments.js';
 import { evolveReactions } from './reactions.js';
 import { evolveUserAdmin } from './user-admin.js';
@@ -107,6 +108,8 @@ export function evolve(state: RealmState, record: RealmRecord): void {
       return evolveScheduledMessages(state, record);
     case 'realm_icon_changed':
       return realmIconChanged(state, record);
+    case 'submessage_added':
+      return submessageAdded(state, record);
     case 'attachment_uploaded':
     case 'attachment_deleted':
     case 'attachment_messages_changed':

@@ -20,6 +20,7 @@ import { userStatusFromCore, userStatusToCore, type UserStatusCore } from './use
 import { navigationViewsFromCore, navigationViewsToCore, type NavigationViewsCore } from './navigation-views.js';
 import { channelFoldersFromCore, channelFoldersToCore, type ChannelFoldersCore } from './channel-folders.js';
 import { draftsFromCore, draftsToCore, type DraftsCore } from './drafts.js';
+import { submessagesFromCore, submessagesToCore } from './submessages.js';
 import { scheduledMessagesFromCore, scheduledMessagesToCore, type ScheduledMessagesCore } from './scheduled-messages.js';
 import { attachmentsFromCore, attachmentsToCore, type AttachmentsCore } from './attachments.js';
 import { reactionsFromCore, reactionsToCore, type ReactionsCore } from './reactions.js';
@@ -71,6 +72,8 @@ export interface RealmCore {
   scheduledMessages?: ScheduledMessagesCore;
   /** The organization icon (absent in snapshots written before it, or never changed: the default). */
   realmIcon?: import('./realm-icon.js').RealmIcon;
+  /** Widget submessages (absent in snapshots written before them, or before the first: none). */
+  submessages?: import('./submessages.js').SubmessagesCore;
   /** Uploaded files (absent in snapshots written before uploads, or before the first upload: none). */
   attachments?: AttachmentsCore;
   /** Emoji reactions (absent in snapshots written before reactions, or when there are none). */
@@ -125,6 +128,7 @@ export function toSnapshot(state: RealmState): { core: RealmCore; columns: Recor
     drafts: draftsToCore(state),
     scheduledMessages: scheduledMessagesToCore(state),
     realmIcon: state.realmIcon,
+    submessages: submessagesToCore(state),
     attachments: attachmentsToCore(state),
     reactions: reactionsToCore(state),
     presence: state.presence.toCore(),
@@ -183,6 +187,7 @@ export function fromSnapshot(id: number, coreObject: object, columns: Record<str
   scheduledMessagesFromCore(state, core.scheduledMessages);
   if (core.realmIcon !== undefined && core.realmIcon !== null) state.realmIcon = { ...core.realmIcon };
   else delete state.realmIcon;
+  submessagesFromCore(state, core.submessages);
   attachmentsFromCore(state, core.attachments);
   reactionsFromCore(state, core.reactions);
   state.presence = PresenceStore.fromCore(core.presence);

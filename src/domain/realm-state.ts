@@ -260,6 +260,8 @@ export interface RealmState {
   scheduledMessages?: import('./scheduled-messages.js').ScheduledMessageState;
   /** The organization icon; see `realm-icon.ts` (optional: absent = the default icon). */
   realmIcon?: import('./realm-icon.js').RealmIcon;
+  /** Widget submessages per message; see `submessages.ts` (optional: created with the first). */
+  submessages?: import('./submessages.js').SubmessageState;
   /** Uploaded files; see `attachments.ts` (optional: created on the first upload). */
   attachments?: import('./attachments.js').AttachmentState;
   /** Emoji reactions per message; see `reactions.ts` (optional: created on the first reaction). */

@@ -44,6 +44,7 @@ export const RECORD_VERSIONS: { readonly [T in RealmRecord['type']]: readonly nu
   scheduled_message_delivered: [1],
   scheduled_message_edited: [1],
   scheduled_message_failed: [1],
+  submessage_added: [1],
   reaction_added: [1],
   reaction_removed: [1],
   realm_created: [1],

@@ -140,6 +140,7 @@ import type { ChannelFolderRecord } from './channel-folders.js';
 import type { DraftRecord } from './drafts.js';
 import type { ScheduledMessageRecord } from './scheduled-messages.js';
 import type { RealmIconChanged } from './realm-icon.js';
+import type { SubmessageAdded } from './submessages.js';
 import type { InviteRecord } from './invites.js';
 import type { UserAdminRecord } from './user-admin.js';
 import type { ReactionRecord } from './reactions.js';
@@ -158,7 +159,8 @@ export type RealmRecord = RealmCreated | RealmSettingsChanged | LinkifiersChange
   | SessionRecord | UserPasswordChanged
   | PlaygroundRecord
   | ScheduledMessageRecord
-  | RealmIconChanged;
+  | RealmIconChanged
+  | SubmessageAdded;
 
 /**
  * A user's status changed (https://zulip.com/api/update-status; see domain/user-status.ts): only

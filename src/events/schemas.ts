@@ -18,6 +18,7 @@ import { REGISTER_KEY_SCHEMAS } from './register/schemas.js';
 import { RealmEmojiEventSchema } from './media-schemas.js';
 import { AttachmentEventSchema } from './attachment-schemas.js';
 import { RemindersEventSchema, ScheduledMessagesEventSchema } from './scheduled-message-schemas.js';
+import { SubmessageEventSchema } from './personal-schemas.js';
 import { StreamEventSchema, SubscriptionEventSchema } from './subscription-schemas.js';
 import {
   DeleteMessageEventSchema,
@@ -78,6 +79,7 @@ export const EVENT_SCHEMAS = {
   drafts: DraftsEventSchema,
   scheduled_messages: ScheduledMessagesEventSchema,
   reminders: RemindersEventSchema,
+  submessage: SubmessageEventSchema,
   realm: RealmEventSchema,
   default_streams: DefaultStreamsEventSchema,
   realm_playgrounds: RealmPlaygroundsEventSchema,

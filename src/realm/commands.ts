@@ -48,6 +48,7 @@ import type { ScheduledMessageCommand, ScheduledMessageReplies } from './handler
 import type { ReminderCommand, ReminderReplies } from './handlers/reminders.js';
 import type { DeliverScheduledMessage, DeliveryReplies } from './handlers/scheduled-delivery.js';
 import type { ChangeRealmIcon, RealmIconReplies } from './handlers/realm-icon.js';
+import type { AddSubmessage, SubmessageReplies } from './handlers/submessages.js';
 import type { AttachmentCommand, AttachmentReplies } from './handlers/attachments.js';
 import type { InviteCommand, InviteReplies } from './handlers/invites.js';
 import type { UserAdminCommand, UserAdminReplies } from './handlers/user-admin.js';
@@ -83,12 +84,12 @@ export type Command =
   | UserCreateCommand | UpdateSettings | DeleteMessage | EditMessage | ReactionCommand | MessageFlagCommand
   | SessionCommand | AttachmentCommand | RealmEmojiCommand | ChangeAvatar
   | UpdateRealm | DefaultStreamCommand | PlaygroundCommand | DeleteTopic | ReportMessage | DeleteExpiredMessages
-  | ScheduledMessageCommand | ReminderCommand | DeliverScheduledMessage | ChangeRealmIcon;
+  | ScheduledMessageCommand | ReminderCommand | DeliverScheduledMessage | ChangeRealmIcon | AddSubmessage;
 
 /** The reply each command type yields on success. */
 export interface CommandReplies extends MessageFlagReplies, CustomProfileFieldReplies, NavigationViewReplies, ChannelFolderReplies, ReactionReplies, DraftReplies, InviteReplies, UserAdminReplies,
   UserCreateReplies, UserSettingsReplies, SessionReplies, AttachmentReplies, RealmUpdateReplies, DefaultStreamReplies, PlaygroundReplies, DeleteTopicReplies, ReportMessageReplies, RetentionReplies,
-  ScheduledMessageReplies, ReminderReplies, DeliveryReplies, RealmIconReplies {
+  ScheduledMessageReplies, ReminderReplies, DeliveryReplies, RealmIconReplies, SubmessageReplies {
   create_realm: Record<string, never>;
   create_user: { userId: number; apiKey: string };
   subscribe: Record<string, never>;

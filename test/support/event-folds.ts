@@ -297,6 +297,9 @@ export function applyEvent(state: Json, event: Json, user: { id: number }, ctx: 
     case 'update_global_notifications':
       if (event.notification_name in state) state[event.notification_name] = event.setting;
       return;
+    case 'submessage':
+      // Zulip's apply_event ignores it: no register state holds submessages (clients patch messages).
+      return;
     case 'reaction':
       // Zulip's apply_event: no register state holds reactions (clients patch their messages).
       return;

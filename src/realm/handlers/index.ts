@@ -38,6 +38,7 @@ import { createScheduledMessage, editScheduledMessage, deleteScheduledMessage } 
 import { createReminder, deleteReminder } from './reminders.js';
 import { deliverScheduledMessage } from './scheduled-delivery.js';
 import { changeRealmIcon } from './realm-icon.js';
+import { addSubmessage } from './submessages.js';
 import { createDrafts, editDraft, deleteDraft } from './drafts.js';
 import { uploadFile, deleteAttachment } from './attachments.js';
 import { deleteMessage } from './message-delete.js';
@@ -109,6 +110,7 @@ export const handlers: HandlerTable = {
   delete_reminder: deleteReminder,
   deliver_scheduled_message: deliverScheduledMessage,
   change_realm_icon: changeRealmIcon,
+  add_submessage: addSubmessage,
   upload_file: uploadFile,
   delete_attachment: deleteAttachment,
   delete_message: deleteMessage,
