@@ -5,8 +5,11 @@
  * with a controlled clock (due, not due, late, lost permission, deactivated sender, reminders).
  */
 import t from 'tap';
-import { decide, field, rejects, run, smallRealm } from '../../support/realm-fixture.js';
-import { execute } from '../../../src/realm/apply-command.js';
+import { decide, field, fingerprint, rejects, run, smallRealm } from '../../support/realm-fixture.js';
+import { execute, setupRunner } from '../../../src/realm/apply-command.js';
+import { evolve } from '../../../src/domain/evolve.js';
+import { fromSnapshot, toSnapshot } from '../../../src/domain/realm-snapshot.js';
+import type { RealmRecord } from '../../../src/domain/records.js';
 import { findScheduledMessage } from '../../../src/domain/scheduled-messages.js';
 import { systemBot } from '../../../src/domain/system-bots.js';
 import { failedNotificationContent, globalTime } from '../../../src/realm/handlers/scheduled-delivery.js';
@@ -191,4 +194,40 @@ t.test('reminders: content as Zulip builds it, access, note, delivery by the Not
   const gone = run(state, base, ctx).reminder_id;
   const del = decide(state, { type: 'delete_reminder', senderId: ids.member, reminderId: gone }, ctx);
   t.same(del.ok && del.value.events.map((e) => e.payload), [{ type: 'reminders', op: 'remove', reminder_id: gone }]);
+});
+
+t.test('records replay and snapshots: scheduled messages, reminders, the icon, submessages', async (t) => {
+  const { state, ctx, ids, streams } = smallRealm();
+  const base = fromSnapshot(state.id, structuredClone(toSnapshot(state).core), toSnapshot(state).columns);
+  base.host = state.host;
+  base.url = state.url;
+  const records: RealmRecord[] = [];
+  const exec = setupRunner(state, ctx, records);
+  const kept = exec({ type: 'create_scheduled_message', senderId: ids.member, messageType: 'stream', to: String(streams.general), topic: 'a', content: 'kept', deliverAt: LATER, client: 'website' }).scheduled_message_id;
+  const sent = exec({ type: 'create_scheduled_message', senderId: ids.member, messageType: 'private', to: `[${ids.other}]`, content: 'sent', deliverAt: LATER - 10, client: 'website' }).scheduled_message_id;
+  const late = exec({ type: 'create_scheduled_message', senderId: ids.other, messageType: 'stream', to: String(streams.general), topic: 'b', content: 'late', deliverAt: LATER - 5000, client: 'website' }).scheduled_message_id;
+  const poll = exec({ type: 'send_message', senderId: ids.member, messageType: 'stream', to: streams.general, topic: 'p', content: '/poll Tea?\nyes\nno', client: 'website' }).id;
+  exec({ type: 'create_reminder', senderId: ids.other, messageId: poll, messageContent: '/poll Tea?\nyes\nno', deliverAt: LATER, client: 'website' });
+  exec({ type: 'deliver_scheduled_message', scheduledMessageId: sent, nowSeconds: LATER });
+  exec({ type: 'deliver_scheduled_message', scheduledMessageId: late, nowSeconds: LATER });
+  exec({ type: 'add_submessage', actorId: ids.other, messageId: poll, msgType: 'widget', content: '{"type":"vote","key":"canned,0","vote":1}' });
+  exec({ type: 'change_realm_icon', actorId: ids.admin, sha256: 'ab'.repeat(32) });
+  t.equal(findScheduledMessage(state, kept)?.content, 'kept');
+  t.equal(findScheduledMessage(state, sent), undefined);
+  t.equal(findScheduledMessage(state, late)?.failed, true);
+  t.equal(state.submessages?.byMessage.get(poll)?.length, 2, 'the widget and a vote');
+
+  for (const r of records) evolve(base, r);
+  t.equal(fingerprint(base), fingerprint(state), 'replayed state equals the live one');
+  const { core, columns } = toSnapshot(state);
+  const restored = fromSnapshot(state.id, structuredClone(core), columns);
+  restored.host = state.host;
+  t.equal(fingerprint(restored), fingerprint(state), 'snapshot round trip');
+  t.same(restored.realmIcon, { sha256: 'ab'.repeat(32), version: 2 });
+  const old = structuredClone(core) as unknown as Record<string, unknown>;
+  delete old.scheduledMessages;
+  delete old.realmIcon;
+  delete old.submessages;
+  const older = fromSnapshot(state.id, old, columns);
+  t.same([older.scheduledMessages, older.realmIcon, older.submessages], [undefined, undefined, undefined], 'older snapshots load with none');
 });
