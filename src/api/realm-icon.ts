@@ -7,9 +7,8 @@
  * - `GET /static/images/logo/zulip-icon-128x128.png`: parley's default icon (a raw route, public
  *   as Zulip's static files), rendered once; uploaded icons are served under `/user_avatars/`.
  */
-import { uploadRealmIcon } from '../realm/media.js';
+import { defaultRealmIcon, uploadRealmIcon } from '../realm/media.js';
 import { DEFAULT_ICON_PATH } from '../domain/realm-icon.js';
-import { defaultRealmIconPng } from '../storage/images.js';
 import { defineEndpoint } from './define-endpoint.js';
 import { runCommand } from './run-command.js';
 import type { RawAnswer, RawRoute } from './raw-route.js';
@@ -33,7 +32,6 @@ export const deleteIcon = defineEndpoint({
 
 /** Side of the default icon, pixels (its URL says 128×128). */
 const DEFAULT_ICON_SIZE_PX = 128;
-let defaultIcon: Promise<Buffer> | undefined;
 
 /** The raw route serving the default icon (public; a day of caching, the URL carries `?version=`). */
 export function defaultRealmIconRoute(): RawRoute {
@@ -41,11 +39,10 @@ export function defaultRealmIconRoute(): RawRoute {
     name: DEFAULT_ICON_PATH,
     matches: (path) => path === DEFAULT_ICON_PATH,
     async handle(): Promise<RawAnswer> {
-      defaultIcon ??= defaultRealmIconPng(DEFAULT_ICON_SIZE_PX);
       return {
         status: 200,
         headers: { 'Content-Type': 'image/png', 'Cache-Control': 'public, max-age=86400', 'X-Content-Type-Options': 'nosniff' },
-        body: await defaultIcon,
+        body: await defaultRealmIcon(DEFAULT_ICON_SIZE_PX),
       };
     },
   };

@@ -13,7 +13,7 @@
 import { Errors, fail, type Result } from '../errors.js';
 import { isEmojiContentType, EMOJI_SIZE_PX } from '../domain/realm-emoji.js';
 import { AVATAR_SIZE_PX, MAX_AVATAR_FILE_SIZE_MIB, MEDIUM_AVATAR_SIZE_PX } from '../domain/avatars.js';
-import { BadImage, resizeAvatar, resizeEmoji } from '../storage/images.js';
+import { BadImage, defaultRealmIconPng, resizeAvatar, resizeEmoji } from '../storage/images.js';
 import { checkAddRealmEmoji } from './handlers/realm-emoji.js';
 import { ICON_SIZE_PX, MAX_ICON_FILE_SIZE_MIB } from '../domain/realm-icon.js';
 import { requireRealmAdmin } from '../domain/access.js';
@@ -105,4 +105,12 @@ export async function uploadRealmIcon(realm: RealmHandle, actorId: number, files
   if (!resized.ok) return resized;
   const stored = await realm.files.put(resized.value);
   return realm.execute({ type: 'change_realm_icon', actorId, sha256: stored.sha256 });
+}
+
+let defaultIcon: Promise<Buffer> | undefined;
+
+/** parley's default organization icon, a `sizePx` PNG rendered once per process (`storage/images.ts`). */
+export function defaultRealmIcon(sizePx: number): Promise<Buffer> {
+  defaultIcon ??= defaultRealmIconPng(sizePx);
+  return defaultIcon;
 }
