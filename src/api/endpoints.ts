@@ -32,10 +32,14 @@ import * as settings from './settings.js';
 import * as presence from './presence.js';
 import * as userStatus from './user-status.js';
 import * as userGroups from './user-groups.js';
+import * as userGroupMembership from './user-group-membership.js';
 import * as customProfileFields from './custom-profile-fields.js';
 import * as realmSettings from './realm.js';
 import * as defaultStreams from './default-streams.js';
 import * as playgrounds from './realm-playgrounds.js';
+import * as realmUserDefaults from './realm-user-defaults.js';
+import * as realmDomains from './realm-domains.js';
+import * as botStorage from './bot-storage.js';
 import * as deleteTopic from './delete-topic.js';
 import * as messageReport from './message-report.js';
 import * as linkifiers from './realm-linkifiers.js';
@@ -142,6 +146,7 @@ export function buildRoutes(services: EndpointServices): Route[] {
     route('/users/{user_id}/reactivate', { POST: users.reactivateUser }),
 
     // --- Bots (bots.ts) ---
+    route('/bot_storage', { GET: botStorage.getBotStorage, PUT: botStorage.putBotStorage, DELETE: botStorage.removeBotStorage }),
     route('/bots', { POST: bots.createBot }),
 
     // --- The caller's own settings (settings.ts) ---
@@ -161,15 +166,20 @@ export function buildRoutes(services: EndpointServices): Route[] {
     route('/user_groups', { GET: userGroups.getUserGroups }),
     route('/user_groups/create', { POST: userGroups.createUserGroup }),
     route('/user_groups/{user_group_id}', { PATCH: userGroups.updateUserGroup }),
-    route('/user_groups/{user_group_id}/members', { POST: userGroups.updateUserGroupMembers }),
-    route('/user_groups/{user_group_id}/subgroups', { POST: userGroups.updateUserGroupSubgroups }),
+    route('/user_groups/{user_group_id}/members', { GET: userGroupMembership.getUserGroupMembers, POST: userGroups.updateUserGroupMembers }),
+    route('/user_groups/{user_group_id}/members/{user_id}', { GET: userGroupMembership.getIsUserGroupMember }),
+    route('/user_groups/{user_group_id}/subgroups', { GET: userGroupMembership.getUserGroupSubgroups, POST: userGroups.updateUserGroupSubgroups }),
     route('/user_groups/{user_group_id}/deactivate', { POST: userGroups.deactivateUserGroup }),
 
     // --- Organization settings (realm.ts) ---
     route('/realm', { PATCH: realmSettings.updateRealm }),
+    route('/realm/test_welcome_bot_custom_message', { POST: realmSettings.testWelcomeBotMessage }),
     route('/default_streams', { POST: defaultStreams.addDefaultStream, DELETE: defaultStreams.removeDefaultStream }),
     route('/realm/playgrounds', { POST: playgrounds.addPlayground }),
     route('/realm/playgrounds/{playground_id}', { DELETE: playgrounds.removePlayground }),
+    route('/realm/user_settings_defaults', { PATCH: realmUserDefaults.updateRealmUserDefaults }),
+    route('/realm/domains', { GET: realmDomains.listRealmDomains, POST: realmDomains.addRealmDomain }),
+    route('/realm/domains/{domain:string}', { PATCH: realmDomains.changeRealmDomain, DELETE: realmDomains.removeRealmDomain }),
 
     // --- Custom profile fields and values (custom-profile-fields.ts) ---
     route('/realm/profile_fields', {

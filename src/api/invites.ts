@@ -18,7 +18,7 @@ import { DEFAULT_INVITE_EXPIRES_IN_MINUTES, inviteLink, invitesOf, isInviteUsabl
 import { runCommand } from './run-command.js';
 import { defineEndpoint } from './define-endpoint.js';
 import { P } from './params.js';
-import { isRealmAdmin } from '../domain/access.js';
+import { isRealmAdmin, requireMemberOrAdmin } from '../domain/access.js';
 
 /** `POST /invites/multiuse` (Zulip's zerver/views/invite.py `generate_multiuse_invite_backend`). */
 export const createMultiuseInvite = defineEndpoint({
@@ -55,8 +55,8 @@ export const getInvites = defineEndpoint({
   auth: 'user',
   params: {},
   handler: ({ realm, user }) => {
-    if (user.isBot) return Errors.noBots();
-    if (user.role === Role.guest) return Errors.notAllowedForGuests();
+    const allowed = requireMemberOrAdmin(user);
+    if (!allowed.ok) return allowed.error;
     const state = realm.state;
     const now = Date.now() / 1000;
     const isAdmin = isRealmAdmin(user);

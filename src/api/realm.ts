@@ -29,6 +29,8 @@ const SETTING_PARAMS = {
   move_messages_between_streams_limit_seconds: P.jsonOrString(),
   message_retention_days: P.jsonOrString(),
   enable_spectator_access: P.bool(),
+  emails_restricted_to_domains: P.bool(),
+  welcome_message_custom_text: P.string(),
   waiting_period_threshold: P.int(),
   default_language: P.string(),
   topics_policy: P.string(),
@@ -54,5 +56,16 @@ export const updateRealm = defineEndpoint({
     for (const name of Object.keys(GROUP_PARAMS)) if (all[name] !== undefined) groups[name] = all[name];
     if (Object.keys(groups).length > 0) settings.groups = groups;
     return runCommand(realm, { type: 'update_realm', actorId: user.id, settings }, (reply) => reply);
+  },
+});
+
+/** `POST /realm/test_welcome_bot_custom_message` → `{message_id}` (see realm/handlers/welcome-bot-test.ts). */
+export const testWelcomeBotMessage = defineEndpoint({
+  auth: 'user',
+  params: { welcome_message_custom_text: P.string({ required: true }) },
+  handler: async ({ realm, user, params }) => {
+    const admin = requireRealmAdmin(user);
+    if (!admin.ok) return admin.error;
+    return runCommand(realm, { type: 'test_welcome_bot_message', actorId: user.id, text: params.welcome_message_custom_text }, (reply) => ({ message_id: reply.id }));
   },
 });

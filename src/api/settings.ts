@@ -14,7 +14,7 @@ import { GENERIC_USER_SETTINGS } from '../domain/user-settings.js';
 import { changeOwnPassword } from './password-change.js';
 
 /** `PATCH /settings` parameters of the generic personal settings, typed after their defaults. */
-const GENERIC_SETTING_PARAMS: Record<string, ParamSpec<string | number | boolean, true>> = Object.fromEntries(
+export const GENERIC_SETTING_PARAMS: Record<string, ParamSpec<string | number | boolean, true>> = Object.fromEntries(
   Object.entries(GENERIC_USER_SETTINGS).map(([name, value]) => [
     name,
     (typeof value === 'boolean' ? P.bool() : typeof value === 'number' ? P.int() : P.string()) as ParamSpec<string | number | boolean, true>,

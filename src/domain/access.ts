@@ -16,7 +16,7 @@
  * - user groups (`access/user-groups.ts`): `accessUserGroupById`, `accessUserGroupForUpdate`,
  *   `accessUserGroupForMembers`, `hasRealmPermission`, `hasPermissionForGroupSetting`;
  * - whole-endpoint roles (`access/realm-roles.ts`): `requireRealmAdmin`, `isRealmAdmin`,
- *   `requireRealmOwner`, `isRealmOwner`.
+ *   `requireRealmOwner`, `isRealmOwner`, `requireNonGuest`, `requireMemberOrAdmin`;
  * - custom emoji (`access/emoji.ts`): `checkCanAddCustomEmoji`, `checkCanRemoveCustomEmoji`.
  *
  * "Unknown" and "not allowed to see" are the same error (no existence oracle): the `access*` functions

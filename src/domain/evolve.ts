@@ -5,6 +5,10 @@
  * (record-versions.ts): a store written by a newer parley must not be half-loaded.
  */
 import { evolvePlayground } from './realm-playgrounds.js';
+import { newUserSettings, realmUserDefault, realmUserDefaultChanged } from './realm-user-defaults.js';
+import { DEFAULT_USER_STATUS } from './user-status.js';
+import { evolveRealmDomain } from './realm-domains.js';
+import { evolveBotStorage } from './bot-storage.js';
 import type { RealmState, UserGroup } from './realm-state.js';
 import type { MessageSent, RealmCreated, RealmRecord, StreamCreated, SubscriptionsAdded, UserCreated } from './records.js';
 import { Flag, MessageBit } from './message-index.js';
@@ -69,6 +73,15 @@ export function evolve(state: RealmState, record: RealmRecord): void {
     case 'realm_playground_added':
     case 'realm_playground_removed':
       return evolvePlayground(state, record);
+    case 'realm_user_default_changed':
+      return realmUserDefaultChanged(state, record);
+    case 'realm_domain_added':
+    case 'realm_domain_changed':
+    case 'realm_domain_removed':
+      return evolveRealmDomain(state, record);
+    case 'bot_storage_set':
+    case 'bot_storage_removed':
+      return evolveBotStorage(state, record);
     case 'user_topic_set':
       return userTopicSet(state, record);
     case 'user_status_set':
@@ -186,6 +199,10 @@ function userCreated(state: RealmState, r: UserCreated): void {
     emailAddressVisibility: state.settings.emailAddressVisibility,
     ...(r.systemBot !== undefined && { systemBot: r.systemBot }),
   });
+  // Zulip's copy_default_settings: the organization's defaults become the new user's own values.
+  const settings = newUserSettings(state);
+  if (settings !== undefined) state.users.get(r.id)!.settings = settings;
+  if (realmUserDefault(state, 'presence_enabled') === false) state.userStatus.set(r.id, { ...DEFAULT_USER_STATUS, presenceEnabled: false });
   state.usersByEmail.set(r.email.toLowerCase(), r.id);
   state.usersByApiKey.set(r.apiKey, r.id);
   state.userStreams.set(r.id, new Set());

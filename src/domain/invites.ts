@@ -57,6 +57,9 @@ export const DEFAULT_INVITE_EXPIRES_IN_MINUTES = 14400;
 /** Longest `welcome_message_custom_text`. */
 export const MAX_WELCOME_MESSAGE_LENGTH = 8000;
 
+/** Zulip's (pydantic) error for a `welcome_message_custom_text` over {@link MAX_WELCOME_MESSAGE_LENGTH}. */
+export const welcomeTextTooLong = (): string => `welcome_message_custom_text is too long (limit: ${MAX_WELCOME_MESSAGE_LENGTH} characters)`;
+
 /** The realm's invite state (tolerates states built before invitations existed). */
 export function invitesOf(state: RealmState): InviteState {
   return state.invites ?? { items: [], nextId: 1 };

@@ -25,6 +25,8 @@ import { scheduledMessagesFromCore, scheduledMessagesToCore, type ScheduledMessa
 import { attachmentsFromCore, attachmentsToCore, type AttachmentsCore } from './attachments.js';
 import { reactionsFromCore, reactionsToCore, type ReactionsCore } from './reactions.js';
 import { editHistoryFromCore, editHistoryToCore, type EditHistoryCore } from './message-edits.js';
+import type { RealmDomain } from './realm-domains.js';
+import { botStorageFromCore, botStorageToCore } from './bot-storage.js';
 import { playgroundsFromCore, playgroundsToCore, type PlaygroundState } from './realm-playgrounds.js';
 import { realmEmojiFromCore, realmEmojiToCore, type RealmEmojiCore } from './realm-emoji.js';
 import { sessionsFromCore, sessionsToCore, type SessionsCore } from './sessions.js';
@@ -84,6 +86,12 @@ export interface RealmCore {
   editHistory?: EditHistoryCore;
   /** Code playgrounds (absent in snapshots written before playgrounds, or when none was added). */
   playgrounds?: PlaygroundState;
+  /** New users' setting defaults (absent in snapshots written before them, or when never changed). */
+  userDefaults?: Record<string, string | number | boolean>;
+  /** Allowed email domains (absent in snapshots written before them, or when none was added). */
+  realmDomains?: RealmDomain[];
+  /** Bot storage (absent in snapshots written before it, or when empty). */
+  botStorage?: Array<[number, Array<[string, string]>]>;
   /** Custom emoji (absent in snapshots written before custom emoji, or when there are none). */
   realmEmoji?: RealmEmojiCore;
   /** Web sessions (absent in snapshots written before sessions, or before the first login: none). */
@@ -134,6 +142,9 @@ export function toSnapshot(state: RealmState): { core: RealmCore; columns: Recor
     presence: state.presence.toCore(),
     editHistory: editHistoryToCore(state),
     playgrounds: playgroundsToCore(state),
+    userDefaults: state.userDefaults,
+    realmDomains: state.realmDomains,
+    botStorage: botStorageToCore(state),
     realmEmoji: realmEmojiToCore(state),
     sessions: sessionsToCore(state),
   };
@@ -193,6 +204,9 @@ export function fromSnapshot(id: number, coreObject: object, columns: Record<str
   state.presence = PresenceStore.fromCore(core.presence);
   editHistoryFromCore(state, core.editHistory);
   playgroundsFromCore(state, core.playgrounds);
+  if (core.userDefaults !== undefined) state.userDefaults = core.userDefaults;
+  if (core.realmDomains !== undefined) state.realmDomains = core.realmDomains;
+  botStorageFromCore(state, core.botStorage);
   realmEmojiFromCore(state, core.realmEmoji);
   sessionsFromCore(state, core.sessions);
   return state;

@@ -173,6 +173,10 @@ export interface RealmSettings {
   defaultLanguage?: string;
   /** `enable_spectator_access`; absent = false. */
   enableSpectatorAccess?: boolean;
+  /** `emails_restricted_to_domains`: new accounts only with an address of `realm_domains`; absent = false. */
+  emailsRestrictedToDomains?: boolean;
+  /** `welcome_message_custom_text`: Welcome Bot's extra message to new users ('' = none); absent = ''. */
+  welcomeMessageCustomText?: string;
   /** `message_content_allowed_in_email_notifications`; absent = true. */
   messageContentAllowedInEmailNotifications?: boolean;
   /** Channel receiving message reports (`moderation_request_channel`); null/absent = none. */
@@ -270,6 +274,12 @@ export interface RealmState {
   editHistory?: Map<number, import('./message-edits.js').EditHistoryEntry[]>;
   /** Code playgrounds and the next id; see `realm-playgrounds.ts` (optional: created with the first one). */
   playgrounds?: import('./realm-playgrounds.js').PlaygroundState;
+  /** New users' settings that differ from Zulip's defaults, wire names; see `realm-user-defaults.ts` (optional). */
+  userDefaults?: Record<string, string | number | boolean>;
+  /** Allowed email domains; see `realm-domains.ts` (optional: created with the first one). */
+  realmDomains?: import('./realm-domains.js').RealmDomain[];
+  /** Bot storage: user id → key → value; see `bot-storage.ts` (optional: created on first use). */
+  botStorage?: Map<number, Map<string, string>>;
   /** Custom emoji and the next emoji id; see `realm-emoji.ts` (optional: created with the first emoji). */
   realmEmoji?: import('./realm-emoji.js').RealmEmojiState;
   /** Web sessions by the SHA-256 of their id; see `sessions.ts` (optional: created at the first login). */

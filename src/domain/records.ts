@@ -148,6 +148,9 @@ import type { MessageEdited } from './message-edits.js';
 import type { MessagesDeleted } from './message-delete.js';
 import type { RealmSettingsChanged } from './realm-settings.js';
 import type { PlaygroundRecord } from './realm-playgrounds.js';
+import type { RealmUserDefaultChanged } from './realm-user-defaults.js';
+import type { RealmDomainRecord } from './realm-domains.js';
+import type { BotStorageRecord } from './bot-storage.js';
 export type { PlaygroundRecord };
 import type { MessageFlagsChanged } from './message-flags.js';
 import type { RealmEmojiRecord } from './realm-emoji.js';
@@ -158,6 +161,9 @@ import type { UserPasswordChanged } from './user-password.js';
 export type RealmRecord = RealmCreated | RealmSettingsChanged | LinkifiersChanged | UserCreated | StreamCreated | SubscriptionsAdded | SubscriptionsRemoved | SubscriptionPropertyChanged | MessageSent | UserTopicSet | StreamUpdated | UserGroupCreated | UserGroupMembershipChanged | UserGroupUpdated | UserStatusSet | CustomProfileFieldRecord | NavigationViewRecord | ChannelFolderRecord | DraftRecord | InviteRecord | UserAdminRecord | MessagesDeleted | MessageEdited | ReactionRecord | MessageFlagsChanged | RealmEmojiRecord | AvatarChanged | AttachmentRecord
   | SessionRecord | UserPasswordChanged
   | PlaygroundRecord
+  | RealmUserDefaultChanged
+  | RealmDomainRecord
+  | BotStorageRecord
   | ScheduledMessageRecord
   | RealmIconChanged
   | SubmessageAdded;

@@ -3,7 +3,8 @@
  * `realm` `update` / `update_dict`; Zulip's zerver/actions/realm_settings.py `do_set_realm_property`,
  * `do_change_realm_permission_group_setting`). Each property's value schema is its `realm_<name>`
  * schema in the `/register` response, so an event and the state it patches cannot disagree.
- * Also `default_streams` and `realm_playgrounds`, whole-list events of the organization's setup.
+ * Also `default_streams` and `realm_playgrounds`, whole-list events of the organization's setup,
+ * and `realm_user_settings_defaults` (the defaults of new users' settings).
  */
 import Type, { type TSchema } from 'typebox';
 import { Int, strict } from './register/schema-helpers.js';
@@ -22,6 +23,8 @@ export const REALM_UPDATE_PROPERTIES = [
   'move_messages_between_streams_limit_seconds',
   'message_retention_days',
   'enable_spectator_access',
+  'emails_restricted_to_domains',
+  'welcome_message_custom_text',
   'waiting_period_threshold',
   'default_language',
   'topics_policy',
@@ -93,6 +96,34 @@ export const DefaultStreamsEventSchema = Type.Object(
   { id: Int(), type: Type.Literal('default_streams'), default_streams: Type.Array(Int()) },
   strict,
 );
+
+/**
+ * `realm_user_settings_defaults` `update` (Zulip's `do_set_realm_user_default_setting`): one
+ * default of new users' personal settings changed.
+ */
+export const RealmUserSettingsDefaultsEventSchema = Type.Object(
+  {
+    id: Int(),
+    type: Type.Literal('realm_user_settings_defaults'),
+    op: Type.Literal('update'),
+    property: Type.String(),
+    value: Type.Union([Type.Boolean(), Type.Integer(), Type.String()]),
+  },
+  strict,
+);
+
+/** One allowed email domain in `realm_domains` events, as in `/register`. */
+const RealmDomainObject = Type.Object({ domain: Type.String(), allow_subdomains: Type.Boolean() }, strict);
+
+/**
+ * `realm_domains` (Zulip's zerver/actions/realm_domains.py): `add` and `change` carry the domain
+ * object, `remove` its name.
+ */
+export const RealmDomainsEventSchema = Type.Union([
+  Type.Object({ id: Int(), type: Type.Literal('realm_domains'), op: Type.Literal('add'), realm_domain: RealmDomainObject }, strict),
+  Type.Object({ id: Int(), type: Type.Literal('realm_domains'), op: Type.Literal('change'), realm_domain: RealmDomainObject }, strict),
+  Type.Object({ id: Int(), type: Type.Literal('realm_domains'), op: Type.Literal('remove'), domain: Type.String() }, strict),
+]);
 
 /** `realm_playgrounds` (Zulip's `notify_realm_playgrounds`): the whole list, as in `/register`. */
 export const RealmPlaygroundsEventSchema = Type.Object(

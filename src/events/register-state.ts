@@ -39,6 +39,7 @@ import { realmBots, realmUserSection } from './register/users.js';
 import { mutedTopicsWire, userTopicsWire } from '../domain/user-topics.js';
 import { userStatusOf, userStatusRegister } from '../domain/user-status.js';
 import { playgroundsWire } from '../domain/realm-playgrounds.js';
+import { realmDomainsWire } from '../domain/realm-domains.js';
 import { navigationViewsWire } from '../domain/navigation-views.js';
 import { channelFoldersWire } from '../domain/channel-folders.js';
 import { draftsForRegister } from '../domain/drafts.js';
@@ -164,8 +165,8 @@ export function buildRegisterState(state: RealmState, user: User, opts: Register
   if (want('realm')) {
     Object.assign(out, realmSection(state, { realmUrl: opts.realmUrl, maxFileUploadSizeMib: opts.maxFileUploadSizeMib, uploadQuotaMib: opts.uploadQuotaMib ?? null }));
   }
-  if (want('realm_user_settings_defaults')) out.realm_user_settings_defaults = realmUserSettingsDefaults();
-  if (want('realm_domains')) out.realm_domains = [];
+  if (want('realm_user_settings_defaults')) out.realm_user_settings_defaults = realmUserSettingsDefaults(state);
+  if (want('realm_domains')) out.realm_domains = realmDomainsWire(state);
   if (want('realm_emoji')) out.realm_emoji = realmEmojiWire(state);
   // FL 176: linkifiers only for clients declaring `linkifier_url_template`;
   // the legacy `realm_filters` is always [].

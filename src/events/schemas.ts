@@ -53,7 +53,7 @@ import {
   InvitesChangedEventSchema,
   RealmLinkifiersEventSchema,
 } from './realm-config-schemas.js';
-import { DefaultStreamsEventSchema, RealmEventSchema, RealmPlaygroundsEventSchema } from './realm-settings-schemas.js';
+import { DefaultStreamsEventSchema, RealmEventSchema, RealmDomainsEventSchema, RealmPlaygroundsEventSchema, RealmUserSettingsDefaultsEventSchema } from './realm-settings-schemas.js';
 
 /** Event schema by event `type` (every event type parley emits has one). */
 export const EVENT_SCHEMAS = {
@@ -83,6 +83,8 @@ export const EVENT_SCHEMAS = {
   realm: RealmEventSchema,
   default_streams: DefaultStreamsEventSchema,
   realm_playgrounds: RealmPlaygroundsEventSchema,
+  realm_user_settings_defaults: RealmUserSettingsDefaultsEventSchema,
+  realm_domains: RealmDomainsEventSchema,
   reaction: ReactionEventSchema,
   muted_topics: MutedTopicsEventSchema,
   user_group: UserGroupEventSchema,

@@ -63,6 +63,10 @@ import type { UpdateRealm, RealmUpdateReplies } from './handlers/realm-update.js
 export type { UpdateRealm };
 import type { DefaultStreamCommand, DefaultStreamReplies } from './handlers/default-streams.js';
 import type { PlaygroundCommand, PlaygroundReplies } from './handlers/realm-playgrounds.js';
+import type { UpdateRealmUserDefaults, RealmUserDefaultsReplies } from './handlers/realm-user-defaults.js';
+import type { RealmDomainCommand, RealmDomainReplies } from './handlers/realm-domains.js';
+import type { BotStorageCommand, BotStorageReplies } from './handlers/bot-storage.js';
+import type { TestWelcomeBotMessage, WelcomeBotTestReplies } from './handlers/welcome-bot-test.js';
 import type { DeleteTopic, DeleteTopicReplies } from './handlers/delete-topic.js';
 import type { ReportMessage, ReportMessageReplies } from './handlers/message-report.js';
 import type { DeleteExpiredMessages, RetentionReplies } from './handlers/message-retention.js';
@@ -83,12 +87,12 @@ export type Command =
   | CustomProfileFieldCommand | NavigationViewCommand | ChannelFolderCommand | DraftCommand | InviteCommand | UserAdminCommand
   | UserCreateCommand | UpdateSettings | DeleteMessage | EditMessage | ReactionCommand | MessageFlagCommand
   | SessionCommand | AttachmentCommand | RealmEmojiCommand | ChangeAvatar
-  | UpdateRealm | DefaultStreamCommand | PlaygroundCommand | DeleteTopic | ReportMessage | DeleteExpiredMessages
+  | UpdateRealm | DefaultStreamCommand | PlaygroundCommand | UpdateRealmUserDefaults | RealmDomainCommand | BotStorageCommand | TestWelcomeBotMessage | DeleteTopic | ReportMessage | DeleteExpiredMessages
   | ScheduledMessageCommand | ReminderCommand | DeliverScheduledMessage | ChangeRealmIcon | AddSubmessage;
 
 /** The reply each command type yields on success. */
 export interface CommandReplies extends MessageFlagReplies, CustomProfileFieldReplies, NavigationViewReplies, ChannelFolderReplies, ReactionReplies, DraftReplies, InviteReplies, UserAdminReplies,
-  UserCreateReplies, UserSettingsReplies, SessionReplies, AttachmentReplies, RealmUpdateReplies, DefaultStreamReplies, PlaygroundReplies, DeleteTopicReplies, ReportMessageReplies, RetentionReplies,
+  UserCreateReplies, UserSettingsReplies, SessionReplies, AttachmentReplies, RealmUpdateReplies, DefaultStreamReplies, PlaygroundReplies, RealmUserDefaultsReplies, RealmDomainReplies, BotStorageReplies, WelcomeBotTestReplies, DeleteTopicReplies, ReportMessageReplies, RetentionReplies,
   ScheduledMessageReplies, ReminderReplies, DeliveryReplies, RealmIconReplies, SubmessageReplies {
   create_realm: Record<string, never>;
   create_user: { userId: number; apiKey: string };

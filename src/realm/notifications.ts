@@ -116,13 +116,14 @@ export const WELCOME_TEXT =
 /**
  * Welcome Bot messages to a user who just joined (Zulip's `send_initial_direct_messages_to_user`):
  * the welcome message, then the invitation's custom text when an administrator set one
- * (`welcome_message_custom_text`: null = organization default, which parley keeps empty;
+ * (`welcome_message_custom_text`: null = the organization's `welcome_message_custom_text`;
  * "" = none).
  */
-export function welcomeMessages(_state: RealmState, userId: number, customText: string | null): InternalSend[] {
+export function welcomeMessages(state: RealmState, userId: number, customText: string | null): InternalSend[] {
   const out: InternalSend[] = [{ type: 'internal_send', bot: 'welcome', messageType: 'private', to: [userId], content: WELCOME_TEXT }];
-  if (customText !== null && customText.trim() !== '') {
-    out.push({ type: 'internal_send', bot: 'welcome', messageType: 'private', to: [userId], content: customText });
+  const text = customText ?? state.settings.welcomeMessageCustomText ?? '';
+  if (text.trim() !== '') {
+    out.push({ type: 'internal_send', bot: 'welcome', messageType: 'private', to: [userId], content: text });
   }
   return out;
 }

@@ -7,8 +7,8 @@
  */
 import t from 'tap';
 import { startTestServer, DEMO_PASSWORD, type TestServer } from '../support/test-server.js';
-import { decide, run, smallRealm } from '../support/realm-fixture.js';
-import { LINK_EXPIRED } from '../../src/realm/handlers/invites.js';
+import { decide, rejects, run, smallRealm } from '../support/realm-fixture.js';
+import { LINK_EXPIRED, emailNotInRealmDomains } from '../../src/realm/handlers/invites.js';
 
 async function join(s: TestServer, link: string, method = 'GET', form?: Record<string, string>) {
   const path = new URL(link).pathname;
@@ -116,6 +116,19 @@ t.test('handler: expiry honoured; defaults only on request', async (t) => {
   const late = { now: () => ctx.now() + 61, randomToken: ctx.randomToken };
   const expired = decide(state, accept('later@example.com'), late);
   t.equal(expired.ok ? 'ok' : expired.error.message, LINK_EXPIRED);
+});
+
+t.test('handler: an address outside the realm\'s email domains is refused, state unchanged', async (t) => {
+  const { state, ctx, ids } = smallRealm();
+  const inv = run(state, {
+    type: 'create_multiuse_invite', actorId: ids.admin, expiresInMinutes: 60, invitedAs: 400, streamIds: [], groupIds: [],
+    includeRealmDefaultSubscriptions: false, welcomeMessageCustomText: null,
+  }, ctx);
+  run(state, { type: 'add_realm_domain', actorId: ids.admin, domain: 'example.com', allowSubdomains: false }, ctx);
+  run(state, { type: 'update_realm', actorId: ids.admin, settings: { emails_restricted_to_domains: true } }, ctx);
+  const accept = (email: string) => ({ type: 'accept_multiuse_invite' as const, key: inv.key, email, fullName: 'New Person', passwordHash: 'h', timezone: '' });
+  rejects(t, state, accept('someone@elsewhere.org'), ctx, emailNotInRealmDomains('someone@elsewhere.org'));
+  t.ok(decide(state, accept('someone@example.com'), ctx).ok, 'an address in the domain joins');
 });
 
 t.test('join pages: a malformed %-escape is a 404 page; counted per IP like other unauthenticated calls', async (t) => {

@@ -168,6 +168,15 @@ export function applyEvent(state: Json, event: Json, user: { id: number }, ctx: 
     case 'realm_playgrounds':
       if ('realm_playgrounds' in state) state.realm_playgrounds = structuredClone(event.realm_playgrounds);
       return;
+    case 'realm_domains':
+      if (!('realm_domains' in state)) return;
+      if (event.op === 'add') state.realm_domains = [...state.realm_domains, structuredClone(event.realm_domain)];
+      else if (event.op === 'change') state.realm_domains = state.realm_domains.map((d: { domain: string }) => (d.domain === event.realm_domain.domain ? structuredClone(event.realm_domain) : d));
+      else state.realm_domains = state.realm_domains.filter((d: { domain: string }) => d.domain !== event.domain);
+      return;
+    case 'realm_user_settings_defaults':
+      if ('realm_user_settings_defaults' in state) (state.realm_user_settings_defaults as Record<string, unknown>)[event.property] = event.value;
+      return;
     case 'subscription':
       applySubscriptionEvent(state, event, user);
       return;

@@ -4,10 +4,11 @@
  * `@require_member_or_admin`).
  */
 import { Errors, type ZulipError } from '../../errors.js';
-import { Role, type RealmState, type User } from '../realm-state.js';
+import type { RealmState, User } from '../realm-state.js';
 import { hasGroupPermission } from '../groups.js';
 import { realmGroupSetting } from '../group-permissions.js';
 import type { RealmEmoji } from '../realm-emoji.js';
+import { isRealmAdmin, requireNonGuest } from './realm-roles.js';
 
 /**
  * Adding a custom emoji: guests never ("Not allowed for guest users"), others when in the realm's
@@ -15,7 +16,8 @@ import type { RealmEmoji } from '../realm-emoji.js';
  * Returns null when allowed.
  */
 export function checkCanAddCustomEmoji(state: RealmState, user: User): ZulipError | null {
-  if (user.role === Role.guest) return Errors.notAllowedForGuests();
+  const nonGuest = requireNonGuest(user);
+  if (!nonGuest.ok) return nonGuest.error;
   return hasGroupPermission(state, user.id, realmGroupSetting(state, 'can_add_custom_emoji_group')) ? null : Errors.insufficientPermission();
 }
 
@@ -24,6 +26,6 @@ export function checkCanAddCustomEmoji(state: RealmState, user: User): ZulipErro
  * ("Must be an organization administrator or emoji author"). Returns null when allowed.
  */
 export function checkCanRemoveCustomEmoji(user: User, emoji: RealmEmoji): ZulipError | null {
-  if (user.role <= Role.admin || emoji.authorId === user.id) return null;
+  if (isRealmAdmin(user) || emoji.authorId === user.id) return null;
   return Errors.notEmojiAdmin();
 }

@@ -35,3 +35,22 @@ export function requireRealmOwner(actor: User | undefined | null): Result<User> 
   if (actor === undefined || actor === null || !actor.isActive) return fail(Errors.noSuchUser());
   return isRealmOwner(actor) ? ok(actor) : fail(Errors.mustBeOwner());
 }
+
+/**
+ * Zulip's zerver/decorator.py `require_non_guest_user`: the active acting user unless a guest.
+ * Errors: `No such user` (unknown or deactivated actor), `Not allowed for guest users`.
+ */
+export function requireNonGuest(actor: User | undefined | null): Result<User> {
+  if (actor === undefined || actor === null || !actor.isActive) return fail(Errors.noSuchUser());
+  return actor.role === Role.guest ? fail(Errors.notAllowedForGuests()) : ok(actor);
+}
+
+/**
+ * Zulip's zerver/decorator.py `require_member_or_admin`: as {@link requireNonGuest}, and bots are
+ * refused too (`This endpoint does not accept bot requests.`), the guest check first as Zulip.
+ */
+export function requireMemberOrAdmin(actor: User | undefined | null): Result<User> {
+  const human = requireNonGuest(actor);
+  if (!human.ok) return human;
+  return human.value.isBot ? fail(Errors.noBots()) : human;
+}

@@ -52,7 +52,7 @@ export function realmSection(state: RealmState, opts: RealmSectionOptions): Reco
     realm_digest_weekday: 1,
     realm_disallow_disposable_email_addresses: true,
     realm_email_changes_disabled: false,
-    realm_emails_restricted_to_domains: false,
+    realm_emails_restricted_to_domains: s.emailsRestrictedToDomains ?? false,
     realm_enable_guest_user_dm_warning: true,
     realm_enable_guest_user_indicator: true,
     realm_enable_read_receipts: false,
@@ -81,7 +81,7 @@ export function realmSection(state: RealmState, opts: RealmSectionOptions): Reco
     realm_video_chat_provider: VIDEO_CHAT_PROVIDERS.jitsi_meet.id,
     realm_waiting_period_threshold: s.waitingPeriodThreshold ?? 0,
     realm_want_advertise_in_communities_directory: false,
-    realm_welcome_message_custom_text: '',
+    realm_welcome_message_custom_text: s.welcomeMessageCustomText ?? '',
   };
   // Group-setting values (integer group id or {direct_members, direct_subgroups}).
   for (const name of Object.keys(REALM_PERMISSION_GROUP_SETTINGS)) out[`realm_${name}`] = realmGroupSetting(state, name);

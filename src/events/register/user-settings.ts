@@ -7,7 +7,7 @@
  * Values are the user's own (`User.settings`, `timezone`, `email_address_visibility`) over Zulip's
  * defaults (`constants.ts`).
  */
-import type { User } from '../../domain/realm-state.js';
+import type { RealmState, User } from '../../domain/realm-state.js';
 import { personalSetting } from '../../domain/user-settings.js';
 import { DISPLAY_SETTINGS_LEGACY, NOTIFICATION_SETTINGS_LEGACY, USER_SETTING_DEFAULTS } from '../../domain/user-setting-defaults.js';
 import { AVAILABLE_NOTIFICATION_SOUNDS, EMOJISET_CHOICES } from './constants.js';
@@ -63,10 +63,15 @@ function pick(user: User, defaults: Readonly<Record<string, unknown>>): Record<s
   return out;
 }
 
-/** `realm_user_settings_defaults`: the settings new users get (no `timezone`). */
-export function realmUserSettingsDefaults(): Record<string, unknown> {
+/**
+ * `realm_user_settings_defaults`: the settings new users get (no `timezone`): Zulip's defaults
+ * overlaid with the organization's (`domain/realm-user-defaults.ts`).
+ */
+export function realmUserSettingsDefaults(state: RealmState): Record<string, unknown> {
   return {
     ...USER_SETTING_DEFAULTS,
+    ...state.userDefaults,
+    email_address_visibility: state.settings.emailAddressVisibility,
     emojiset_choices: EMOJISET_CHOICES.map((c) => ({ ...c })),
     available_notification_sounds: [...AVAILABLE_NOTIFICATION_SOUNDS],
   };

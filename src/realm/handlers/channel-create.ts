@@ -20,7 +20,7 @@ import type { CommandReplies } from '../commands.js';
 import type { Handler, RealmEvent } from '../decision.js';
 import { channelCreatedNotice, newChannelsAnnouncement } from '../notifications.js';
 import { checkDescription, isError, renderDescription, viewers } from './channels.js';
-import { hasRealmPermission, isRealmAdmin } from '../../domain/access.js';
+import { hasRealmPermission, isRealmAdmin, requireNonGuest } from '../../domain/access.js';
 
 /** `POST /channels/create` (FL 417). */
 export interface CreateChannel {
@@ -54,7 +54,8 @@ const mayCreate = (state: RealmState, user: User, setting: string): boolean => h
 export const createChannel: Handler<CreateChannel, CommandReplies['create_channel']> = (state, cmd, ctx) => {
   const actor = cmd.actorId === null ? null : state.users.get(cmd.actorId);
   if (actor === undefined || (actor !== null && !actor.isActive)) return fail(Errors.noSuchUser());
-  if (actor?.role === Role.guest) return fail(Errors.notAllowedForGuests());
+  const nonGuest = actor === null ? null : requireNonGuest(actor);
+  if (nonGuest !== null && !nonGuest.ok) return nonGuest;
   const folderId = cmd.folderId ?? null;
   const name = checkStreamName(cmd.name);
   if (!name.ok) return fail(Errors.badRequest(name.msg));

@@ -49,6 +49,10 @@ import { updateSettings } from './user-settings.js';
 import { updateRealm } from './realm-update.js';
 import { addDefaultStream, removeDefaultStream } from './default-streams.js';
 import { addPlayground, removePlayground } from './realm-playgrounds.js';
+import { updateRealmUserDefaults } from './realm-user-defaults.js';
+import { addRealmDomain, changeRealmDomain, removeRealmDomain } from './realm-domains.js';
+import { putBotStorage, removeBotStorage } from './bot-storage.js';
+import { testWelcomeBotMessage } from './welcome-bot-test.js';
 import { deleteTopic } from './delete-topic.js';
 import { reportMessage } from './message-report.js';
 import { deleteExpiredMessages } from './message-retention.js';
@@ -132,6 +136,13 @@ export const handlers: HandlerTable = {
   remove_default_stream: removeDefaultStream,
   add_playground: addPlayground,
   remove_playground: removePlayground,
+  update_realm_user_defaults: updateRealmUserDefaults,
+  add_realm_domain: addRealmDomain,
+  change_realm_domain: changeRealmDomain,
+  remove_realm_domain: removeRealmDomain,
+  put_bot_storage: putBotStorage,
+  remove_bot_storage: removeBotStorage,
+  test_welcome_bot_message: testWelcomeBotMessage,
   delete_topic: deleteTopic,
   report_message: reportMessage,
   delete_expired_messages: deleteExpiredMessages,

@@ -24,9 +24,10 @@
 import { welcomeMessages } from '../notifications.js';
 import { ok, fail, Errors, type Result } from '../../errors.js';
 import { Role, type RealmState, type RoleCode, type User } from '../../domain/realm-state.js';
-import { accessStreamById, accessUserGroupForUpdate, canAddSubscribers, canSeeWithSubscribers, hasRealmPermission, isRealmAdmin } from '../../domain/access.js';
+import { accessStreamById, accessUserGroupForUpdate, canAddSubscribers, canSeeWithSubscribers, hasRealmPermission, isRealmAdmin, requireMemberOrAdmin } from '../../domain/access.js';
 import {
   MAX_WELCOME_MESSAGE_LENGTH,
+  welcomeTextTooLong,
   invitesOf,
   type MultiuseInvite,
   type MultiuseInviteCreated,
@@ -38,6 +39,7 @@ import type { RealmRecord } from '../../domain/records.js';
 import { STREAM_COLORS } from '../../domain/streams.js';
 import { inviteByKey, isInviteUsable } from '../../domain/invites.js';
 import { createUser } from './users.js';
+import { emailAllowedForRealm } from '../../domain/realm-domains.js';
 
 /** `POST /invites/multiuse`, validated at the edge for types only. */
 export interface CreateMultiuseInvite {
@@ -92,15 +94,6 @@ function inviteKey(randomToken: (length: number) => string): string {
   return key;
 }
 
-/** The acting user if a member or administrator (Zulip's `require_member_or_admin`). */
-function memberOrAdmin(state: RealmState, actorId: number): Result<User> {
-  const actor = state.users.get(actorId);
-  if (actor === undefined || !actor.isActive) return fail(Errors.noSuchUser());
-  if (actor.isBot) return fail(Errors.noBots());
-  if (actor.role === Role.guest) return fail(Errors.notAllowedForGuests());
-  return ok(actor);
-}
-
 /** Zulip's `check_role_based_permissions`: nobody invites to a role above their own. */
 function checkInviteAs(actor: User, invitedAs: number): Result<RoleCode> {
   if (!VALID_ROLES.has(invitedAs)) return fail(Errors.badRequest('Invalid invite_as'));
@@ -119,7 +112,7 @@ function inviteEventUsers(state: RealmState, inviterId: number): number[] {
 const noSubscribePermission = () => Errors.badRequest('You do not have permission to subscribe other users to channels.');
 
 export const createMultiuseInvite: Handler<CreateMultiuseInvite, InviteReplies['create_multiuse_invite']> = (state, cmd, ctx) => {
-  const actorR = memberOrAdmin(state, cmd.actorId);
+  const actorR = requireMemberOrAdmin(state.users.get(cmd.actorId));
   if (!actorR.ok) return actorR;
   const actor = actorR.value;
   if (!isRealmAdmin(actor) && !hasRealmPermission(state, actor, 'create_multiuse_invite_group')) {
@@ -151,7 +144,7 @@ export const createMultiuseInvite: Handler<CreateMultiuseInvite, InviteReplies['
 
   const text = cmd.welcomeMessageCustomText;
   if (text !== null && text.length > MAX_WELCOME_MESSAGE_LENGTH) {
-    return fail(Errors.badRequest(`welcome_message_custom_text is too long (limit: ${MAX_WELCOME_MESSAGE_LENGTH} characters)`));
+    return fail(Errors.badRequest(welcomeTextTooLong()));
   }
 
   const now = ctx.now();
@@ -180,7 +173,7 @@ export const createMultiuseInvite: Handler<CreateMultiuseInvite, InviteReplies['
 };
 
 export const revokeMultiuseInvite: Handler<RevokeMultiuseInvite, Record<string, never>> = (state, cmd) => {
-  const actorR = memberOrAdmin(state, cmd.actorId);
+  const actorR = requireMemberOrAdmin(state.users.get(cmd.actorId));
   if (!actorR.ok) return actorR;
   const actor = actorR.value;
   const invite = invitesOf(state).items.find((i) => i.id === cmd.inviteId);
@@ -195,12 +188,20 @@ export const revokeMultiuseInvite: Handler<RevokeMultiuseInvite, Record<string, 
   return ok({ records: [record], events: [event], reply: {} });
 };
 
+/**
+ * The sign-up form's refusal of an address outside the realm's email domains (Zulip's
+ * zerver/forms.py `email_is_not_disposable` / `RegistrationForm`, `email_allowed_for_realm`).
+ */
+export const emailNotInRealmDomains = (email: string): string =>
+  `Your email address, ${email}, is not in one of the domains that are allowed to register for accounts in this organization.`;
+
 /** The error for a link that is unknown, expired or revoked (Zulip shows it as a 404 page). */
 export const LINK_EXPIRED = 'The confirmation link has expired or been deactivated.';
 
 export const acceptMultiuseInvite: Handler<AcceptMultiuseInvite, InviteReplies['accept_multiuse_invite']> = (state, cmd, ctx) => {
   const invite = inviteByKey(state, cmd.key);
   if (invite === undefined || !isInviteUsable(invite, ctx.now())) return fail(Errors.badRequest(LINK_EXPIRED));
+  if (!emailAllowedForRealm(state, cmd.email)) return fail(Errors.badRequest(emailNotInRealmDomains(cmd.email)));
   const created = createUser(state, {
     type: 'create_user', email: cmd.email, fullName: cmd.fullName, role: invite.invitedAs, passwordHash: cmd.passwordHash,
     isBot: false, botType: null, botOwnerId: null, timezone: cmd.timezone,

@@ -33,6 +33,7 @@ import {
   parseTimeLimitSeconds,
 } from '../../domain/realm-setting-checks.js';
 import { REALM_PERMISSION_GROUP_SETTINGS, copyGroupSetting } from '../../domain/group-permissions.js';
+import { MAX_WELCOME_MESSAGE_LENGTH, welcomeTextTooLong } from '../../domain/invites.js';
 import type { RealmEvent } from '../../events/realm-event.js';
 import type { EventPayloadOf } from '../../events/schemas.js';
 import type { Handler } from '../decision.js';
@@ -53,6 +54,9 @@ export interface RealmSettingsRequest {
   /** `"unlimited"` or a positive integer (days); checked here. */
   message_retention_days?: unknown;
   enable_spectator_access?: boolean;
+  emails_restricted_to_domains?: boolean;
+  /** ≤ 8000 characters (`Realm.MAX_REALM_WELCOME_MESSAGE_CUSTOM_TEXT_LENGTH`); checked here. */
+  welcome_message_custom_text?: string;
   /** Days. */
   waiting_period_threshold?: number;
   default_language?: string;
@@ -118,7 +122,10 @@ function current(s: RealmSettings, key: keyof ChangeableRealmSettings): unknown 
     case 'defaultLanguage':
       return 'en';
     case 'enableSpectatorAccess':
+    case 'emailsRestrictedToDomains':
       return false;
+    case 'welcomeMessageCustomText':
+      return '';
     case 'messageContentAllowedInEmailNotifications':
       return true;
     default:
@@ -208,6 +215,11 @@ export const updateRealm: Handler<UpdateRealm, RealmUpdateReplies['update_realm'
     set('message_content_allowed_in_email_notifications', 'messageContentAllowedInEmailNotifications', req.message_content_allowed_in_email_notifications);
   }
   if (req.enable_spectator_access !== undefined) set('enable_spectator_access', 'enableSpectatorAccess', req.enable_spectator_access);
+  if (req.emails_restricted_to_domains !== undefined) set('emails_restricted_to_domains', 'emailsRestrictedToDomains', req.emails_restricted_to_domains);
+  if (req.welcome_message_custom_text !== undefined) {
+    if (req.welcome_message_custom_text.length > MAX_WELCOME_MESSAGE_LENGTH) return fail(Errors.badRequest(welcomeTextTooLong()));
+    set('welcome_message_custom_text', 'welcomeMessageCustomText', req.welcome_message_custom_text);
+  }
   if (topicsPolicy !== undefined) set('topics_policy', 'topicsPolicy', topicsPolicy as RealmSettings['topicsPolicy']);
 
   // 4. Group settings, in Realm.REALM_PERMISSION_GROUP_SETTINGS order.

@@ -8,11 +8,12 @@ import type { BotSchema } from '../../events/register/schemas.js';
 import { ok, fail, Errors, type Result } from '../../errors.js';
 import { Role, type RealmState, type User } from '../../domain/realm-state.js';
 import { apiEmail, checkFullName, gravatarUrl, isValidEmail } from '../../domain/users.js';
+import { emailAllowedForRealm } from '../../domain/realm-domains.js';
 import type { UserCreated } from '../../domain/records.js';
 import type { Handler } from '../decision.js';
 import { createUser } from './users.js';
 import { botWatchers, newUserEvents, userFromRecord } from './user-events.js';
-import { hasRealmPermission, isRealmAdmin } from '../../domain/access.js';
+import { hasRealmPermission, isRealmAdmin, requireNonGuest } from '../../domain/access.js';
 
 /**
  * `POST /users`: a new member account created by an organization owner (parley's stand-in for
@@ -62,14 +63,16 @@ export function checkCanCreateUsers(actor: User | undefined): Result<User> {
 
 /**
  * The account validations of `POST /users` that precede the password check, in Zulip's order:
- * name (§11.1), "Bad name or username", "Email '<email>' already in use". Parley has no domain,
- * disposable-address or `+` restrictions, so their errors never occur.
+ * name (§11.1), "Bad name or username", the realm's email domains (`email_allowed_for_realm`:
+ * "Email '<email>' not allowed in this organization"), "Email '<email>' already in use". Parley has
+ * no disposable-address or `+` restrictions, so their errors never occur.
  */
 export function checkNewAccount(state: RealmState, email: string, fullName: string): Result<void> {
   const name = checkFullName(fullName);
   if (!name.ok) return fail(bad(name.msg));
   const lower = email.trim().toLowerCase();
   if (!isValidEmail(lower)) return fail(bad('Bad name or username'));
+  if (!emailAllowedForRealm(state, lower)) return fail(bad(`Email '${email}' not allowed in this organization`));
   if (state.usersByEmail.has(lower)) return fail(bad(`Email '${email}' already in use`));
   return ok(undefined);
 }
@@ -115,7 +118,8 @@ function botToWire(state: RealmState, bot: User): Static<typeof BotSchema> {
 export const addBot: Handler<AddBot, UserCreateReplies['add_bot']> = (state, cmd, ctx) => {
   const actor = state.users.get(cmd.actorId);
   if (actor === undefined || !actor.isActive) return fail(Errors.insufficientPermission());
-  if (actor.role === Role.guest) return fail(Errors.notAllowedForGuests());
+  const nonGuest = requireNonGuest(actor);
+  if (!nonGuest.ok) return nonGuest;
   const name = checkFullName(cmd.fullName);
   if (!name.ok) return fail(bad(name.msg));
   const email = `${cmd.shortName.trim()}-bot@${state.host}`.toLowerCase();
