@@ -27,7 +27,7 @@ import { evolveChannelFolders } from './channel-folders.js';
 import { evolveDrafts } from './drafts.js';
 import { evolveScheduledMessages } from './scheduled-messages.js';
 import { realmIconChanged } from './realm-icon.js';
-import { submessageAdded } from './submessages.js';
+import { dropSubmessages, submessageAdded } from './submessages.js';
 import { evolveAttachments } from './attachments.js';
 import { evolveReactions } from './reactions.js';
 import { evolveUserAdmin } from './user-admin.js';
@@ -65,6 +65,7 @@ export function evolve(state: RealmState, record: RealmRecord): void {
     case 'message_edited':
       return messageEdited(state, record);
     case 'messages_deleted':
+      dropSubmessages(state, record.ids);
       return evolveMessagesDeleted(state, record);
     case 'realm_settings_changed':
       return realmSettingsChanged(state, record);

@@ -68,6 +68,13 @@ export function submessageAdded(state: RealmState, r: SubmessageAdded): void {
   if (r.submessage.id >= all.nextId) all.nextId = r.submessage.id + 1;
 }
 
+/** Deleted messages take their submessages with them (Zulip: `on_delete=CASCADE`). */
+export function dropSubmessages(state: RealmState, messageIds: readonly number[]): void {
+  const byMessage = state.submessages?.byMessage;
+  if (byMessage === undefined || byMessage.size === 0) return;
+  for (const id of messageIds) byMessage.delete(id);
+}
+
 /** Snapshot form (absent in snapshots written before submessages: none). */
 export interface SubmessagesCore {
   nextId: number;

@@ -84,3 +84,12 @@ t.test('polls over HTTP: created at send, voted on, events, errors', async (t) =
   t.same((await othello.call('POST', '/submessage', { message_id: todo, msg_type: 'widget', content: JSON.stringify({ type: 'new_task_list_title', title: 'Mine' }) })).body, bad("You can't edit the task list title unless you are the author."));
   t.equal((await hamlet.call('GET', `/messages/${todo}`)).body.message.submessages.length, 3);
 });
+
+t.test('a deleted message takes its submessages with it', async (t) => {
+  const s = await startTestServer(t);
+  const iago = await s.as('iago@zulip.com');
+  const id = (await iago.call('POST', '/messages', { type: 'stream', to: 'Denmark', topic: 'gone', content: '/poll Keep?' })).body.id;
+  t.equal(s.server.registry.all()[0]!.state.submessages?.byMessage.get(id)?.length, 1);
+  t.equal((await iago.call('DELETE', `/messages/${id}`)).status, 200);
+  t.equal(s.server.registry.all()[0]!.state.submessages?.byMessage.get(id), undefined);
+});
