@@ -145,7 +145,9 @@ export class Column {
   restoreChunk(i: number, bytes: Uint8Array): void {
     const chunk = allocate(this.kind, this.chunkSize);
     new Uint8Array(chunk.buffer).set(bytes.subarray(0, chunk.byteLength));
-    while (this.chunks.length <= i) this.chunks.push(allocate(this.kind, this.chunkSize));
+    // Chunks before `i` that the snapshot lacks read as zeros; chunk `i` itself is not allocated
+    // twice (restoring chunks in order used to allocate and zero-fill each one a second time).
+    while (this.chunks.length < i) this.chunks.push(allocate(this.kind, this.chunkSize));
     this.chunks[i] = chunk;
   }
 

@@ -10,6 +10,7 @@
  * (zerver/middleware.py `DetectProxyMisconfiguration`, `ProxyMiddleware`).
  */
 import { BlockList, isIP } from 'node:net';
+import { LRUCache } from 'lru-cache';
 
 /** A malformed `--trusted-proxies` entry; the CLI reports it as a usage error (exit 2). */
 export class TrustedProxiesError extends Error {}
@@ -63,12 +64,22 @@ export class TrustedProxies {
     return new TrustedProxies(list, entries);
   }
 
+  /**
+   * Answers of `has` by raw address: `BlockList.check` builds a `SocketAddress` per call, ~3% of a
+   * send's CPU (bench/PROFILE.md), and a server sees few distinct peers. The list never changes.
+   */
+  private readonly answers = new LRUCache<string, boolean>({ max: 4096 });
+
   /** Whether `address` (IPv4, IPv6 or IPv4-mapped IPv6) is a trusted proxy. False for non-addresses. */
   has(address: string): boolean {
-    const ip = normalizeIp(address);
-    const family = isIP(ip);
-    if (family === 0) return false;
-    return this.list.check(ip, family === 4 ? 'ipv4' : 'ipv6');
+    let answer = this.answers.get(address);
+    if (answer === undefined) {
+      const ip = normalizeIp(address);
+      const family = isIP(ip);
+      answer = family !== 0 && this.list.check(ip, family === 4 ? 'ipv4' : 'ipv6');
+      this.answers.set(address, answer);
+    }
+    return answer;
   }
 }
 

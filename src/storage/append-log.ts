@@ -4,12 +4,10 @@
  * message bodies written in the same LMDB transaction as the records that create them, the realm
  * registry, and log trimming once a snapshot covers a prefix.
  *
- * Group commit. `append` encodes the records and assigns their seqs synchronously, then queues
- * them; all appends queued while no batch is in flight are written in one synchronous run on the
- * next `setImmediate`, so they form one LMDB transaction (one commit, one fsync). While that
- * transaction commits, new appends accumulate into the next batch. At most one batch is
- * uncommitted at any time: if a commit fails, no later transaction can already hold seqs that
- * follow the failed ones, so the log never gets a gap.
+ * Group commit (commit-pipeline.ts): appends are encoded and get their seqs synchronously, then
+ * queue for the next batch; a batch is one LMDB transaction (one commit, one fsync), and up to two
+ * batches are handed to LMDB at once, the later one's writes conditional on the earlier one's, so
+ * the log never gets a gap.
  *
  * Durability: an append's promise resolves only once its transaction is committed and flushed
  * (see lmdb.ts). If the transaction fails, every append of that batch rejects, appends already
@@ -19,7 +17,7 @@
  */
 import { decodeRecord, encodeRecord, StorageCorruptionError } from './codec.js';
 import { checkDurableMark, DurableMark } from './durable-mark.js';
-import { commitBatchAppends, commitDurableSeconds } from '../metrics.js';
+import { CommitPipeline, type PendingAppend } from './commit-pipeline.js';
 import type { Store } from './lmdb.js';
 import { MAX_KEY, readBody, readRealmRegistry, type RealmMeta } from './log-reads.js';
 
@@ -29,17 +27,6 @@ export type { RealmMeta } from './log-reads.js';
 export interface LogEntry {
   seq: number;
   record: object;
-}
-
-interface PendingAppend {
-  realmId: number;
-  firstSeq: number;
-  lastSeq: number;
-  records: Uint8Array[];
-  bodies: Array<[messageId: number, body: Uint8Array | null]>;
-  meta: RealmMeta | undefined;
-  resolve(seq: number): void;
-  reject(error: unknown): void;
 }
 
 interface Unsettled {
@@ -56,16 +43,6 @@ function checkId(name: string, value: number, min: number): void {
   }
 }
 
-/** Bytes a batch puts (values plus a generous allowance for keys and LMDB node headers). */
-function batchBytes(batch: readonly PendingAppend[]): number {
-  let bytes = 0;
-  for (const a of batch) {
-    for (const r of a.records) bytes += r.length + 64;
-    for (const [, body] of a.bodies) bytes += (body?.length ?? 0) + 64;
-  }
-  return bytes;
-}
-
 /** The append log over one `Store`. Create one per store; it is the only writer of `log` and `bodies`. */
 export class AppendLog {
   /** Last seq assigned per realm (includes queued, not yet durable appends). */
@@ -74,15 +51,18 @@ export class AppendLog {
   private readonly trimmed = new Map<number, number>();
   /** Appends not yet durable, per realm, in seq order (for `whenDurable`). */
   private readonly unsettled = new Map<number, Unsettled[]>();
-  private pending: PendingAppend[] = [];
-  private inFlight = false;
-  private scheduled = false;
+  private readonly pipeline: CommitPipeline;
   private closed = false;
-  private lastBatch: Promise<void> = Promise.resolve();
-  private batches = 0;
   private mark: DurableMark | undefined;
 
   constructor(private readonly store: Store) {
+    this.pipeline = new CommitPipeline(store, {
+      resetLastSeq: (realmId, seq) => {
+        if (seq === undefined) this.seqs.delete(realmId);
+        else this.seqs.set(realmId, seq);
+      },
+      noteDurable: (realmId, lastSeq) => this.mark?.note(realmId, lastSeq),
+    });
     store.onClose(() => this.drain());
   }
 
@@ -100,7 +80,7 @@ export class AppendLog {
 
   /** Number of write batches (LMDB transactions) issued so far; for tests and metrics. */
   get batchCount(): number {
-    return this.batches;
+    return this.pipeline.batchCount;
   }
 
   /**
@@ -176,9 +156,8 @@ export class AppendLog {
     } catch (error) {
       return Promise.reject(error);
     }
-    this.pending.push(entry);
     this.track(realmId, entry.lastSeq, done);
-    this.schedule();
+    this.pipeline.enqueue(entry);
     return done;
   }
 
@@ -281,12 +260,12 @@ export class AppendLog {
   /** Rejects new appends and resolves once every queued append is durable (or failed). */
   async drain(): Promise<void> {
     this.closed = true;
-    while (this.pending.length > 0 || this.inFlight) {
-      if (!this.inFlight) this.flush();
-      await this.lastBatch;
-      if (this.inFlight) await new Promise((resolve) => setImmediate(resolve));
+    while (this.pipeline.busy) {
+      this.pipeline.flushNow();
+      await this.pipeline.settled;
+      if (this.pipeline.busy) await new Promise((resolve) => setImmediate(resolve));
     }
-    await this.lastBatch;
+    await this.pipeline.settled;
     await this.mark?.flush();
   }
 
@@ -304,15 +283,6 @@ export class AppendLog {
     done.then(untrack, untrack);
   }
 
-  private schedule(): void {
-    if (this.scheduled || this.inFlight) return;
-    this.scheduled = true;
-    setImmediate(() => {
-      this.scheduled = false;
-      this.flush();
-    });
-  }
-
   /**
    * True while the data disk is below its free-space reserve (disk-space.ts): the realm actor
    * refuses commands that would write before deciding them, so memory never runs ahead of a log
@@ -320,87 +290,5 @@ export class AppendLog {
    */
   diskFull(): boolean {
     return this.store.space.isFull();
-  }
-
-  /** Writes every pending append in one synchronous run, i.e. one LMDB transaction. */
-  private flush(): void {
-    if (this.inFlight || this.pending.length === 0) return;
-    const batch = this.pending;
-    this.pending = [];
-    try {
-      // Refused before LMDB sees it (see disk-space.ts for why LMDB must never hit ENOSPC).
-      this.store.space.check(batchBytes(batch));
-    } catch (error) {
-      this.batches++;
-      this.fail(batch, error);
-      this.schedule();
-      return;
-    }
-    const { log, bodies, meta } = this.store;
-    const commits: Promise<unknown>[] = [];
-    try {
-      for (const a of batch) {
-        for (let i = 0; i < a.records.length; i++) commits.push(log.put([a.realmId, a.firstSeq + i], a.records[i]!));
-        for (const [messageId, body] of a.bodies) {
-          commits.push(body === null ? bodies.remove([a.realmId, messageId]) : bodies.put([a.realmId, messageId], body));
-        }
-        if (a.meta !== undefined) commits.push(meta.put(['realm', a.realmId], a.meta));
-      }
-    } catch (error) {
-      // Only possible if the environment is closed underneath us; writes already queued may
-      // still commit, which `fail` accounts for by re-reading lastSeq from disk.
-      commits.push(Promise.reject(error));
-    }
-    this.batches++;
-    this.inFlight = true;
-    commitBatchAppends.observe(batch.length);
-    const issuedAt = performance.now();
-    const durable = this.store.durable(commits);
-    this.lastBatch = durable.then(
-      () => undefined,
-      () => undefined,
-    );
-    Promise.all(commits).then(
-      () => {
-        this.inFlight = false;
-        this.schedule();
-        durable.then(
-          () => {
-            commitDurableSeconds.observe((performance.now() - issuedAt) / 1000);
-            for (const a of batch) {
-              this.mark?.note(a.realmId, a.lastSeq);
-              a.resolve(a.lastSeq);
-            }
-          },
-          (error: unknown) => this.fail(batch, error),
-        );
-      },
-      () => {
-        // `durable` rejects with the explained error (e.g. lmdb-js's commitError → DiskFullError).
-        void durable.catch((explained: unknown) => {
-          this.fail(batch, explained);
-          this.inFlight = false;
-          this.schedule();
-        });
-      },
-    );
-  }
-
-  private fail(batch: readonly PendingAppend[], error: unknown): void {
-    const realms = new Set(batch.map((a) => a.realmId));
-    for (const a of batch) a.reject(error);
-    const keep: PendingAppend[] = [];
-    for (const p of this.pending) {
-      if (!realms.has(p.realmId)) {
-        keep.push(p);
-        continue;
-      }
-      p.reject(
-        new Error(`append to realm ${p.realmId}'s log cancelled: an earlier append of the realm failed`, { cause: error }),
-      );
-    }
-    this.pending = keep;
-    this.store.root.resetReadTxn();
-    for (const realmId of realms) this.seqs.delete(realmId);
   }
 }

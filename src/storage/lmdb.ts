@@ -34,6 +34,7 @@
 import { mkdirSync } from 'node:fs';
 import { resolve as resolvePath } from 'node:path';
 import { open, type Database, type RootDatabase } from 'lmdb';
+import { takeCleanCloseMark, writeCleanCloseMark } from './clean-close.js';
 import { DataDirError } from './data-dir-error.js';
 import { DiskFullError, DiskSpace, isDiskFull } from './disk-space.js';
 import { inspectLmdbFile } from './lmdb-file-check.js';
@@ -83,6 +84,11 @@ export interface Store {
   readonly snapshot: Database<Uint8Array, KeyPart[]>;
   /** Realm registry, format version, trim markers (msgpack values). */
   readonly meta: Database<unknown, KeyPart | KeyPart[]>;
+  /**
+   * How `data.mdb`'s B-trees were checked at open: every page walked, or skipped because the file
+   * is exactly as the last clean close left it (clean-close.ts).
+   */
+  readonly pageCheck: 'walked' | 'clean close';
   /** Number of asynchronous LMDB transactions committed since open (for tests and metrics). */
   readonly commitCount: number;
   /**
@@ -118,8 +124,11 @@ export function openStore(dataDir: string, opts: StoreOptions = {}): Store {
   if (opts.readOnly && file.kind !== 'sound') {
     throw new DataDirError(dir, resolvePath(dir, 'data.mdb'), `${resolvePath(dir, 'data.mdb')} is ${file.kind === 'empty' ? 'empty' : 'missing'}: no store to read`);
   }
-  // Every reachable B-tree page, so that LMDB never meets a zeroed one (lmdb-page-walk.ts).
-  if (file.kind === 'sound') walkLmdbPages(dir, file.info);
+  // Every reachable B-tree page, so that LMDB never meets a zeroed one (lmdb-page-walk.ts), unless
+  // the file is untouched since our own clean close (clean-close.ts); `parley verify` always walks.
+  const cleanClose = takeCleanCloseMark(dir, identityFile?.storeId, opts.readOnly ?? false) && !opts.readOnly;
+  if (file.kind === 'sound' && !cleanClose) walkLmdbPages(dir, file.info);
+  const pageCheck = cleanClose ? 'clean close' : 'walked';
   if (identityFile !== undefined && file.kind !== 'sound') {
     const path = file.kind === 'empty' ? file.path : resolvePath(dir, 'data.mdb');
     throw new DataDirError(
@@ -145,13 +154,13 @@ export function openStore(dataDir: string, opts: StoreOptions = {}): Store {
     const snapshot = root.openDB<Uint8Array, KeyPart[]>('snapshot', { encoding: 'binary' });
     const meta = root.openDB<unknown, KeyPart | KeyPart[]>('meta', { encoding: 'msgpack' });
     const outcome = stampFormat(dir, meta as unknown as Database<unknown, string>, [log, bodies, snapshot], identityFile, opts.readOnly ?? false);
-    if (opts.readOnly) return new LmdbStore(dir, outcome.identity, new DiskSpace(dir, opts.minFreeBytes), root, log, bodies, snapshot, meta);
+    if (opts.readOnly) return new LmdbStore(dir, outcome.identity, new DiskSpace(dir, opts.minFreeBytes), pageCheck, true, root, log, bodies, snapshot, meta);
     if (identityFile === undefined || outcome.action === 'upgraded' || identityFile.format !== STORAGE_FORMAT_VERSION) {
       // Written after LMDB holds the identity: a crash in between leaves a store without the
       // file, which the next start treats like this one (adopts the stamped identity).
       writeIdentityFile(dir, currentIdentityFile(outcome.identity));
     }
-    return new LmdbStore(dir, outcome.identity, new DiskSpace(dir, opts.minFreeBytes), root, log, bodies, snapshot, meta);
+    return new LmdbStore(dir, outcome.identity, new DiskSpace(dir, opts.minFreeBytes), pageCheck, false, root, log, bodies, snapshot, meta);
   } catch (error) {
     void root.close();
     throw error;
@@ -188,6 +197,8 @@ class LmdbStore implements Store {
     readonly dataDir: string,
     readonly identity: StoreIdentity,
     readonly space: DiskSpace,
+    readonly pageCheck: 'walked' | 'clean close',
+    private readonly readOnly: boolean,
     readonly root: RootDatabase,
     readonly log: Database<Uint8Array, RealmKey>,
     readonly bodies: Database<Uint8Array, RealmKey>,
@@ -235,6 +246,7 @@ class LmdbStore implements Store {
         });
       }
       await this.root.close();
+      if (!this.readOnly) writeCleanCloseMark(this.dataDir, this.identity.storeId);
     })();
     return this.closing;
   }

@@ -78,6 +78,7 @@ t.test('appends issued while a batch commits are grouped into the next batch', a
   const { store, log } = openLog(t, tempDir(t));
   await log.append(1, [rec(0)]);
   const commits0 = store.commitCount;
+  const batches0 = log.batchCount;
   const first = log.append(1, [rec(1)]);
   await turn(); // the first batch is now in flight
   const later: Promise<number>[] = [];
@@ -85,7 +86,11 @@ t.test('appends issued while a batch commits are grouped into the next batch', a
   await first;
   const seqs = await Promise.all(later);
   t.same(seqs, Array.from({ length: 20 }, (_, i) => i + 3));
-  t.equal(store.commitCount - commits0, 2, 'two commits for 21 appends');
+  t.equal(log.batchCount - batches0, 2, 'two batches for 21 appends');
+  // The second batch is handed to LMDB while the first is in flight (commit-pipeline.ts): if the
+  // write thread has not started the first transaction yet, lmdb-js puts both in it.
+  const commits = store.commitCount - commits0;
+  t.ok(commits >= 1 && commits <= 2, `one or two commits for 21 appends (${commits})`);
   t.same([...log.readFrom(1, 0)].map((e) => e.seq), Array.from({ length: 22 }, (_, i) => i + 1));
 });
 

@@ -80,6 +80,10 @@ export interface StartServerOptions {
   bench?: boolean;
   /** Extra CLI arguments after `serve`. */
   args?: readonly string[];
+  /** Node options before the script (e.g. `--cpu-prof`, which NODE_OPTIONS refuses). */
+  nodeArgs?: readonly string[];
+  /** Another build's `cli.js` instead of dist/cli.js (before/after comparisons in bench/). */
+  cliPath?: string;
   /** Extra environment variables (PARLEY_* from the parent environment are removed first). */
   env?: Record<string, string>;
   /** How long to wait for the listening line (default 20 s). */
@@ -170,14 +174,14 @@ export async function startServer(options: StartServerOptions = {}): Promise<Ser
   const ownsDataDir = options.dataDir === undefined;
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'parley-data-'));
   if (ownsDataDir) ownedDirs.add(dataDir);
-  const args = [CLI_PATH, 'serve', '--host', '127.0.0.1', '--port', '0', '--data-dir', dataDir];
+  const args = [options.cliPath ?? CLI_PATH, 'serve', '--host', '127.0.0.1', '--port', '0', '--data-dir', dataDir];
   const demoPassword = options.demoPassword === undefined ? DEFAULT_DEMO_PASSWORD : options.demoPassword;
   if (demoPassword !== null) args.push('--demo-password', demoPassword);
   if (options.noDemo) args.push('--no-demo');
   if (options.bench) args.push('--bench');
   args.push(...(options.args ?? []));
 
-  const child = spawn(process.execPath, args, {
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), ...args], {
     cwd: REPO_ROOT,
     env: childEnv(options.env),
     stdio: ['ignore', 'pipe', 'pipe'],
