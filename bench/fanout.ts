@@ -9,6 +9,7 @@
 import { Worker } from 'node:worker_threads';
 import { performance } from 'node:perf_hooks';
 import { basicAuth } from '../test/support/server-process.js';
+import { Timeline, type TimelinePoint } from './timeline.js';
 
 export interface FanoutOptions {
   queues: number;
@@ -20,6 +21,8 @@ export interface FanoutOptions {
   /** Per-message wait for all deliveries (ms). */
   timeoutMs: number;
   timeLimitSec: number;
+  /** Channel the sender posts to (default Verona, the demo organization's). */
+  channel?: string;
 }
 
 export interface FanoutReport {
@@ -32,6 +35,8 @@ export interface FanoutReport {
   samplesMs: number[];
   eventsPerSec: number;
   elapsedSec: number;
+  /** Delivery latency per second of the measured run (by send time). */
+  timeline: TimelinePoint[];
 }
 
 interface Account {
@@ -101,6 +106,7 @@ export async function runFanout(url: string, receivers: Account[], sender: Accou
   const clock = () => performance.timeOrigin + performance.now();
 
   const latencies: number[] = [];
+  let timeline = new Timeline();
   let incomplete = 0;
   let started = performance.now();
   for (let i = 0; i < opts.warmupMessages + opts.messages && Date.now() < deadline && failure === null; i++) {
@@ -108,10 +114,12 @@ export async function runFanout(url: string, receivers: Account[], sender: Accou
       latencies.length = 0;
       incomplete = 0;
       delivered = 0;
+      timeline = new Timeline();
       started = performance.now();
     }
     const t0 = clock();
-    const sent = await form(url, sender, 'POST', 'messages', { type: 'stream', to: 'Verona', topic: 'fanout', content: `fan-out ${i}` });
+    const sentAtMs = performance.now() - started;
+    const sent = await form(url, sender, 'POST', 'messages', { type: 'stream', to: opts.channel ?? 'Verona', topic: 'fanout', content: `fan-out ${i}` });
     if (sent.result !== 'success') throw new Error(`send failed: ${JSON.stringify(sent)}`);
     const mid = sent.id as number;
     const complete = () => (arrivals.get(mid)?.count ?? 0) >= queues.length;
@@ -123,7 +131,10 @@ export async function runFanout(url: string, receivers: Account[], sender: Accou
         ]);
     waiting = null;
     if (timedOut) incomplete++;
-    else latencies.push(arrivals.get(mid)!.last - t0);
+    else {
+      latencies.push(arrivals.get(mid)!.last - t0);
+      timeline.record(sentAtMs, latencies[latencies.length - 1]!);
+    }
     arrivals.delete(mid);
   }
   if (failure !== null) throw new Error(`a long-poll failed: ${failure}`);
@@ -147,5 +158,6 @@ export async function runFanout(url: string, receivers: Account[], sender: Accou
     eventsPerSec: delivered / elapsedSec,
     elapsedSec,
     samplesMs: latencies,
+    timeline: timeline.points(),
   };
 }

@@ -6,6 +6,7 @@
  * sorted at the end.
  */
 import { createRequire } from 'node:module';
+import { Timeline, type TimelinePoint } from './timeline.js';
 
 /** One request template (autocannon's `requests[]` entry). */
 export interface LoadRequest {
@@ -15,6 +16,17 @@ export interface LoadRequest {
   body?: string;
   /** Called before each request; may replace the body (e.g. a counter for unique contents). */
   setupRequest?: (req: LoadRequest) => LoadRequest;
+}
+
+/** How a run drove the server. */
+export interface LoadMode {
+  /** closed: N connections, each waits for its answer; open: constant arrival rate. */
+  kind: 'closed' | 'open';
+  /** Open loop: the requested rate (req/s), requests sent, and requests never sent before the end. */
+  rate?: number;
+  sent?: number;
+  unsent?: number;
+  maxInFlight?: number;
 }
 
 /** Options of `runLoad`. */
@@ -52,8 +64,11 @@ export interface LoadResult {
   timeouts: number;
   /** Exact latency percentiles over all responses, ms. */
   latencyMs: { p50: number; p90: number; p99: number; p999: number; max: number; mean: number };
-  /** autocannon's own (1 ms resolution) p50/p99, for comparison with its CLI output. */
-  autocannonLatencyMs: { p50: number; p99: number };
+  /** autocannon's own (1 ms resolution) p50/p99, for comparison with its CLI output (closed loop only). */
+  autocannonLatencyMs?: { p50: number; p99: number };
+  /** Latency per second of the run. */
+  timeline?: TimelinePoint[];
+  mode?: LoadMode;
   /** Wall-clock seconds the run took. */
   elapsedSec: number;
   /** True when `timeLimitMs` stopped the run before it finished by itself. */
@@ -98,6 +113,8 @@ export function runLoad(opts: LoadOptions): Promise<LoadResult> {
   let n = 0;
   let stoppedByTimeLimit = false;
   const started = Date.now();
+  const startedMs = performance.now();
+  const timeline = new Timeline();
   return new Promise<LoadResult>((resolve, reject) => {
     let timer: NodeJS.Timeout | undefined;
     let progress: NodeJS.Timeout | undefined;
@@ -145,6 +162,8 @@ export function runLoad(opts: LoadOptions): Promise<LoadResult> {
           autocannonLatencyMs: { p50: raw.latency.p50, p99: raw.latency.p99 },
           elapsedSec: (Date.now() - started) / 1000,
           stoppedByTimeLimit,
+          timeline: timeline.points(),
+          mode: { kind: 'closed' },
         });
       },
     );
@@ -156,6 +175,7 @@ export function runLoad(opts: LoadOptions): Promise<LoadResult> {
         times = bigger;
       }
       times[n++] = ms;
+      timeline.record(performance.now() - startedMs - ms, ms);
     });
     if (opts.timeLimitMs !== undefined) {
       timer = setTimeout(() => {

@@ -4,6 +4,8 @@
  * files until `maxUploads` uploads or `seconds` have passed (both bounds), and the bench reports
  * MB/s of acknowledged file bytes and the per-upload latency. Nothing is asserted.
  *
+ * Standalone, it also uploads a 5 MB JPEG (`runImageUploadBench`: upload + thumbnail latency).
+ *
  *     node --import=tsx bench/upload.ts [--seconds S]     (standalone: starts its own server)
  *     npm run bench -- --only upload                      (inside the load bench)
  */
@@ -11,6 +13,7 @@ import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
 import { basicAuth, fetchApiKey, startServer } from '../test/support/server-process.js';
+import { noiseJpeg } from './thumbnail.js';
 
 /** Figures for one file size. */
 export interface UploadBenchRow {
@@ -69,6 +72,36 @@ export async function runUploadBench(url: string, auth: string, options: { secon
   return rows;
 }
 
+/** Figures of the image upload scenario (milliseconds per upload). */
+export interface ImageUploadBenchRow {
+  inputBytes: number;
+  uploads: number;
+  p50Ms: number;
+  maxMs: number;
+}
+
+/**
+ * A 5 MB photo-like JPEG uploaded as `image/jpeg`, one at a time, at most `runs` times and
+ * `seconds`: each upload is stored, decoded and thumbnailed (840x560 WebP) before it is
+ * acknowledged, so the latency is upload + thumbnail. Every upload differs (a counter appended
+ * after the JPEG's end), so nothing is deduplicated.
+ */
+export async function runImageUploadBench(url: string, auth: string, options: { runs?: number; seconds?: number } = {}): Promise<ImageUploadBenchRow> {
+  const jpeg = await noiseJpeg();
+  const runs = options.runs ?? 10;
+  const deadline = performance.now() + (options.seconds ?? 30) * 1000;
+  const latencies: number[] = [];
+  for (let n = 0; n < runs && performance.now() < deadline; n++) {
+    const form = new FormData();
+    form.append('file', new Blob([new Uint8Array(jpeg), Buffer.from(String(n).padStart(16, '0'))], { type: 'image/jpeg' }), `photo-${n}.jpg`);
+    const t1 = performance.now();
+    const res = await fetch(`${url}/api/v1/user_uploads`, { method: 'POST', headers: { Authorization: auth }, body: form });
+    if (((await res.json()) as { result: string }).result === 'success') latencies.push(performance.now() - t1);
+  }
+  latencies.sort((a, b) => a - b);
+  return { inputBytes: jpeg.byteLength, uploads: latencies.length, p50Ms: latencies[Math.floor(latencies.length / 2)] ?? NaN, maxMs: latencies[latencies.length - 1] ?? NaN };
+}
+
 /** Lines for the bench output. */
 export function formatUploadBench(rows: readonly UploadBenchRow[]): string {
   return rows
@@ -87,7 +120,13 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const server = await startServer({ t: { teardown: (fn) => cleanups.push(fn) }, demoPassword: 'bench-password', args: ['--rate-limits', 'off'] });
   try {
     const { api_key: key } = await fetchApiKey(server.url, 'hamlet@zulip.com', 'bench-password');
-    console.log(`upload throughput (concurrency 4, real server, fsync per file):\n${formatUploadBench(await runUploadBench(server.url, basicAuth('hamlet@zulip.com', key), { seconds }))}`);
+    const auth = basicAuth('hamlet@zulip.com', key);
+    console.log(`upload throughput (concurrency 4, real server, fsync per file):\n${formatUploadBench(await runUploadBench(server.url, auth, { seconds }))}`);
+    const image = await runImageUploadBench(server.url, auth, { seconds: Math.max(seconds, 10) });
+    console.log(
+      `image upload + 840x560.webp thumbnail (${(image.inputBytes / 1e6).toFixed(1)} MB JPEG, sequential): ` +
+        `p50 ${image.p50Ms.toFixed(0)} ms, max ${image.maxMs.toFixed(0)} ms (${image.uploads} uploads)`,
+    );
   } finally {
     await server.stop('SIGTERM', 20_000).catch(() => undefined);
     for (const fn of cleanups) await fn();

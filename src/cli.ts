@@ -28,6 +28,7 @@ const USAGE = `usage:
                [--rate-limits on|off] [--min-free-bytes 8388608]
                [--log-level info] [--log-format json|pretty]
                [--metrics-port PORT] [--metrics-host 127.0.0.1] [--metrics-token TOKEN]
+               [--smtp-url smtp://user:pass@host:587] [--email-from noreply@HOST]
   parley create-realm --name NAME [--subdomain SUB] [--allow-reserved-subdomain] [--data-dir DIR]
   parley create-user --email EMAIL --full-name NAME [--password PW] [--role owner|admin|moderator|member|guest]
                      [--subdomain SUB] [--data-dir DIR]

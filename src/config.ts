@@ -58,6 +58,13 @@ export interface Config {
   metricsHost: string;
   /** Bearer token that opens `GET /metrics` on the main port; undefined = not served there. */
   metricsToken: string | undefined;
+  /**
+   * Outgoing mail server, `smtp://user:pass@host:port` (`smtps://` for implicit TLS; Zulip's
+   * EMAIL_HOST settings). Undefined = mail is written to `<dataDir>/outbox/` as `.eml` files.
+   */
+  smtpUrl: string | undefined;
+  /** The From address of every mail (Zulip's NOREPLY_EMAIL_ADDRESS); undefined = `noreply@<host>`. */
+  emailFrom: string | undefined;
 }
 
 export const DEFAULT_CONFIG: Config = {
@@ -82,6 +89,8 @@ export const DEFAULT_CONFIG: Config = {
   metricsPort: undefined,
   metricsHost: '127.0.0.1',
   metricsToken: undefined,
+  smtpUrl: undefined,
+  emailFrom: undefined,
 };
 
 /** Thrown for a bad flag or value; the CLI prints the message and exits 2. */
@@ -110,6 +119,8 @@ const OPTIONS: Record<string, [keyof Config, Kind]> = {
   'metrics-port': ['metricsPort', 'port'],
   'metrics-host': ['metricsHost', 'string'],
   'metrics-token': ['metricsToken', 'string'],
+  'smtp-url': ['smtpUrl', 'string'],
+  'email-from': ['emailFrom', 'string'],
 };
 
 const BOOL_WORD = /^(1|true|yes|on|0|false|no|off)$/i;

@@ -46,6 +46,7 @@ export type ErrorCode =
   | 'BAD_IMAGE'
   | 'REALM_UPLOAD_QUOTA'
   | 'CSRF_FAILED'
+  | 'INVITATION_FAILED'
   // parley's own (no Zulip equivalent): storage failures a client can meet
   | 'DISK_FULL'
   | 'MESSAGE_DAMAGED';
@@ -199,6 +200,17 @@ export const Errors = {
    * https://zulip.com/api/rest-error-handling).
    */
   insufficientPermission: () => bad('Insufficient permission'),
+  /**
+   * zerver/lib/exceptions.py `InvitationError` (raised by zerver/actions/invites.py
+   * `do_invite_users`): `errors` = `[email, message, is_deactivated_user]` per skipped address.
+   */
+  invitationFailed: (msg: string, errors: ReadonlyArray<[string, string, boolean]>, sentInvitations: boolean, dailyLimitReached = false) =>
+    new ZulipError('INVITATION_FAILED', msg, 400, {
+      errors,
+      sent_invitations: sentInvitations,
+      license_limit_reached: false,
+      daily_limit_reached: dailyLimitReached,
+    }),
   notAllowedForGuests: () => bad('Not allowed for guest users'),
   /** Seed §4.12/§7: `PATCH /users/{id}` giving a guest the administrator role (Zulip itself allows it). */
   guestCannotBeAdmin: () => bad('Guests cannot be organization administrators'),
@@ -307,4 +319,25 @@ export const Errors = {
   fileNotFound: () => new ZulipError('BAD_REQUEST', 'File not found', 404),
   invalidUploadToken: () => bad('Invalid token'),
   invalidUploadFilename: () => bad('Invalid filename'),
+
+  // Personal features (zerver/views/muted_users.py, zerver/actions/saved_snippets.py,
+  // zerver/views/read_receipts.py, zerver/views/typing.py, zerver/views/users.py
+  // deactivate_user_own_backend, zerver/views/push_notifications.py)
+  cannotMuteSelf: () => bad('Cannot mute self'),
+  userAlreadyMuted: () => bad('User already muted'),
+  userNotMuted: () => bad('User is not muted'),
+  /** `ResourceNotFoundError`: HTTP 404, code BAD_REQUEST. */
+  savedSnippetDoesNotExist: () => new ZulipError('BAD_REQUEST', 'Saved snippet does not exist.', 404),
+  readReceiptsDisabled: () => bad('Read receipts are disabled in this organization.'),
+  channelTypingDisabled: () => bad('User has disabled typing notifications for channel messages'),
+  directTypingDisabled: () => bad('User has disabled typing notifications for direct messages'),
+  /** Zulip's `CannotDeactivateLastUserError` ("the only organization owner" / "the only user"). */
+  cannotDeactivateLastUser: (isLastOwner: boolean) => {
+    const entity = isLastOwner ? 'organization owner' : 'user';
+    return new ZulipError('CANNOT_DEACTIVATE_LAST_USER', `Cannot deactivate the only ${entity}.`, 400, { is_last_owner: isLastOwner, entity });
+  },
+  pushTokenInvalidLength: () => bad('Empty or invalid length token'),
+  invalidApnsToken: () => bad('Invalid APNS token'),
+  invalidAppId: () => bad('Invalid app ID'),
+  pushTokenDoesNotExist: () => bad('Token does not exist'),
 } as const;

@@ -12,6 +12,7 @@ import type { RealmState } from './domain/realm-state.js';
 import { RealmRegistry } from './realm/realm-registry.js';
 import { startRetentionJob } from './realm/retention-job.js';
 import { startDeliveryJob } from './realm/scheduled-delivery-job.js';
+import { startAttachmentExpiryJob, type AttachmentExpiryOptions } from './realm/attachment-expiry-job.js';
 import { RealmUrls } from './realm/realm-urls.js';
 import { TrustedProxies } from './http/client-ip.js';
 import type { CommandContext } from './realm/decision.js';
@@ -39,10 +40,17 @@ import { recordAnsweredRequest } from './ops/request-log.js';
 import { bindFailureCause, lockDataDir, writeDemoPasswordFile } from './ops/startup.js';
 import { log as logger } from './log.js';
 import { FileTooLarge, type FileStore } from './storage/file-store.js';
+import { thumbnailUpload } from './storage/upload-thumbnails.js';
+import { serverSecret } from './storage/server-secret.js';
 import { fileDigests } from './domain/file-references.js';
 import { handleUserUploads, isUserUploadsPath } from './api/user-uploads-page.js';
 import type { UploadServices } from './api/uploaded-file.js';
-import type { UploadRoute } from './http/multipart-upload.js';
+import { ConfigError } from './config.js';
+import { Mailer, defaultFromAddress, smtpUrlProblem, type MailerOptions } from './mail/mailer.js';
+import { join as joinPath } from 'node:path';
+import { handlePasswordReset, isPasswordResetPath } from './api/password-reset.js';
+import { MissedMessageEmails } from './realm/missed-message-emails.js';
+import { isUploadPath, type UploadRoute } from './http/multipart-upload.js';
 
 /** A running server. */
 export interface RunningServer {
@@ -57,6 +65,10 @@ export interface RunningServer {
   demoPassword?: string;
   /** Port of the dedicated metrics listener, when `config.metricsPort` is set. */
   metricsPort?: number;
+  /** The outbound mail queue (SMTP with `--smtp-url`, else `<data dir>/outbox/`). */
+  mailer: Mailer;
+  /** The missed-message email job (tests drive `tick` with their clock). */
+  missedMessages: MissedMessageEmails;
   /** Stops accepting, finishes in-flight requests and commands, snapshots, closes the store. */
   close(): Promise<void>;
 }
@@ -76,6 +88,12 @@ export async function startServer(
     webappDir?: string;
     /** Test hook: the scheduled message delivery job's period (seconds) and clock (UNIX seconds). */
     scheduledDelivery?: { intervalSeconds?: number; now?: () => number };
+    /** Test hook: the missed-message email job's clock (UNIX seconds); its timer then stays off (tests call `tick`). */
+    missedMessageClock?: () => number;
+    /** Test hook: mailer retry timing (`retryBaseMs`, `maxAttempts`, …). */
+    mail?: Partial<Omit<MailerOptions, 'smtpUrl' | 'from' | 'outboxDir'>>;
+    /** Test hook: the unclaimed-upload expiry job's period, clock and age limit. */
+    attachmentExpiry?: AttachmentExpiryOptions;
   } = {},
 ): Promise<RunningServer> {
   const log = options.log ?? (() => {});
@@ -86,6 +104,8 @@ export async function startServer(
   if (config.externalHost !== undefined && config.externalUrl === undefined) {
     log(`warning: --external-host is deprecated; use --external-url ${provisionalUrls.rootUrl.replace(/:0$/, ':<port>')}`);
   }
+  const smtpProblem = config.smtpUrl === undefined ? null : smtpUrlProblem(config.smtpUrl);
+  if (smtpProblem !== null) throw new ConfigError(`--smtp-url ${smtpProblem}`);
   const lock = lockDataDir(config.dataDir);
   let registry: RealmRegistry;
   try {
@@ -116,9 +136,26 @@ export async function startServer(
     rateLimits: config.rateLimits ? new ApiRateLimits() : null,
     uploads,
   };
-  const apiDispatch = createDispatcher(buildRoutes({ queues }), services);
+  const mailer = new Mailer({
+    ...options.mail,
+    smtpUrl: config.smtpUrl,
+    from: config.emailFrom ?? defaultFromAddress(provisionalUrls.rootUrl),
+    outboxDir: joinPath(registry.dataDir, 'outbox'),
+  });
+  const apiDispatch = createDispatcher(buildRoutes({ queues, mailer }), services);
+  // Missed-message emails (realm/missed-message-emails.ts): fed by durable message events.
+  const missedMessages = new MissedMessageEmails({
+    realm: (id) => registry.all().find((r) => r.id === id),
+    hasEventQueue: (realmId, userId) => queues.hasQueues(realmId, userId),
+    mailer,
+    ...(options.missedMessageClock && { now: options.missedMessageClock }),
+  });
+  const unsubscribeMissed = registry.events.subscribe((realmId, seq, events) => missedMessages.onEvents(realmId, seq, events));
+  if (options.missedMessageClock === undefined) missedMessages.start();
   const assets = new StaticAssets(options.webappDir ?? fileURLToPath(new URL('../dist/webapp/', import.meta.url)));
   const pageServices = { ...services, appShell: () => assets.shell() };
+  // Password reset pages (api/password-reset.ts): tokens are HMACs under a server secret.
+  const resetServices = { ...services, mailer, secret: serverSecret(registry.dataDir, 'password-reset') };
   // Bound before the demo exists: until then every request gets 503 (clients retry).
   let starting = true;
   const startingError = errorResponse(Errors.unhealthy('Server is starting'));
@@ -142,9 +179,15 @@ export async function startServer(
   const retention = startRetentionJob(() => registry.all());
   // Scheduled messages and reminders (realm/scheduled-delivery-job.ts): sent at their time.
   const delivery = startDeliveryJob(() => registry.all(), options.scheduledDelivery);
+  // Unclaimed uploads expire after 3 weeks (realm/attachment-expiry-job.ts).
+  const attachmentExpiry = startAttachmentExpiryJob(() => registry.all(), uploads.forget, options.attachmentExpiry);
   const release = async () => {
     await delivery.stop();
     await retention.stop();
+    unsubscribeMissed();
+    await missedMessages.stop();
+    await mailer.close();
+    await attachmentExpiry.stop();
     removeScrapeSource();
     queues.shutdown();
     await registry.close();
@@ -169,7 +212,10 @@ export async function startServer(
         serverEmojiDataRoute(),
         defaultRealmIconRoute(),
       ],
-      pages: { matches: isWebPagePath, handle: (req) => handleWebPage(req, pageServices) },
+      pages: {
+        matches: (path) => isWebPagePath(path) || isPasswordResetPath(path),
+        handle: (req) => (isPasswordResetPath(req.path) ? handlePasswordReset(req, resetServices) : handleWebPage(req, pageServices)),
+      },
       assets,
       health,
       ...((config.metricsToken ?? '') !== '' && { metrics: { token: config.metricsToken!, scrape: scrapeMetrics } }),
@@ -224,6 +270,8 @@ export async function startServer(
     ...(demoPassword !== undefined && { demoPassword }),
     ...(metricsServer !== undefined && { metricsPort: metricsServer.port }),
     queues,
+    mailer,
+    missedMessages,
     async close() {
       metricsServer?.close();
       queues.shutdown(); // answer waiting long-polls so the HTTP server can drain
@@ -265,6 +313,8 @@ function uploadServices(files: FileStore, registry: RealmRegistry, maxFileUpload
     size: (sha256) => files.size(sha256),
     open: (sha256, start, end) => files.openRead(sha256, { start, end }),
     forget,
+    thumbnail: (sha256, contentType) => thumbnailUpload(files, sha256, contentType),
+    urlKey: serverSecret(registry.dataDir, 'upload-url-key'),
   };
 }
 
@@ -276,8 +326,7 @@ function uploadRoute(files: FileStore, maxFileUploadMib: number): UploadRoute {
   const tooLarge = () => Errors.uploadTooLarge(maxFileUploadMib);
   return {
     // Custom emoji, avatars and the realm icon are multipart uploads too (checked against their own 5 MiB limits).
-    matches: (method, path) => method === 'POST' && (path === '/api/v1/user_uploads' || path === '/json/user_uploads' || path === '/api/v1/users/me/avatar' || path.startsWith('/api/v1/realm/emoji/')
-      || path === '/api/v1/realm/icon' || path === '/json/realm/icon'),
+    matches: (method, path) => method === 'POST' && (isUploadPath(path) || path === '/api/v1/realm/icon' || path === '/json/realm/icon'),
     maxFileBytes: maxFileUploadMib * MIB,
     tooLarge,
     stage: (source, maxBytes) =>

@@ -128,6 +128,18 @@ export const rateLimitHits = new Counter({
   registers: [metricsRegistry],
 });
 
+/**
+ * Outgoing mails by outcome (`mail/mailer.ts`): `sent` (through SMTP or into the outbox),
+ * `retried` (an attempt failed, another follows), `failed` (given up), `refused` (queue full or
+ * shut down), and by `kind` (`invitation`, `password_reset`, `missed_message`).
+ */
+export const mailOutcomes = new Counter({
+  name: 'parley_mail_total',
+  help: 'Outgoing mails by outcome and kind',
+  labelNames: ['outcome', 'kind'] as const,
+  registers: [metricsRegistry],
+});
+
 /** What a running server reports at scrape time (see `addScrapeSource`). */
 export interface ScrapeSource {
   /** Live event queues and how many have a consumer attached (a long-poll or a WebSocket). */

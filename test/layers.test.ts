@@ -30,13 +30,15 @@ const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
   storage: ['domain'],
   events: ['domain'],
   auth: ['domain'],
-  realm: ['domain', 'events', 'markdown', 'storage', 'auth'],
-  api: ['realm', 'domain', 'events', 'auth'],
+  realm: ['domain', 'events', 'markdown', 'storage', 'auth', 'mail'],
+  api: ['realm', 'domain', 'events', 'auth', 'mail'],
   http: ['api', 'auth'],
   // Command-line subcommands beside the server (cli.ts passes them the parsed configuration).
   cli: ['realm', 'http', 'domain'],
   // Operations (health, backups, start-up checks, the request log): used by the entry points.
   ops: ['storage', 'http', 'domain'],
+  // Outbound mail (the SMTP / outbox queue): a leaf service beside storage, used by api/ and realm/.
+  mail: ['storage'],
   // The browser app (bundled by esbuild, never imported by server code): it talks to the server
   // only over HTTP, so it imports no other folder.
   webapp: [],

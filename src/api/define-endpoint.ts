@@ -29,15 +29,17 @@ export type AuthMode = 'user' | 'none';
 
 /**
  * A path placeholder's kind: `int` for `{name}` (a decimal segment, decoded to a number) and
- * `string` for `{name:string}` (any non-empty segment, URL-decoded).
+ * `string` for `{name:string}` (any non-empty segment, URL-decoded), `path` for `{name:path}`
+ * (the rest of the path, one or more segments joined by `/`, each URL-decoded; only as the last
+ * placeholder: Django's `<path:name>` converter).
  */
-export type PathParamKind = 'int' | 'string';
+export type PathParamKind = 'int' | 'string' | 'path';
 
 /** An endpoint's path placeholders by name, e.g. `{ message_id: 'int' }`. */
 export type PathParamSpecs = Readonly<Record<string, PathParamKind>>;
 
 /** Decoded path placeholders: numbers for `int`, strings for `string`. */
-export type PathParams<PS extends PathParamSpecs> = { readonly [K in keyof PS]: PS[K] extends 'string' ? string : number };
+export type PathParams<PS extends PathParamSpecs> = { readonly [K in keyof PS]: PS[K] extends 'string' | 'path' ? string : number };
 
 /** What every handler receives. `P` is the decoded parameter object. */
 interface BaseContext<P, PS extends PathParamSpecs> {
@@ -147,7 +149,11 @@ type Placeholders<T extends string> = T extends `${string}{${infer Name}}${infer
 
 /** The `pathParams` a template requires: `'/users/{email:string}/presence'` → `{ email: 'string' }`. */
 export type PathParamSpecsOf<T extends string> = {
-  [K in Placeholders<T> as K extends `${infer Name}:string` ? Name : K]: K extends `${string}:string` ? 'string' : 'int';
+  [K in Placeholders<T> as K extends `${infer Name}:${'string' | 'path'}` ? Name : K]: K extends `${string}:string`
+    ? 'string'
+    : K extends `${string}:path`
+      ? 'path'
+      : 'int';
 };
 
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
@@ -162,7 +168,8 @@ type MatchingEndpoint<T extends string, E> =
 
 /**
  * The routes of one path template, one per method (Zulip's `rest_path(path, GET=..., POST=...)`).
- * `path` is relative to `/api/v1`; `{name}` is an integer placeholder, `{name:string}` a string one.
+ * `path` is relative to `/api/v1`; `{name}` is an integer placeholder, `{name:string}` a string one,
+ * `{name:path}` the rest of the path.
  * A type error here means an endpoint's `pathParams` do not match the template.
  */
 export function route<T extends string, M extends Partial<Record<Method, unknown>>>(

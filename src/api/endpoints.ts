@@ -44,18 +44,30 @@ import * as deleteTopic from './delete-topic.js';
 import * as messageReport from './message-report.js';
 import * as linkifiers from './realm-linkifiers.js';
 import * as invites from './invites.js';
+import { emailInviteEndpoints } from './email-invites.js';
+import type { Mailer } from '../mail/mailer.js';
 import * as navigationViews from './navigation-views.js';
 import * as realmEmoji from './realm-emoji.js';
 import * as avatars from './avatars.js';
+import * as mutedUsers from './muted-users.js';
+import * as alertWords from './alert-words.js';
+import * as savedSnippets from './saved-snippets.js';
+import * as readReceipts from './read-receipts.js';
+import * as typingEdit from './typing-edit.js';
+import * as ownAccount from './own-account.js';
+import * as pushDevices from './push-devices.js';
 
 /** Server-wide services some endpoints are bound to. */
 export interface EndpointServices {
   queues: EventQueueManager;
+  /** Outbound mail (invitation emails); absent = `POST /invites` and the email-invite routes are not served. */
+  mailer?: Mailer;
 }
 
 /** The full route table, handed to `createDispatcher` (`api/registry.ts`). */
 export function buildRoutes(services: EndpointServices): Route[] {
   const events = eventEndpoints(services.queues);
+  const emailInvites = services.mailer === undefined ? null : emailInviteEndpoints(services.mailer);
   return [
     // --- Server and authentication (auth.ts, server-settings.ts) ---
     route('/server_settings', { GET: serverSettings.getServerSettings }),
@@ -204,15 +216,32 @@ export function buildRoutes(services: EndpointServices): Route[] {
     route('/users/me/avatar', { POST: avatars.setAvatar, DELETE: avatars.deleteAvatar }),
 
     // --- Invitations (invites.ts; the `/join/` sign-up page is served by join.ts outside /api/v1) ---
-    route('/invites', { GET: invites.getInvites }),
+    route('/invites', { GET: invites.getInvites, ...(emailInvites && { POST: emailInvites.sendInvites }) }),
     route('/invites/multiuse', { POST: invites.createMultiuseInvite }),
     route('/invites/multiuse/{invite_id}', { DELETE: invites.revokeMultiuseInvite }),
+    ...(emailInvites ? [
+      route('/invites/{invite_id}', { DELETE: emailInvites.revokeEmailInvite }),
+      route('/invites/{invite_id}/resend', { POST: emailInvites.resendEmailInvite }),
+    ] : []),
 
     // --- Navigation views (navigation-views.ts) ---
     route('/navigation_views', { GET: navigationViews.getNavigationViews, POST: navigationViews.addNavigationView }),
-    route('/navigation_views/{fragment:string}', {
+    route('/navigation_views/{fragment:path}', {
       PATCH: navigationViews.editNavigationView,
       DELETE: navigationViews.removeNavigationView,
     }),
+
+    // --- Personal features (muted-users.ts, alert-words.ts, saved-snippets.ts, read-receipts.ts,
+    // typing-edit.ts, own-account.ts, push-devices.ts) ---
+    route('/users/me/muted_users/{muted_user_id}', { POST: mutedUsers.muteUser, DELETE: mutedUsers.unmuteUser }),
+    route('/users/me/alert_words', { GET: alertWords.listAlertWords, POST: alertWords.addAlertWords, DELETE: alertWords.removeAlertWords }),
+    route('/saved_snippets', { GET: savedSnippets.getSavedSnippets, POST: savedSnippets.createSavedSnippet }),
+    route('/saved_snippets/{saved_snippet_id}', { PATCH: savedSnippets.editSavedSnippet, DELETE: savedSnippets.deleteSavedSnippet }),
+    route('/messages/{message_id}/read_receipts', { GET: readReceipts.getReadReceipts }),
+    route('/messages/{message_id}/typing', { POST: typingEdit.setTypingStatusForMessageEdit }),
+    route('/users/me', { DELETE: ownAccount.deactivateOwnUser }),
+    route('/users/me/api_key/regenerate', { POST: ownAccount.regenerateApiKey }),
+    route('/users/me/apns_device_token', { POST: pushDevices.addApnsToken, DELETE: pushDevices.removeApnsToken }),
+    route('/users/me/android_gcm_reg_id', { POST: pushDevices.addFcmToken, DELETE: pushDevices.removeFcmToken }),
   ].flat();
 }

@@ -13,8 +13,8 @@ import type { ApiResponse } from './registry.js';
 import type { UploadServices } from './uploaded-file.js';
 import { contentDisposition, INLINE_MIME_TYPES } from './upload-names.js';
 
-/** Serves attachment `a` (bytes from `uploads`), honouring a `Range` header. */
-export async function fileResponse(uploads: UploadServices, a: Attachment, rangeHeader: string | undefined, download = false): Promise<ApiResponse> {
+/** Serves attachment `a` or one of its thumbnails (bytes from `uploads`), honouring a `Range` header. */
+export async function fileResponse(uploads: UploadServices, a: Pick<Attachment, 'sha256' | 'contentType' | 'name'>, rangeHeader: string | undefined, download = false): Promise<ApiResponse> {
   const size = await uploads.size(a.sha256);
   if (size === undefined) return { status: 404, body: Errors.fileNotFound().toBody() };
   const inline = !download && INLINE_MIME_TYPES.has(a.contentType);

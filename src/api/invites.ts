@@ -4,8 +4,8 @@
  *   `invite_as` (JSON int, default 400), `stream_ids` / `group_ids` (JSON int lists, default []),
  *   `include_realm_default_subscriptions` (JSON bool, default false), `welcome_message_custom_text`
  *   (string; kept for administrators only) → `{invite_link}`;
- * - `GET /invites`: usable (not expired, not revoked) invites — all of the realm's for
- *   administrators, otherwise the requester's own;
+ * - `GET /invites`: usable (not expired, not revoked, not used) email invitations and links — all of
+ *   the realm's for administrators, otherwise the requester's own;
  * - `DELETE /invites/multiuse/{invite_id}`: revoke.
  *
  * Rules and error strings live in `realm/handlers/invites.ts`; the link is consumed by
@@ -16,6 +16,7 @@ import { Errors } from '../errors.js';
 import { Role } from '../domain/realm-state.js';
 import { DEFAULT_INVITE_EXPIRES_IN_MINUTES, inviteLink, invitesOf, isInviteUsable, inviteWire } from '../domain/invites.js';
 import { runCommand } from './run-command.js';
+import { emailInvitesOf, emailInviteWire, isEmailInviteUsable } from '../domain/email-invites.js';
 import { defineEndpoint } from './define-endpoint.js';
 import { P } from './params.js';
 import { isRealmAdmin, requireMemberOrAdmin } from '../domain/access.js';
@@ -63,7 +64,11 @@ export const getInvites = defineEndpoint({
     const invites = invitesOf(state)
       .items.filter((i) => isInviteUsable(i, now) && (isAdmin || i.invitedById === user.id))
       .map((i) => inviteWire(realm.url, i));
-    return { invites };
+    // Email invitations first, as Zulip's `do_get_invites_controlled_by_user` lists them.
+    const emailInvites = emailInvitesOf(state)
+      .filter((i) => isEmailInviteUsable(i, now) && (isAdmin || i.invitedById === user.id))
+      .map(emailInviteWire);
+    return { invites: [...emailInvites, ...invites] };
   },
 });
 

@@ -13,10 +13,10 @@
  * `check_string` after strip). Parameters are checked in Zulip's declaration order (fragment,
  * is_pinned, name), which is why `is_pinned` is declared optional and its absence reported here.
  *
- * Path fragments: `{fragment:string}` is one URL-decoded path segment, so a fragment containing
- * `/` (custom views such as `narrow/is/alerted`) must be sent percent-encoded (`narrow%2Fis%2Falerted`,
- * as `encodeURIComponent` does); Zulip's `<path:fragment>` route also takes raw slashes, parley's
- * router does not yet.
+ * Path fragments: `{fragment:path}` is, as Zulip's `<path:fragment>` route, the rest of the path:
+ * a fragment containing `/` (custom views such as `narrow/is/alerted`) may be sent raw, as Zulip's
+ * API examples do (`PATCH /navigation_views/narrow/is/alerted`), or percent-encoded
+ * (`narrow%2Fis%2Falerted`, as `encodeURIComponent` does).
  *
  * The rules and the other error strings are in `realm/handlers/navigation-views.ts`.
  */
@@ -64,12 +64,12 @@ export const addNavigationView = defineEndpoint({
 });
 
 /**
- * `PATCH /navigation_views/{fragment:string}` (Zulip's zerver/views/navigation_views.py
+ * `PATCH /navigation_views/{fragment:path}` (Zulip's zerver/views/navigation_views.py
  * `update_navigation_view`).
  */
 export const editNavigationView = defineEndpoint({
   auth: 'user',
-  pathParams: { fragment: 'string' },
+  pathParams: { fragment: 'path' },
   dialect: 'typed',
   params: { is_pinned: P.bool(), name: P.string() },
   handler: async ({ realm, user, params, path }) => {
@@ -88,12 +88,12 @@ export const editNavigationView = defineEndpoint({
 });
 
 /**
- * `DELETE /navigation_views/{fragment:string}` (Zulip's zerver/views/navigation_views.py
+ * `DELETE /navigation_views/{fragment:path}` (Zulip's zerver/views/navigation_views.py
  * `remove_navigation_view`).
  */
 export const removeNavigationView = defineEndpoint({
   auth: 'user',
-  pathParams: { fragment: 'string' },
+  pathParams: { fragment: 'path' },
   dialect: 'typed',
   params: {},
   handler: async ({ realm, user, path }) => {

@@ -151,6 +151,8 @@ interface RouteNode {
   intParam: RouteNode | null;
   /** `{name:string}`: any non-empty segment, URL-decoded. */
   stringParam: RouteNode | null;
+  /** `{name:path}`: the rest of the path (one or more segments), always a leaf. */
+  pathParam: RouteNode | null;
   readonly routes: Map<string, RouteLeaf>;
   /** Sorted supported methods (no HEAD/OPTIONS), for 405 and `Allow`. */
   allowed: readonly string[];
@@ -161,6 +163,7 @@ const newNode = (): RouteNode => ({
   statics: new Map(),
   intParam: null,
   stringParam: null,
+  pathParam: null,
   routes: new Map(),
   allowed: [],
   allowHeader: '',
@@ -185,7 +188,7 @@ function decodeSegment(seg: string): string {
   }
 }
 
-const PLACEHOLDER = /^\{([A-Za-z_][A-Za-z0-9_]*)(:string)?\}$/;
+const PLACEHOLDER = /^\{([A-Za-z_][A-Za-z0-9_]*)(:string|:path)?\}$/;
 
 /**
  * Throws unless `placeholders` are exactly the endpoint's declared `pathParams` (same names and
@@ -215,12 +218,15 @@ function buildTrie(routes: readonly Route[]): RouteNode {
     const template = route.path.replace(/^\/+/, '');
     const placeholders: { name: string; kind: PathParamKind }[] = [];
     let node = root;
-    for (const seg of template.split('/')) {
+    const segments = template.split('/');
+    for (const [index, seg] of segments.entries()) {
       const m = PLACEHOLDER.exec(seg);
       if (m) {
-        const kind = m[2] === undefined ? 'int' : 'string';
+        const kind: PathParamKind = m[2] === undefined ? 'int' : m[2] === ':path' ? 'path' : 'string';
+        if (kind === 'path' && index !== segments.length - 1) throw new Error(`bad path template (a path placeholder must come last): ${route.path}`);
         placeholders.push({ name: m[1]!, kind });
-        node = kind === 'int' ? (node.intParam ??= newNode()) : (node.stringParam ??= newNode());
+        node =
+          kind === 'int' ? (node.intParam ??= newNode()) : kind === 'path' ? (node.pathParam ??= newNode()) : (node.stringParam ??= newNode());
       } else {
         if (seg.includes('{') || seg.includes('}')) throw new Error(`bad path template: ${route.path}`);
         let next = node.statics.get(seg);
@@ -239,7 +245,8 @@ function buildTrie(routes: readonly Route[]): RouteNode {
 
 /**
  * Finds the node for `segs[i..]` (already percent-decoded), trying at each position a static
- * segment, then an integer placeholder, then a string placeholder (the first full match wins, as
+ * segment, then an integer placeholder, then a string placeholder, then a rest-of-path
+ * placeholder (the first full match wins, as
  * in Django's ordered `urls.py`), and pushes the placeholder values it took onto `values`.
  */
 function match(node: RouteNode, segs: readonly string[], i: number, values: (number | string)[]): RouteNode | null {
@@ -261,6 +268,14 @@ function match(node: RouteNode, segs: readonly string[], i: number, values: (num
     const found = match(node.stringParam, segs, i + 1, values);
     if (found !== null) return found;
     values.pop();
+  }
+  // `{name:path}` (Django's `<path:name>`, `.+`): takes every remaining segment.
+  if (node.pathParam !== null && node.pathParam.routes.size > 0) {
+    const rest = segs.slice(i).join('/');
+    if (rest.length > 0) {
+      values.push(rest);
+      return node.pathParam;
+    }
   }
   return null;
 }

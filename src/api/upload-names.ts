@@ -61,27 +61,25 @@ export function contentDisposition(name: string, attachment: boolean): string {
 /** Temporary URLs live this long (Zulip: 60 s). */
 export const TEMPORARY_URL_SECONDS = 60;
 
-/** Per process: a temporary URL outlives neither its 60 s nor a restart. */
-const SECRET = randomBytes(32);
-
-const sign = (payload: string) => createHmac('sha256', SECRET).update(payload).digest('base64url');
+const sign = (key: string, payload: string) => createHmac('sha256', key).update(payload).digest('base64url');
 
 /**
  * `/user_uploads/temporary/{token}/{name}` for `pathId` of realm `realmId`, valid
- * `TEMPORARY_URL_SECONDS` from `nowSeconds`. The token is an HMAC-signed `realm:path:expiry`.
+ * `TEMPORARY_URL_SECONDS` from `nowSeconds`. The token is a `realm:path:expiry` signed with
+ * HMAC-SHA256 under `key` (the data directory's `upload-url-key` secret, so a restart keeps it valid).
  */
-export function temporaryUrl(realmId: number, pathId: string, nowSeconds: number): string {
+export function temporaryUrl(key: string, realmId: number, pathId: string, nowSeconds: number): string {
   const payload = `${realmId}:${Math.floor(nowSeconds) + TEMPORARY_URL_SECONDS}:${pathId}`;
-  const token = `${Buffer.from(payload).toString('base64url')}.${sign(payload)}`;
+  const token = `${Buffer.from(payload).toString('base64url')}.${sign(key, payload)}`;
   return `/user_uploads/temporary/${token}/${encodeURIComponent(pathId.slice(pathId.lastIndexOf('/') + 1))}`;
 }
 
-/** The realm and path a temporary token names, or null when forged, malformed or expired. */
-export function readTemporaryToken(token: string, nowSeconds: number): { realmId: number; pathId: string } | null {
+/** The realm and path a temporary token signed with `key` names, or null when forged, malformed or expired. */
+export function readTemporaryToken(key: string, token: string, nowSeconds: number): { realmId: number; pathId: string } | null {
   const dot = token.indexOf('.');
   if (dot < 0) return null;
   const payload = Buffer.from(token.slice(0, dot), 'base64url').toString('utf8');
-  const expected = Buffer.from(sign(payload));
+  const expected = Buffer.from(sign(key, payload));
   const given = Buffer.from(token.slice(dot + 1));
   if (expected.length !== given.length || !timingSafeEqual(expected, given)) return null;
   const m = /^(\d+):(\d+):(.+)$/s.exec(payload);

@@ -3,6 +3,7 @@
  * downloads (https://zulip.com/api/upload-file): plain interfaces, so `api/` never touches the file
  * store (`storage/file-store.ts`) itself; the entry point (`main.ts`) wires the store in.
  */
+import type { UploadImage } from '../domain/upload-thumbnails.js';
 
 /**
  * One file part of a multipart request, already streamed to a durable temp file (never held in
@@ -50,4 +51,15 @@ export interface UploadServices {
    * record may still be on its way).
    */
   forget(sha256: string): void;
+  /**
+   * Zulip's `maybe_thumbnail` + `ensure_thumbnails` for a committed upload: when `contentType` is
+   * one Zulip thumbnails and the bytes decode as an image, its displayed size, frames and
+   * thumbnails (already durable in the store); undefined otherwise (not an image: no preview).
+   */
+  thumbnail(sha256: string, contentType: string): Promise<UploadImage | undefined>;
+  /**
+   * The key signing temporary upload URLs (`/user_uploads/temporary/…`): per data directory,
+   * created with it and kept across restarts, so a URL stays valid for its 60 s.
+   */
+  readonly urlKey: string;
 }

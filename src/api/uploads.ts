@@ -16,6 +16,7 @@
 import { Errors } from '../errors.js';
 import { accessAttachmentByPath } from '../domain/access.js';
 import { attachmentsOf, attachmentWire, uploadSpaceUsed } from '../domain/attachments.js';
+import { thumbnailDigests } from '../domain/upload-thumbnails.js';
 import { defineEndpoint } from './define-endpoint.js';
 import { runCommand } from './run-command.js';
 import { newPathId, sanitizeName, temporaryUrl, uploadContentType } from './upload-names.js';
@@ -38,12 +39,17 @@ export const uploadFile = defineEndpoint({
     const name = sanitizeName(filename);
     const pathId = newPathId(realm.id, name);
     await file.commit();
+    const contentType = uploadContentType(file.contentType, name);
+    const image = await uploads.thumbnail(file.sha256, contentType);
     const command = {
       type: 'upload_file' as const, actorId: user.id, pathId, name, sha256: file.sha256, size: file.size,
-      contentType: uploadContentType(file.contentType, name), quotaBytes: uploads.quotaBytes,
+      contentType, quotaBytes: uploads.quotaBytes, ...(image !== undefined && { image }),
     };
     const url = `/user_uploads/${pathId}`;
-    return runCommand(realm, command, () => ({ uri: url, url, filename }));
+    const outcome = await runCommand(realm, command, () => ({ uri: url, url, filename }));
+    // Refused (e.g. the quota, checked again on the live state): the stored bytes are nobody's.
+    if (outcome instanceof Error) for (const sha256 of [file.sha256, ...(image?.thumbnails.map((t) => t.sha256) ?? [])]) uploads.forget(sha256);
+    return outcome;
   },
 });
 
@@ -52,11 +58,11 @@ export const getFileTemporaryUrl = defineEndpoint({
   auth: 'user',
   pathParams: { realm_id_str: 'string', hex: 'string', random: 'string', filename: 'string' },
   params: {},
-  handler: ({ realm, user, path }) => {
-    if (path.realm_id_str !== String(realm.id)) return Errors.fileNotFound();
+  handler: ({ realm, user, path, uploads }) => {
+    if (path.realm_id_str !== String(realm.id) || uploads === null) return Errors.fileNotFound();
     const access = accessAttachmentByPath(realm.state, user, `${path.realm_id_str}/${path.hex}/${path.random}/${path.filename}`);
     if (!access.ok) return access.error;
-    return { url: temporaryUrl(realm.id, access.value.pathId, Date.now() / 1000) };
+    return { url: temporaryUrl(uploads.urlKey, realm.id, access.value.pathId, Date.now() / 1000) };
   },
 });
 
@@ -76,10 +82,11 @@ export const removeAttachment = defineEndpoint({
   pathParams: { attachment_id: 'int' },
   params: {},
   handler: async ({ realm, user, path, uploads }) => {
-    const sha256 = realm.state.attachments?.byId.get(path.attachment_id)?.sha256;
+    const a = realm.state.attachments?.byId.get(path.attachment_id);
+    const digests = a === undefined ? [] : [a.sha256, ...thumbnailDigests(a)];
     const outcome = await runCommand(realm, { type: 'delete_attachment', actorId: user.id, attachmentId: path.attachment_id });
-    // Zulip deletes the stored file with the attachment (zerver/actions/uploads.py do_delete_old_unclaimed_attachments).
-    if (!(outcome instanceof Error) && sha256 !== undefined && uploads !== null) uploads.forget(sha256);
+    // Zulip deletes the stored file (and its thumbnails) with the attachment (zerver/actions/uploads.py do_delete_old_unclaimed_attachments).
+    if (!(outcome instanceof Error) && uploads !== null) for (const sha256 of digests) uploads.forget(sha256);
     return outcome;
   },
 });

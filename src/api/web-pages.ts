@@ -82,12 +82,12 @@ function loginForm(realm: RealmHandle | null, csrf: string, next: string, error:
     `<input type="hidden" name="next" value="${escapeHtml(next)}">\n` +
     `<label for="id_username">Email</label><input id="id_username" name="username" type="email" autocomplete="username" required autofocus value="${escapeHtml(email)}">\n` +
     `<label for="id_password">Password</label><input id="id_password" name="password" type="password" autocomplete="current-password" required>\n` +
-    `<button type="submit">Log in</button>\n</form>`;
+    `<button type="submit">Log in</button>\n</form>\n<p><a href="/accounts/password/reset/">Forgot your password?</a></p>`;
   return htmlPage(status, `Log in | ${name}`, inner, cookies);
 }
 
 /** The request's CSRF token cookie, or a new one with the `Set-Cookie` to send it. */
-function csrfToken(req: ApiRequest, realm: RealmHandle | null): { token: string; cookies: string[] } {
+export function csrfToken(req: ApiRequest, realm: RealmHandle | null): { token: string; cookies: string[] } {
   const existing = parseCookies(req.headers.cookie)[CSRF_COOKIE];
   if (existing !== undefined && isWellFormedCsrfToken(existing)) return { token: existing, cookies: [] };
   const token = newCsrfToken();

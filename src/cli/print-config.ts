@@ -14,6 +14,7 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { RealmUrls } from '../realm/realm-urls.js';
 import { TrustedProxies } from '../http/client-ip.js';
+import { UPLOAD_PATHS } from '../http/multipart-upload.js';
 
 /** A bad `print-config` argument; the CLI reports it as a usage error (exit 2). */
 export class PrintConfigError extends Error {}
@@ -32,8 +33,12 @@ export interface ServerSettings {
   externalHost?: string | undefined;
   trustedProxies: string;
   maxBodyBytes: number;
-  /** `--max-file-upload-size-mib` (default 25): `POST /api/v1/user_uploads` bodies may be this + 1 MiB. */
+  /** `--max-file-upload-size-mib` (default 25): bodies of the upload paths (`UPLOAD_PATHS`) may be this + 1 MiB. */
   maxFileUploadMib?: number;
+  /** `--email-from`: written into the unit. */
+  emailFrom?: string | undefined;
+  /** `--smtp-url`: never written into the unit (it holds a password); the unit reads it from `SMTP_ENV_FILE`. */
+  smtpUrl?: string | undefined;
 }
 type Config = ServerSettings;
 
@@ -97,6 +102,9 @@ function execWord(word: string): string {
  * directory (`ProtectSystem=strict` + `ReadWritePaths=`), no privilege gain, restart on failure.
  * Not `MemoryDenyWriteExecute=`: V8's JIT needs writable+executable pages.
  */
+/** Where `print-config systemd` tells the SMTP URL (with its password) to be kept. */
+export const SMTP_ENV_FILE = '/etc/parley/smtp.env';
+
 export function systemdUnit(config: Config, urls: RealmUrls, options: PrintOptions): string {
   const defaultDataDir = config.dataDirIsDefault;
   const dataDir = defaultDataDir ? SYSTEMD_DATA_DIR : resolve(config.dataDir);
@@ -122,6 +130,11 @@ export function systemdUnit(config: Config, urls: RealmUrls, options: PrintOptio
     envLine('PARLEY_DATA_DIR', dataDir),
     envLine('PARLEY_TRUSTED_PROXIES', config.trustedProxies),
     envLine('PARLEY_MAX_BODY_BYTES', String(config.maxBodyBytes)),
+    ...(config.emailFrom !== undefined ? [envLine('PARLEY_EMAIL_FROM', config.emailFrom)] : []),
+    // The SMTP URL carries a password: kept out of the (world-readable) unit, in a root-only file.
+    ...(config.smtpUrl !== undefined
+      ? [`# Outgoing mail: put PARLEY_SMTP_URL=${config.smtpUrl.replace(/\/\/[^@/]*@/, '//USER:PASSWORD@')} in ${SMTP_ENV_FILE} (chmod 600).`, `EnvironmentFile=${SMTP_ENV_FILE}`]
+      : []),
     `ExecStart=${execWord(options.node)} ${execWord(resolve(options.installDir, 'dist', 'cli.js'))} serve --no-demo`,
     // parley stops on SIGTERM: it drains requests and writes a final snapshot first.
     'KillSignal=SIGTERM',
@@ -246,9 +259,10 @@ export function nginxConfig(config: Config, urls: RealmUrls, options: PrintOptio
     `        proxy_send_timeout ${PROXY_READ_TIMEOUT_SECONDS}s;`,
     '    }',
     '',
-    "    # File uploads: parley streams them to disk with its own limit (--max-file-upload-size-mib + 1 MiB).",
-    '    location = /api/v1/user_uploads {',
-    `        client_max_body_size ${((config.maxFileUploadMib ?? 25) + 1) * 1024 * 1024};`,
+    '    # File uploads, avatars and custom emoji: parley streams them to disk with its own limit',
+    '    # (--max-file-upload-size-mib + 1 MiB for the form).',
+    `    location ~ ${nginxUploadPattern()} {`,
+    `        client_max_body_size ${uploadBodyBytes(config)};`,
     '        proxy_pass http://parley;',
     '        proxy_http_version 1.1;',
     '        proxy_set_header Host $host;',
@@ -275,9 +289,28 @@ export function nginxConfig(config: Config, urls: RealmUrls, options: PrintOptio
 }
 
 /**
+ * Largest request body of an upload path in bytes: `max_file_upload_size_mib` (default 25) plus
+ * 1 MiB for the rest of the multipart form, as parley's own check (`http/multipart-upload.ts`).
+ */
+function uploadBodyBytes(config: Config): number {
+  return ((config.maxFileUploadMib ?? 25) + 1) * 1024 * 1024;
+}
+
+/** `UPLOAD_PATHS` as one anchored nginx regex (a prefix entry needs a name after it). */
+function nginxUploadPattern(): string {
+  return `^(?:${UPLOAD_PATHS.map((p) => (p.endsWith('/') ? `${p}[^/]+` : p)).join('|')})$`;
+}
+
+/** `UPLOAD_PATHS` as Caddy `path` matcher operands (a prefix entry as `prefix*`). */
+function caddyUploadPaths(): string {
+  return UPLOAD_PATHS.map((p) => (p.endsWith('/') ? `${p}*` : p)).join(' ');
+}
+
+/**
  * The Caddyfile: Caddy obtains and renews the certificate itself, sets `X-Forwarded-For`/`-Proto`
  * and upgrades WebSockets by default; `flush_interval -1` streams responses, and its HTTP transport
- * has no read timeout by default, so long-polls and event sockets pass untouched.
+ * has no read timeout by default, so long-polls and event sockets pass untouched. Request bodies:
+ * the upload paths up to the upload limit, everything else up to `--max-body-bytes`.
  */
 export function caddyConfig(config: Config, urls: RealmUrls, options: PrintOptions): string {
   const lines = [
@@ -288,7 +321,12 @@ export function caddyConfig(config: Config, urls: RealmUrls, options: PrintOptio
     '# or use a wildcard certificate (a DNS challenge; see Caddy\'s "tls" directive).',
     `${urls.rootUrl} {`,
     ...(options.listenAddress !== '' ? [`\tbind ${options.listenAddress}`] : []),
-    '\trequest_body {',
+    `\t@uploads path ${caddyUploadPaths()}`,
+    '\trequest_body @uploads {',
+    `\t\tmax_size ${uploadBodyBytes(config)}`,
+    '\t}',
+    `\t@other not path ${caddyUploadPaths()}`,
+    '\trequest_body @other {',
     `\t\tmax_size ${config.maxBodyBytes}`,
     '\t}',
     `\treverse_proxy ${upstream(config)} {`,

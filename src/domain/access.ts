@@ -15,7 +15,7 @@
  * - moving messages (`access/message-moves.ts`): `canEditTopic`, `canResolveTopics`, `canMoveOutOfChannel`;
  * - user groups (`access/user-groups.ts`): `accessUserGroupById`, `accessUserGroupForUpdate`,
  *   `accessUserGroupForMembers`, `hasRealmPermission`, `hasPermissionForGroupSetting`;
- * - whole-endpoint roles (`access/realm-roles.ts`): `requireRealmAdmin`, `isRealmAdmin`,
+ * - whole-endpoint roles (`access/realm-roles.ts`): `requireRealmAdmin`, `isRealmAdmin`, `accessAvatarChange`,
  *   `requireRealmOwner`, `isRealmOwner`, `requireNonGuest`, `requireMemberOrAdmin`;
  * - custom emoji (`access/emoji.ts`): `checkCanAddCustomEmoji`, `checkCanRemoveCustomEmoji`.
  *

@@ -13,6 +13,7 @@
  */
 import type { RealmState } from './realm-state.js';
 import { assertNever } from './record-versions.js';
+import { thumbnailDigests, type UploadImage } from './upload-thumbnails.js';
 
 /** One uploaded file. */
 export interface Attachment {
@@ -32,6 +33,8 @@ export interface Attachment {
   createTime: number;
   /** Ids of the messages linking it, ascending. */
   messageIds: number[];
+  /** Set when the upload decoded as an image: its size, frames and thumbnails (`domain/upload-thumbnails.ts`). */
+  image?: UploadImage;
 }
 
 /** The realm's attachments. */
@@ -126,9 +129,9 @@ export function attachmentsOf(state: RealmState, userId: number): Attachment[] {
   return [...all.byId.values()].filter((a) => a.ownerId === userId);
 }
 
-/** Every SHA-256 the realm's attachments name (for the file store's sweep). */
+/** Every SHA-256 the realm's attachments name, thumbnails included (for the file store's sweep). */
 export function attachmentDigests(state: RealmState): Iterable<string> {
-  return [...(state.attachments?.byId.values() ?? [])].map((a) => a.sha256);
+  return [...(state.attachments?.byId.values() ?? [])].flatMap((a) => [a.sha256, ...thumbnailDigests(a)]);
 }
 
 /** Path ids of uploads linked from rendered HTML: `href="/user_uploads/{path_id}"`, in order, unique. */
@@ -145,6 +148,16 @@ export function linkedUploadPaths(renderedHtml: string): string[] {
     out.add(path);
   }
   return [...out];
+}
+
+/**
+ * Ids of the messages that claimed at least one upload (Zulip's `Message.has_attachment`, set by
+ * `do_claim_attachments` on send and by `check_attachment_reference_change` on edit).
+ */
+export function messagesWithAttachments(state: RealmState): Set<number> {
+  const out = new Set<number>();
+  for (const a of state.attachments?.byId.values() ?? []) for (const id of a.messageIds) out.add(id);
+  return out;
 }
 
 /** The ids of the attachments that name `messageId` (for edits). */

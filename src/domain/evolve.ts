@@ -18,6 +18,7 @@ import { userTopicSet } from './user-topics.js';
 import { linkifiersChanged } from './linkifiers.js';
 import { realmSettingsChanged } from './realm-settings.js';
 import { evolveInvites } from './invites.js';
+import { evolveEmailInvites } from './email-invites.js';
 import { userStatusSet } from './user-status.js';
 import { userGroupCreated, userGroupMembershipChanged, userGroupUpdated } from './user-groups.js';
 import { streamUpdated } from './evolve-channels.js';
@@ -32,6 +33,7 @@ import { evolveAttachments } from './attachments.js';
 import { evolveReactions } from './reactions.js';
 import { evolveUserAdmin } from './user-admin.js';
 import { messageEdited } from './message-edits.js';
+import { wordIndexMessageEdited } from './message-word-index.js';
 import { evolveMessagesDeleted } from './message-delete.js';
 import { subscriptionsRemoved, subscriptionPropertyChanged } from './subscriptions.js';
 import { messageFlagsChanged } from './message-flags.js';
@@ -39,6 +41,11 @@ import { evolveRealmEmoji } from './realm-emoji.js';
 import { avatarChanged } from './avatars.js';
 import { evolveSessions } from './sessions.js';
 import { userPasswordChanged } from './user-password.js';
+import { evolveMutedUsers } from './muted-users.js';
+import { alertWordsChanged } from './alert-words.js';
+import { evolveSavedSnippets } from './saved-snippets.js';
+import { evolvePushDevices } from './push-devices.js';
+import { apiKeyRegenerated } from './api-key-change.js';
 import { assertNever, checkRecordVersion } from './record-versions.js';
 
 /**
@@ -63,7 +70,8 @@ export function evolve(state: RealmState, record: RealmRecord): void {
     case 'message_sent':
       return messageSent(state, record);
     case 'message_edited':
-      return messageEdited(state, record);
+      messageEdited(state, record);
+      return wordIndexMessageEdited(state, record);
     case 'messages_deleted':
       dropSubmessages(state, record.ids);
       return evolveMessagesDeleted(state, record);
@@ -136,6 +144,11 @@ export function evolve(state: RealmState, record: RealmRecord): void {
     case 'multiuse_invite_created':
     case 'multiuse_invite_revoked':
       return evolveInvites(state, record);
+    case 'email_invites_created':
+    case 'email_invite_revoked':
+    case 'email_invite_resent':
+    case 'email_invites_used':
+      return evolveEmailInvites(state, record);
     case 'message_flags_changed':
       return messageFlagsChanged(state, record);
     case 'realm_emoji_added':
@@ -148,6 +161,20 @@ export function evolve(state: RealmState, record: RealmRecord): void {
       return evolveSessions(state, record);
     case 'user_password_changed':
       return userPasswordChanged(state, record);
+    case 'user_muted':
+    case 'user_unmuted':
+      return evolveMutedUsers(state, record);
+    case 'alert_words_changed':
+      return alertWordsChanged(state, record);
+    case 'saved_snippet_created':
+    case 'saved_snippet_edited':
+    case 'saved_snippet_deleted':
+      return evolveSavedSnippets(state, record);
+    case 'push_device_added':
+    case 'push_devices_removed':
+      return evolvePushDevices(state, record);
+    case 'api_key_regenerated':
+      return apiKeyRegenerated(state, record);
     default:
       return assertNever(record, 'record type');
   }
@@ -245,6 +272,7 @@ function messageSent(state: RealmState, r: MessageSent): void {
     bits: (r.isMeMessage ? MessageBit.isMe : 0) | (r.resolveTopicNotice ? MessageBit.resolveTopicNotice : 0),
   });
   bump(state, 'message', r.id);
+  state.wordIndex?.messageSent(r.id, r.content, r.topic);
 
   // UserMessage rows: the sender always; channel subscribers or conversation members.
   const receivers: Iterable<number> =

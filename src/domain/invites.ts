@@ -34,6 +34,10 @@ export interface MultiuseInvite {
 export interface InviteState {
   items: MultiuseInvite[];
   nextId: number;
+  /** Email invitations (`email-invites.ts`); absent in states from before them. */
+  emails?: import('./email-invites.js').EmailInvite[];
+  /** Next email invitation id (absent = 1). */
+  nextEmailId?: number;
 }
 
 /** `multiuse_invite_created` v1. */
@@ -50,7 +54,7 @@ export interface MultiuseInviteRevoked {
   id: number;
 }
 
-export type InviteRecord = MultiuseInviteCreated | MultiuseInviteRevoked;
+export type InviteRecord = MultiuseInviteCreated | MultiuseInviteRevoked | import('./email-invites.js').EmailInviteRecord;
 
 /** Default link validity (Zulip's INVITATION_LINK_VALIDITY_MINUTES). */
 export const DEFAULT_INVITE_EXPIRES_IN_MINUTES = 14400;
@@ -66,12 +70,12 @@ export function invitesOf(state: RealmState): InviteState {
 }
 
 /** `evolve` for invitation records. */
-export function evolveInvites(state: RealmState, r: InviteRecord): void {
+export function evolveInvites(state: RealmState, r: MultiuseInviteCreated | MultiuseInviteRevoked): void {
   const current = invitesOf(state);
   if (r.type === 'multiuse_invite_created') {
-    state.invites = { items: [...current.items, structuredClone(r.invite)], nextId: Math.max(current.nextId, r.invite.id + 1) };
+    state.invites = { ...current, items: [...current.items, structuredClone(r.invite)], nextId: Math.max(current.nextId, r.invite.id + 1) };
   } else {
-    state.invites = { items: current.items.map((i) => (i.id === r.id ? { ...i, revoked: true } : i)), nextId: current.nextId };
+    state.invites = { ...current, items: current.items.map((i) => (i.id === r.id ? { ...i, revoked: true } : i)), nextId: current.nextId };
   }
 }
 
@@ -108,7 +112,7 @@ export type InvitesCore = InviteState;
 /** Snapshot form (undefined when there are none, so old snapshots and new ones look alike). */
 export function invitesToCore(state: RealmState): InvitesCore | undefined {
   const s = state.invites;
-  return s === undefined || s.items.length === 0 ? undefined : s;
+  return s === undefined || (s.items.length === 0 && (s.emails ?? []).length === 0) ? undefined : s;
 }
 
 /** Restores the snapshot form (absent → empty). */

@@ -50,6 +50,20 @@ function wholeWord(alternation: string, flags: string): RegExp {
   return new RegExp(`(?<![\\p{L}\\p{N}])(?:${alternation})(?![\\p{L}\\p{N}])`, flags);
 }
 
+/**
+ * The distinct lower-cased words of `text` a query word can match, stop words left out (they are
+ * never query words): the vocabulary of the search index (`message-word-index.ts`). Same
+ * tokenizer as `parseSearch`, so a message whose text has query word `w` as a whole word has `w`
+ * here (up to case folds that change a character's length, e.g. `İ`).
+ */
+export function indexableWords(text: string, into: Set<string> = new Set()): Set<string> {
+  for (const m of text.toLowerCase().matchAll(WORD)) {
+    const w = m[0];
+    if (!STOP_WORDS.has(w)) into.add(w);
+  }
+  return into;
+}
+
 /** Parses a (joined) search operand. */
 export function parseSearch(operand: string): SearchQuery {
   const phrases: string[] = [];
@@ -76,15 +90,16 @@ export function parseSearch(operand: string): SearchQuery {
  */
 export function matchesSearch(q: SearchQuery, content: string, topic: string, isChannel: boolean): boolean {
   if (q.words.length === 0) return false;
-  for (const test of q.wordTests) {
-    if (!test.test(topic) && !test.test(content)) return false;
-  }
+  // Phrases first: a substring search is cheaper than the word regexes, and rarer to pass.
   if (q.phrases.length > 0) {
     const lowerContent = content.toLowerCase();
     const lowerTopic = isChannel ? topic.toLowerCase() : '';
     for (const p of q.phrases) {
       if (!lowerContent.includes(p) && !(isChannel && lowerTopic.includes(p))) return false;
     }
+  }
+  for (const test of q.wordTests) {
+    if (!test.test(topic) && !test.test(content)) return false;
   }
   return true;
 }

@@ -34,7 +34,9 @@ import { findStreamByName } from './streams.js';
 import { findUserByEmail } from './users.js';
 import { directKey } from './recipients.js';
 import { hasReactions } from './reactions.js';
+import { messagesWithAttachments } from './attachments.js';
 import { matchesSearch, parseSearch, type SearchQuery } from './message-search.js';
+import { searchCandidates } from './message-word-index.js';
 import { mutedMessageTest, topicPolicyOf } from './narrow-muting.js';
 import { VisibilityPolicy } from './user-topics.js';
 import { EMPTY_SEQUENCE, mergeSequences, type IdList, type IdSequence, type MessageLookupIndex } from './recipient-index.js';
@@ -84,10 +86,10 @@ export interface CompiledNarrow {
 
 const MENTION_MASK = Flag.mentioned | Flag.stream_wildcard_mentioned | Flag.topic_wildcard_mentioned | Flag.group_mentioned;
 
+/** `Message.has_link`: the rendered message holds a link. */
 const HAS_LINK = /<a\s[^>]*href=/i;
-/** Inline previews, or (until the renderer previews images) a link to an image file. */
-const HAS_IMAGE = /<img\s|class="message_inline_image|<a\s[^>]*href="[^"]+\.(?:png|jpe?g|gif|webp|bmp|svg)(?:[?#][^"]*)?"/i;
-const HAS_ATTACHMENT = /href="[^"]*\/user_uploads\//i;
+/** `Message.has_image`: set by Zulip's Markdown `add_a` for every inline image preview (`message_inline_image`). */
+const HAS_IMAGE = /class="message_inline_image/;
 
 const sourceOf = (list: IdList | undefined): CandidateSource => ({
   size: list?.length ?? 0,
@@ -144,13 +146,19 @@ export function compileNarrow(
     const add = (list: MessageTest[], test: MessageTest) => list.push(negated ? (id, f) => !test(id, f) : test);
     switch (operator) {
       case 'has': {
-        const pattern =
-          operand === 'link' ? HAS_LINK : operand === 'image' ? HAS_IMAGE : operand === 'attachment' ? HAS_ATTACHMENT : null;
-        if (pattern === null && operand !== 'reaction') return badNarrow(`unknown 'has' operand ${operandText(operand)}`);
-        if (pattern === null) {
+        const pattern = operand === 'link' ? HAS_LINK : operand === 'image' ? HAS_IMAGE : null;
+        if (pattern === null && operand !== 'reaction' && operand !== 'attachment') return badNarrow(`unknown 'has' operand ${operandText(operand)}`);
+        if (operand === 'reaction') {
           add(tests, (id) => hasReactions(state, id));
           break;
         }
+        if (operand === 'attachment') {
+          // `Message.has_attachment`: the message claimed an upload (zerver/actions/uploads.py do_claim_attachments).
+          const claimed = messagesWithAttachments(state);
+          add(tests, (id) => claimed.has(id));
+          break;
+        }
+        if (pattern === null) break;
         const test: BodyTest = (_id, body) => pattern.test(body.rendered);
         bodyTests.push(negated ? (id, b) => !test(id, b) : test);
         break;
@@ -315,6 +323,16 @@ export function compileNarrow(
       const isChannel = state.recipients.get(rid)?.type === 'stream';
       return matchesSearch(q, body.content, state.topics.value(m.topic.get(id)), isChannel);
     });
+    // The messages having every query word (index lists) are a superset of the result.
+    const words = state.wordIndex;
+    if (words?.complete) {
+      if (q.words.length === 0) sources.push(sourceOf(undefined));
+      else {
+        const { source, test } = searchCandidates(words, q.words);
+        sources.push(source);
+        if (test !== null) tests.push(test);
+      }
+    }
   }
 
   return {

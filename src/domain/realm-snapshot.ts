@@ -30,6 +30,11 @@ import { botStorageFromCore, botStorageToCore } from './bot-storage.js';
 import { playgroundsFromCore, playgroundsToCore, type PlaygroundState } from './realm-playgrounds.js';
 import { realmEmojiFromCore, realmEmojiToCore, type RealmEmojiCore } from './realm-emoji.js';
 import { sessionsFromCore, sessionsToCore, type SessionsCore } from './sessions.js';
+import { MessageWordIndex } from './message-word-index.js';
+import { mutedUsersFromCore, mutedUsersToCore, type MutedUsersCore } from './muted-users.js';
+import { alertWordsFromCore, alertWordsToCore, type AlertWordsCore } from './alert-words.js';
+import { savedSnippetsFromCore, savedSnippetsToCore, type SavedSnippetsCore } from './saved-snippets.js';
+import { pushDevicesFromCore, pushDevicesToCore, type PushDevicesCore } from './push-devices.js';
 
 export const CORE_VERSION = 1;
 
@@ -96,6 +101,14 @@ export interface RealmCore {
   realmEmoji?: RealmEmojiCore;
   /** Web sessions (absent in snapshots written before sessions, or before the first login: none). */
   sessions?: SessionsCore;
+  /** Muted users (absent in snapshots written before muted users: none). */
+  mutedUsers?: MutedUsersCore;
+  /** Alert words (absent in snapshots written before alert words: none). */
+  alertWords?: AlertWordsCore;
+  /** Saved snippets (absent in snapshots written before them, or before the first one: none). */
+  savedSnippets?: SavedSnippetsCore;
+  /** Mobile push devices (absent in snapshots written before them: none). */
+  pushDevices?: PushDevicesCore;
 }
 
 const umIds = (userId: number) => `um:ids:${userId}`;
@@ -147,6 +160,10 @@ export function toSnapshot(state: RealmState): { core: RealmCore; columns: Recor
     botStorage: botStorageToCore(state),
     realmEmoji: realmEmojiToCore(state),
     sessions: sessionsToCore(state),
+    mutedUsers: mutedUsersToCore(state),
+    alertWords: alertWordsToCore(state),
+    savedSnippets: savedSnippetsToCore(state),
+    pushDevices: pushDevicesToCore(state),
   };
   return { core, columns };
 }
@@ -187,6 +204,8 @@ export function fromSnapshot(id: number, coreObject: object, columns: Record<str
   state.clients = Interner.fromArray(core.clients);
   state.nextIds = core.nextIds;
   state.messages = restoreMessages(columns, core.userMessageOwners);
+  // The restored messages are not in the word index yet: the realm layer backfills them.
+  state.wordIndex = new MessageWordIndex(state.messages.bits.length);
   userTopicsFromCore(state, core.userTopics);
   linkifiersFromCore(state, core.linkifiers);
   invitesFromCore(state, core.invites);
@@ -209,6 +228,10 @@ export function fromSnapshot(id: number, coreObject: object, columns: Record<str
   botStorageFromCore(state, core.botStorage);
   realmEmojiFromCore(state, core.realmEmoji);
   sessionsFromCore(state, core.sessions);
+  mutedUsersFromCore(state, core.mutedUsers);
+  alertWordsFromCore(state, core.alertWords);
+  savedSnippetsFromCore(state, core.savedSnippets);
+  pushDevicesFromCore(state, core.pushDevices);
   return state;
 }
 

@@ -8,6 +8,7 @@
  */
 import { MessageIndex } from './message-index.js';
 import { Interner } from './interner.js';
+import { MessageWordIndex } from './message-word-index.js';
 import type { UserTopic } from './user-topics.js';
 import type { LinkifierState } from './linkifiers.js';
 import { emptyProfileFields, type ProfileFieldsState } from './custom-profile-fields.js';
@@ -177,12 +178,16 @@ export interface RealmSettings {
   emailsRestrictedToDomains?: boolean;
   /** `welcome_message_custom_text`: Welcome Bot's extra message to new users ('' = none); absent = ''. */
   welcomeMessageCustomText?: string;
+  /** `enable_read_receipts` (GET /messages/{id}/read_receipts); absent = false. */
+  enableReadReceipts?: boolean;
   /** `message_content_allowed_in_email_notifications`; absent = true. */
   messageContentAllowedInEmailNotifications?: boolean;
   /** Channel receiving message reports (`moderation_request_channel`); null/absent = none. */
   moderationRequestChannelId?: number | null;
   /** Channel for Zulip update announcements (`zulip_update_announcements_stream`); null/absent = none. */
   zulipUpdateAnnouncementsStreamId?: number | null;
+  /** `avatar_changes_disabled`: only administrators change avatars; absent = false. */
+  avatarChangesDisabled?: boolean;
 }
 
 /** Id counters; each `evolve` of a creating record advances the matching counter. */
@@ -242,6 +247,8 @@ export interface RealmState {
   topics: Interner;
   clients: Interner;
   messages: MessageIndex;
+  /** Inverted word index for `search:` narrows; see `message-word-index.ts` (optional: states built by hand may lack it). */
+  wordIndex?: MessageWordIndex;
   /** user id → (channel/topic key → visibility row); see `user-topics.ts`. */
   userTopics: Map<number, Map<string, UserTopic>>;
   /** Linkifiers in order, and the next id; see `linkifiers.ts` (optional: states built by hand may lack it). */
@@ -284,6 +291,14 @@ export interface RealmState {
   realmEmoji?: import('./realm-emoji.js').RealmEmojiState;
   /** Web sessions by the SHA-256 of their id; see `sessions.ts` (optional: created at the first login). */
   sessions?: Map<string, import('./sessions.js').WebSession>;
+  /** Muter id → (muted user id → UNIX seconds); see `muted-users.ts` (optional: created at the first mute). */
+  mutedUsers?: Map<number, Map<number, number>>;
+  /** User id → alert words; see `alert-words.ts` (optional: created with the first words). */
+  alertWords?: Map<number, string[]>;
+  /** Users' saved snippets and the next id; see `saved-snippets.ts` (optional: created with the first one). */
+  savedSnippets?: import('./saved-snippets.js').SavedSnippetState;
+  /** User id → registered mobile push devices; see `push-devices.ts` (optional: created at the first registration). */
+  pushDevices?: Map<number, import('./push-devices.js').PushDevice[]>;
   nextIds: IdCounters;
 }
 
@@ -324,6 +339,7 @@ export function emptyRealmState(id: number): RealmState {
     topics: new Interner(),
     clients: new Interner(),
     messages: new MessageIndex(),
+    wordIndex: new MessageWordIndex(),
     userTopics: new Map(),
     linkifiers: { items: [], nextId: 1 },
     profileFields: emptyProfileFields(),

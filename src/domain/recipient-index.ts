@@ -50,6 +50,11 @@ export class IdList implements IdSequence {
     this.data[this.length++] = id;
   }
 
+  /** Allocated slots (memory reports). */
+  get capacity(): number {
+    return this.data.length;
+  }
+
   /** Highest id, or 0 when empty. */
   last(): number {
     return this.length === 0 ? 0 : this.data[this.length - 1]!;

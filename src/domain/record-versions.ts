@@ -12,6 +12,8 @@ import type { RealmRecord } from './records.js';
 
 /** Every version of each record type that `evolve` can apply. */
 export const RECORD_VERSIONS: { readonly [T in RealmRecord['type']]: readonly number[] } = {
+  alert_words_changed: [1],
+  api_key_regenerated: [1],
   attachment_deleted: [1],
   attachment_messages_changed: [1],
   attachment_uploaded: [1],
@@ -35,6 +37,10 @@ export const RECORD_VERSIONS: { readonly [T in RealmRecord['type']]: readonly nu
   messages_deleted: [1],
   multiuse_invite_created: [1],
   multiuse_invite_revoked: [1],
+  email_invites_created: [1],
+  email_invite_revoked: [1],
+  email_invite_resent: [1],
+  email_invites_used: [1],
   navigation_view_added: [1],
   navigation_view_removed: [1],
   navigation_view_updated: [1],
@@ -74,6 +80,13 @@ export const RECORD_VERSIONS: { readonly [T in RealmRecord['type']]: readonly nu
   user_status_set: [1],
   user_topic_set: [1],
   user_updated: [1],
+  user_muted: [1],
+  user_unmuted: [1],
+  saved_snippet_created: [1],
+  saved_snippet_edited: [1],
+  saved_snippet_deleted: [1],
+  push_device_added: [1],
+  push_devices_removed: [1],
 };
 
 /** A record `evolve` cannot apply: unknown type, or a version this parley does not read. */

@@ -158,12 +158,18 @@ import type { AvatarChanged } from './avatars.js';
 import type { AttachmentRecord } from './attachments.js';
 import type { SessionRecord } from './sessions.js';
 import type { UserPasswordChanged } from './user-password.js';
+import type { MutedUserRecord } from './muted-users.js';
+import type { AlertWordsChanged } from './alert-words.js';
+import type { SavedSnippetRecord } from './saved-snippets.js';
+import type { PushDeviceRecord } from './push-devices.js';
+import type { ApiKeyRegenerated } from './api-key-change.js';
 export type RealmRecord = RealmCreated | RealmSettingsChanged | LinkifiersChanged | UserCreated | StreamCreated | SubscriptionsAdded | SubscriptionsRemoved | SubscriptionPropertyChanged | MessageSent | UserTopicSet | StreamUpdated | UserGroupCreated | UserGroupMembershipChanged | UserGroupUpdated | UserStatusSet | CustomProfileFieldRecord | NavigationViewRecord | ChannelFolderRecord | DraftRecord | InviteRecord | UserAdminRecord | MessagesDeleted | MessageEdited | ReactionRecord | MessageFlagsChanged | RealmEmojiRecord | AvatarChanged | AttachmentRecord
   | SessionRecord | UserPasswordChanged
   | PlaygroundRecord
   | RealmUserDefaultChanged
   | RealmDomainRecord
   | BotStorageRecord
+  | MutedUserRecord | AlertWordsChanged | SavedSnippetRecord | PushDeviceRecord | ApiKeyRegenerated
   | ScheduledMessageRecord
   | RealmIconChanged
   | SubmessageAdded;

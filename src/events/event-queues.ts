@@ -130,6 +130,11 @@ export class EventQueueManager {
     return queue;
   }
 
+  /** Whether `userId` of `realmId` holds any event queue (Zulip's `receiver_is_off_zulip`, negated). */
+  hasQueues(realmId: number, userId: number): boolean {
+    return (this.byUser.get(realmId)?.get(userId)?.size ?? 0) > 0;
+  }
+
   /** The queue with this id if it belongs to `userId` of `realmId` (else undefined: no oracle). */
   get(queueId: string, realmId: number, userId: number): EventQueue | undefined {
     const queue = this.queues.get(queueId);

@@ -25,6 +25,7 @@ export const REALM_UPDATE_PROPERTIES = [
   'enable_spectator_access',
   'emails_restricted_to_domains',
   'welcome_message_custom_text',
+  'enable_read_receipts',
   'waiting_period_threshold',
   'default_language',
   'topics_policy',
@@ -33,6 +34,7 @@ export const REALM_UPDATE_PROPERTIES = [
   'new_stream_announcements_stream_id',
   'signup_announcements_stream_id',
   'zulip_update_announcements_stream_id',
+  'avatar_changes_disabled',
 ] as const;
 
 /**

@@ -45,6 +45,9 @@ import { channelFoldersWire } from '../domain/channel-folders.js';
 import { draftsForRegister } from '../domain/drafts.js';
 import { remindersForUser, scheduledMessagesForUser } from '../domain/scheduled-messages.js';
 import { Role } from '../domain/realm-state.js';
+import { alertWordsOf } from '../domain/alert-words.js';
+import { savedSnippetsWire } from '../domain/saved-snippets.js';
+import { mutedUsersWire } from '../domain/muted-users.js';
 
 /** What the client asked for at `POST /register` (the parts the initial state depends on). */
 export interface RegisterStateOptions {
@@ -135,7 +138,7 @@ export function buildRegisterState(state: RealmState, user: User, opts: Register
     zulip_merge_base: ZULIP_MERGE_BASE,
   };
 
-  if (want('alert_words')) out.alert_words = [];
+  if (want('alert_words')) out.alert_words = [...alertWordsOf(state, user.id)];
   if (want('custom_profile_fields')) {
     out.custom_profile_fields = fieldsToWire(state);
     out.custom_profile_field_types = structuredClone(CUSTOM_PROFILE_FIELD_TYPES);
@@ -146,14 +149,14 @@ export function buildRegisterState(state: RealmState, user: User, opts: Register
     out.navigation_tour_video_url = null;
   }
   if (want('message')) out.max_message_id = maxMessageId(state, user);
-  if (want('saved_snippets')) out.saved_snippets = [];
+  if (want('saved_snippets')) out.saved_snippets = savedSnippetsWire(state, user.id);
   if (want('navigation_views')) out.navigation_views = navigationViewsWire(state, user.id);
   if (want('drafts')) out.drafts = draftsForRegister(state, user);
   if (want('scheduled_messages')) out.scheduled_messages = scheduledMessagesForUser(state, user.id);
   if (want('reminders')) out.reminders = remindersForUser(state, user.id);
   // FL 134: clients that ask for `user_topic` explicitly do not get the legacy list.
   if (want('muted_topics') && (types === null || !types.has('user_topic'))) out.muted_topics = mutedTopicsWire(state, user.id);
-  if (want('muted_users')) out.muted_users = [];
+  if (want('muted_users')) out.muted_users = mutedUsersWire(state, user.id);
   if (want('presence')) {
     const now = opts.now ?? Date.now() / 1000;
     const rows = visiblePresenceRows(state, user, now).map((r) => ({ ...r, email: apiEmail(state.users.get(r.userId)!, state.host) }));

@@ -54,6 +54,12 @@ import {
   RealmLinkifiersEventSchema,
 } from './realm-config-schemas.js';
 import { DefaultStreamsEventSchema, RealmEventSchema, RealmDomainsEventSchema, RealmPlaygroundsEventSchema, RealmUserSettingsDefaultsEventSchema } from './realm-settings-schemas.js';
+import {
+  AlertWordsEventSchema,
+  MutedUsersEventSchema,
+  SavedSnippetsEventSchema,
+  TypingEditMessageEventSchema,
+} from './personal-feature-schemas.js';
 
 /** Event schema by event `type` (every event type parley emits has one). */
 export const EVENT_SCHEMAS = {
@@ -92,6 +98,10 @@ export const EVENT_SCHEMAS = {
   stream: StreamEventSchema,
   realm_emoji: RealmEmojiEventSchema,
   attachment: AttachmentEventSchema,
+  muted_users: MutedUsersEventSchema,
+  alert_words: AlertWordsEventSchema,
+  saved_snippets: SavedSnippetsEventSchema,
+  typing_edit_message: TypingEditMessageEventSchema,
 } as const satisfies Readonly<Record<string, TSchema>>;
 
 /** Every event `type` parley emits. */

@@ -33,6 +33,18 @@ export interface UploadRoute {
   stage(source: Readable, maxBytes: number): Promise<StagedBytes>;
 }
 
+/**
+ * The POST paths whose multipart bodies are streamed to disk under the upload limit rather than
+ * `--max-body-bytes` (uploads, avatars, custom emoji); an entry ending in `/` is a prefix. The
+ * reverse proxy configs of `parley print-config` allow large bodies on exactly these.
+ */
+export const UPLOAD_PATHS: readonly string[] = ['/api/v1/user_uploads', '/json/user_uploads', '/api/v1/users/me/avatar', '/api/v1/realm/emoji/'];
+
+/** Whether `path` is one of `UPLOAD_PATHS` (or under a prefix entry). */
+export function isUploadPath(path: string): boolean {
+  return UPLOAD_PATHS.some((p) => (p.endsWith('/') ? path.startsWith(p) && path.length > p.length : path === p));
+}
+
 /** Room for the non-file parts of an upload form: 1 MiB. */
 const FORM_OVERHEAD_BYTES = 1024 * 1024;
 /** File parts beyond this are not even counted: busboy stops (the request is refused anyway). */

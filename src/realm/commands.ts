@@ -71,6 +71,7 @@ import type { DeleteTopic, DeleteTopicReplies } from './handlers/delete-topic.js
 import type { ReportMessage, ReportMessageReplies } from './handlers/message-report.js';
 import type { DeleteExpiredMessages, RetentionReplies } from './handlers/message-retention.js';
 export type { DeleteExpiredMessages };
+import type { DeleteUnclaimedAttachments, AttachmentExpiryReplies } from './handlers/attachment-expiry.js';
 export type { ReportMessage };
 export type { DeleteTopic };
 import type { RealmEmojiCommand } from './handlers/realm-emoji.js';
@@ -78,6 +79,12 @@ import type { ChangeAvatar } from './handlers/avatars.js';
 export type { RealmEmojiCommand, ChangeAvatar };
 import type { SessionCommand, SessionReplies } from './handlers/sessions.js';
 export type { SessionCommand };
+import type { MutedUserCommand, MutedUserReplies } from './handlers/muted-users.js';
+import type { ChangeAlertWords, AlertWordReplies } from './handlers/alert-words.js';
+import type { SavedSnippetCommand, SavedSnippetReplies } from './handlers/saved-snippets.js';
+import type { TypingEditMessage, TypingEditReplies } from './handlers/typing-edit.js';
+import type { OwnAccountCommand, OwnAccountReplies } from './handlers/own-account.js';
+import type { PushDeviceCommand, PushDeviceReplies } from './handlers/push-devices.js';
 
 /** Every command a realm actor accepts. */
 export type Command =
@@ -88,11 +95,15 @@ export type Command =
   | UserCreateCommand | UpdateSettings | DeleteMessage | EditMessage | ReactionCommand | MessageFlagCommand
   | SessionCommand | AttachmentCommand | RealmEmojiCommand | ChangeAvatar
   | UpdateRealm | DefaultStreamCommand | PlaygroundCommand | UpdateRealmUserDefaults | RealmDomainCommand | BotStorageCommand | TestWelcomeBotMessage | DeleteTopic | ReportMessage | DeleteExpiredMessages
+  | DeleteUnclaimedAttachments
+  | MutedUserCommand | ChangeAlertWords | SavedSnippetCommand | TypingEditMessage | OwnAccountCommand | PushDeviceCommand
   | ScheduledMessageCommand | ReminderCommand | DeliverScheduledMessage | ChangeRealmIcon | AddSubmessage;
 
 /** The reply each command type yields on success. */
 export interface CommandReplies extends MessageFlagReplies, CustomProfileFieldReplies, NavigationViewReplies, ChannelFolderReplies, ReactionReplies, DraftReplies, InviteReplies, UserAdminReplies,
   UserCreateReplies, UserSettingsReplies, SessionReplies, AttachmentReplies, RealmUpdateReplies, DefaultStreamReplies, PlaygroundReplies, RealmUserDefaultsReplies, RealmDomainReplies, BotStorageReplies, WelcomeBotTestReplies, DeleteTopicReplies, ReportMessageReplies, RetentionReplies,
+  AttachmentExpiryReplies,
+  MutedUserReplies, AlertWordReplies, SavedSnippetReplies, TypingEditReplies, OwnAccountReplies, PushDeviceReplies,
   ScheduledMessageReplies, ReminderReplies, DeliveryReplies, RealmIconReplies, SubmessageReplies {
   create_realm: Record<string, never>;
   create_user: { userId: number; apiKey: string };

@@ -12,6 +12,7 @@
  */
 import { Errors, fail, type Result } from '../errors.js';
 import { isEmojiContentType, EMOJI_SIZE_PX } from '../domain/realm-emoji.js';
+import { accessAvatarChange } from '../domain/access.js';
 import { AVATAR_SIZE_PX, MAX_AVATAR_FILE_SIZE_MIB, MEDIUM_AVATAR_SIZE_PX } from '../domain/avatars.js';
 import { BadImage, defaultRealmIconPng, resizeAvatar, resizeEmoji } from '../storage/images.js';
 import { checkAddRealmEmoji } from './handlers/realm-emoji.js';
@@ -73,9 +74,15 @@ export async function uploadRealmEmoji(realm: RealmHandle, actorId: number, name
   });
 }
 
-/** `POST /users/me/avatar`: exactly one image, at most 5 MiB; replies `{avatar_url}`. */
+/**
+ * `POST /users/me/avatar`: exactly one image, allowed by `accessAvatarChange`, at most 5 MiB;
+ * replies `{avatar_url}`.
+ */
 export async function uploadAvatar(realm: RealmHandle, actorId: number, files: readonly MediaUpload[]): Promise<Result<{ avatar_url: string }>> {
   if (files.length !== 1) return fail(Errors.exactlyOneAvatar());
+  // Checked again by the command against the live state; here so a refused upload is never decoded or stored.
+  const allowed = accessAvatarChange(realm.state.users.get(actorId), realm.state.settings.avatarChangesDisabled === true);
+  if (!allowed.ok) return allowed;
   const file = files[0]!;
   if (file.size > MAX_AVATAR_FILE_SIZE_MIB * 1024 * 1024) return fail(Errors.fileTooLargeMib(MAX_AVATAR_FILE_SIZE_MIB));
   if (!AVATAR_CONTENT_TYPES.has(file.contentType)) return fail(Errors.badImage('Invalid image format'));

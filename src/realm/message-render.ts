@@ -37,6 +37,7 @@ import { emptyFindings, type LinkableStream, type MentionableUser, type RenderFi
 import { zulipRenderer } from '../markdown/zulip-renderer.js';
 import { MarkdownRenderingError, MAX_RENDERED_LENGTH, messageRenderWork } from '../markdown/render-budget.js';
 import { Errors, ZulipError } from '../errors.js';
+import { uploadImagePreview } from '../domain/upload-thumbnails.js';
 
 /** Where the message goes; mentions and topic wildcards depend on it. */
 export interface RenderTarget {
@@ -291,6 +292,7 @@ export function renderContext(state: RealmState, senderId: number, nowSeconds: n
       return { id: String(emoji.id), name: emoji.name, sourceUrl: emojiSourceUrl(state.id, emoji.fileName), deactivated: false };
     },
     ...(state.camoKey !== undefined && { camo: { uri: EXTERNAL_CONTENT_PREFIX, key: state.camoKey } }),
+    uploadPreview: (pathId) => uploadImagePreview(state, pathId),
     translateEmoticons: sender !== undefined && personalSetting(sender, 'translate_emoticons') === true,
     nowSeconds,
     out: emptyFindings(),

@@ -8,7 +8,7 @@ import { FileStore } from '../storage/file-store.js';
 import { Errors, type ZulipError } from '../errors.js';
 import { evolve } from '../domain/evolve.js';
 import { emptyRealmState, type User } from '../domain/realm-state.js';
-import type { RealmRecord } from '../domain/records.js';
+import type { MessageBody, RealmRecord } from '../domain/records.js';
 import { fromSnapshot } from '../domain/realm-snapshot.js';
 import { findUserByEmail } from '../domain/users.js';
 import { openStore, type Store } from '../storage/lmdb.js';
@@ -23,6 +23,7 @@ import type { CommandContext } from './decision.js';
 import type { RealmHandle } from './realm-handle.js';
 import type { RealmUrls } from './realm-urls.js';
 import { flushLogger, log } from '../log.js';
+import { startWordIndexBackfill } from './word-index-backfill.js';
 
 /** Options of `RealmRegistry.open`. */
 export interface RegistryOptions {
@@ -131,13 +132,32 @@ export class RealmRegistry {
 
   private start(state: ReturnType<typeof emptyRealmState>): RealmActor {
     this.locate(state);
-    const actor = new RealmActor(state, {
+    // The search word index of a restored state is filled from the stored bodies in the
+    // background (word-index-backfill.ts), again after a reload from the log.
+    const backfill = (): void => {
+      void startWordIndexBackfill({
+        state: () => actor.state,
+        running: () => actor.running,
+        readBody: (messageId) => {
+          try {
+            return this.log.getBody(actor.state.id, messageId) as MessageBody | undefined;
+          } catch {
+            return undefined; // damaged: the scan would not match it either (damaged-body.ts)
+          }
+        },
+      });
+    };
+    const actor: RealmActor = new RealmActor(state, {
       log: this.log,
       snapshots: this.snapshots,
       ctx: this.options.ctx ?? systemContext,
       snapshotPolicy: this.options.snapshotPolicy ?? DEFAULT_SNAPSHOT_POLICY,
       dispatch: (realmId, seq, events) => this.events.publish(realmId, seq, events),
-      recover: () => this.recover(state.id),
+      recover: () => {
+        const recovered = this.recover(state.id);
+        setImmediate(backfill); // the actor installs `recovered` before this runs
+        return recovered;
+      },
       files: this.files,
       onFatal:
         this.options.onFatal ??
@@ -150,6 +170,7 @@ export class RealmRegistry {
     });
     this.realms.set(state.id, actor);
     this.bySubdomain.set(state.subdomain, actor);
+    backfill();
     return actor;
   }
 

@@ -13,7 +13,8 @@
  */
 import type { FormatEnum, Metadata, Sharp, SharpOptions } from 'sharp';
 
-type SharpFactory = (input: Uint8Array, options?: SharpOptions) => Sharp;
+/** sharp's constructor: a whole image in memory, or the path of a file (read by libvips itself). */
+type SharpFactory = (input: Uint8Array | string, options?: SharpOptions) => Sharp;
 let loaded: Promise<SharpFactory> | null = null;
 /**
  * sharp, loaded on first use: libvips is a large native library, and most processes (the CLI's
@@ -58,7 +59,7 @@ export interface ImageInfo {
  * kept; otherwise a still image's width × height, and an animation's first three frames against a
  * third of the limit). Rejects with {@link BadImage}.
  */
-export async function checkImage(bytes: Uint8Array, allFrames: boolean): Promise<ImageInfo> {
+export async function checkImage(bytes: Uint8Array | string, allFrames: boolean): Promise<ImageInfo> {
   const make = await sharp();
   let meta: Metadata;
   try {
@@ -172,4 +173,52 @@ export async function defaultRealmIconPng(size: number): Promise<Buffer> {
     }
   }
   return render((await sharp())(px, { raw: { width: size, height: size, channels: 4 } }).png());
+}
+
+/**
+ * One thumbnail format of an uploaded image (Zulip's `ThumbnailFormat`): its name is
+ * `{maxWidth}x{maxHeight}[-anim].{extension}` (`BaseThumbnailFormat.__str__`), e.g. `840x560.webp`.
+ */
+export interface ThumbnailFormatSpec {
+  readonly name: string;
+  /** Pixels. */
+  readonly maxWidth: number;
+  readonly maxHeight: number;
+  /** Every frame kept (an animated WebP), or the first frame only. */
+  readonly animated: boolean;
+}
+
+/** A generated thumbnail: its format name, WebP bytes and pixel size. */
+export interface RenderedThumbnail {
+  readonly format: string;
+  readonly data: Buffer;
+  readonly width: number;
+  readonly height: number;
+}
+
+/**
+ * Zulip's `maybe_thumbnail` + thumbnail worker `ensure_thumbnails` for one uploaded image at
+ * `input` (a file path, so a large upload is never read into the JS heap): the header check
+ * (`libvips_check_image` with truncated animations), then each format of `formats` resized to fit
+ * inside its box without upscaling, EXIF orientation applied, as WebP; animated formats keep every
+ * frame, and are skipped for a still image (`missing_thumbnails`). Rejects with {@link BadImage}.
+ */
+export async function renderUploadThumbnails(input: Uint8Array | string, formats: readonly ThumbnailFormatSpec[]): Promise<{ info: ImageInfo; thumbnails: RenderedThumbnail[] }> {
+  const info = await checkImage(input, false);
+  const make = await sharp();
+  const thumbnails: RenderedThumbnail[] = [];
+  for (const format of formats) {
+    if (format.animated && info.frames === 1) continue;
+    const pipeline = make(input, { limitInputPixels: false, ...(format.animated && { animated: true }) })
+      .rotate()
+      .resize(format.maxWidth, format.maxHeight, { fit: 'inside', withoutEnlargement: true })
+      .webp();
+    try {
+      const { data, info: out } = await pipeline.toBuffer({ resolveWithObject: true });
+      thumbnails.push({ format: format.name, data, width: out.width, height: out.pageHeight ?? out.height });
+    } catch {
+      throw new BadImage('Image is corrupted or truncated');
+    }
+  }
+  return { info, thumbnails };
 }

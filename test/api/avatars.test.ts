@@ -103,3 +103,60 @@ t.test('realm_user avatar events (verifyAction)', async (t) => {
     t.equal(removed.events[0]!.person.avatar_source, 'G');
   }
 });
+
+t.test('avatar_changes_disabled: only administrators change avatars (PATCH /realm, register, errors)', async (t) => {
+  const s = await startTestServer(t);
+  const iago = await s.as('iago@zulip.com');
+  const hamlet = await s.as('hamlet@zulip.com');
+  const refused = { result: 'error', msg: 'Avatar changes are disabled in this organization.', code: 'BAD_REQUEST' };
+  t.same((await hamlet.call('PATCH', '/realm', { avatar_changes_disabled: true })).body.code, 'UNAUTHORIZED_PRINCIPAL', 'members cannot set it');
+  const changed = await verifyAction(t, s, iago, {
+    action: () => iago.call('PATCH', '/realm', { avatar_changes_disabled: true }),
+    numEvents: 1,
+  });
+  t.match(changed.events[0], { type: 'realm', op: 'update', property: 'avatar_changes_disabled', value: true });
+  t.equal((await hamlet.call('POST', '/register', { fetch_event_types: ['realm'] })).body.realm_avatar_changes_disabled, true);
+
+  const before = (await hamlet.call('GET', '/users/me')).body;
+  const img = { filename: 'a.png', type: 'image/png', data: await solidImage(10, 10) };
+  const posted = await uploadAs(s, hamlet, 'POST', '/users/me/avatar', [img]);
+  t.equal(posted.status, 400);
+  t.same(posted.body, refused);
+  t.same((await uploadAs(s, hamlet, 'POST', '/users/me/avatar', [])).body.msg, 'You must upload exactly one avatar.', "Zulip's order: the file count first");
+  t.same((await hamlet.call('DELETE', '/users/me/avatar')).body, refused);
+  t.same((await hamlet.call('GET', '/users/me')).body, before, 'hamlet unchanged');
+  t.same(storedFiles(s), [], 'nothing stored');
+
+  t.equal((await uploadAs(s, iago, 'POST', '/users/me/avatar', [img])).status, 200, 'an administrator still may');
+  t.equal((await iago.call('PATCH', '/realm', { avatar_changes_disabled: false })).status, 200);
+  t.equal((await uploadAs(s, hamlet, 'POST', '/users/me/avatar', [img])).status, 200, 'allowed again');
+});
+
+t.test('changing the email: an uploaded avatar stays (no gravatar event), a gravatar follows the address', async (t) => {
+  const s = await startTestServer(t);
+  const desdemona = await s.as('desdemona@zulip.com');
+  const hamlet = await s.as('hamlet@zulip.com');
+  const cordelia = await s.as('cordelia@zulip.com');
+  const up = await uploadAs(s, hamlet, 'POST', '/users/me/avatar', [{ filename: 'me.png', type: 'image/png', data: await solidImage(20, 20) }]);
+  const uploadedUrl = up.body.avatar_url as string;
+  const moved = await verifyAction(t, s, desdemona, {
+    action: () => desdemona.call('PATCH', `/users/${hamlet.userId}`, { new_email: 'prince@zulip.com' }),
+    registerParams: { client_gravatar: false },
+    stateChangeExpected: true,
+  });
+  t.equal(moved.actionResult.status, 200);
+  t.notOk(moved.events.some((e) => e.person?.avatar_url !== undefined), 'no avatar change announced');
+  const after = (await desdemona.call('GET', `/users/${hamlet.userId}`, { client_gravatar: false })).body.user;
+  t.equal(after.avatar_url, uploadedUrl, 'the uploaded avatar is kept');
+
+  const gravatarBefore = (await desdemona.call('GET', `/users/${cordelia.userId}`, { client_gravatar: false })).body.user.avatar_url as string;
+  const regravatared = await verifyAction(t, s, desdemona, {
+    action: () => desdemona.call('PATCH', `/users/${cordelia.userId}`, { new_email: 'lear.daughter@zulip.com' }),
+    registerParams: { client_gravatar: false },
+    stateChangeExpected: true,
+  });
+  const avatarEvent = regravatared.events.find((e) => e.person?.avatar_url !== undefined);
+  t.match(avatarEvent, { type: 'realm_user', op: 'update', person: { user_id: cordelia.userId, avatar_source: 'G' } });
+  t.not(avatarEvent?.person.avatar_url, gravatarBefore, 'the gravatar URL follows the new address');
+  t.equal((await desdemona.call('GET', `/users/${cordelia.userId}`, { client_gravatar: false })).body.user.avatar_url, avatarEvent?.person.avatar_url);
+});

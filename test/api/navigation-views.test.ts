@@ -119,6 +119,20 @@ t.test('navigation views over HTTP', async (t) => {
   t.equal((await add({ fragment: 'narrow/is/alerted', is_pinned: false, name: 'Watched Phrases' })).status, 200);
   afterPatch.push({ fragment: 'narrow/is/alerted', is_pinned: false, name: 'Watched Phrases' });
 
+  // Raw slashes, as Zulip's API examples send them (its `<path:fragment>` route).
+  const raw = await verifyAction(t, s, hamlet, {
+    action: () => hamlet.call('PATCH', '/navigation_views/narrow/is/alerted', { name: 'Alert Word' }),
+    numEvents: 1,
+    stateChangeExpected: true,
+  });
+  t.same(raw.actionResult.body, { result: 'success', msg: '' });
+  t.same(raw.events[0], { id: raw.events[0]!.id, type: 'navigation_view', op: 'update', fragment: 'narrow/is/alerted', data: { name: 'Alert Word' } });
+  afterPatch[afterPatch.length - 1]!.name = 'Alert Word';
+  t.same(await views(hamlet), afterPatch);
+  t.same((await hamlet.call('DELETE', '/navigation_views/narrow/is/nothing')).body, bad('Navigation view does not exist.'), 'raw unknown fragment');
+  t.equal((await hamlet.call('PATCH', '/navigation_views/', { is_pinned: true })).status, 404, 'no fragment at all is no route');
+  t.same(await views(hamlet), afterPatch, 'unchanged');
+
   // Per user: othello neither sees nor changes hamlet's views, gets no events, has his own.
   t.same(await views(othello), [], "othello does not see hamlet's views");
   for (const action of [

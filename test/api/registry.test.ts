@@ -281,5 +281,20 @@ t.test('startup errors: duplicate route, bad template, placeholders unlike pathP
   t.throws(() => createDispatcher([ep('/a/{id}', { id: 'string' })], services), /do not match/, 'other kind');
   t.throws(() => createDispatcher([ep('/a/{id}', { id: 'int', x: 'int' })], services), /do not match/, 'one too many');
   t.doesNotThrow(() => createDispatcher([ep('/a/{id}/{name:string}', { id: 'int', name: 'string' })], services));
+  t.throws(() => createDispatcher([ep('/a/{rest:path}/b', { rest: 'path' })], services), /a path placeholder must come last/);
   t.ok(ZulipError);
+});
+
+t.test('a {name:path} placeholder takes the rest of the path, raw or percent-encoded slashes alike', async (t) => {
+  const seen: string[] = [];
+  const own = createDispatcher(
+    route('/views/{fragment:path}', {
+      GET: defineEndpoint({ auth: 'none', pathParams: { fragment: 'path' }, params: {}, handler: ({ path }) => (seen.push(path.fragment), {}) }),
+    }),
+    services,
+  );
+  for (const path of ['/api/v1/views/inbox', '/api/v1/views/narrow/is/alerted', '/api/v1/views/narrow%2Fis%2Fstarred']) t.equal((await own(request({ path }))).status, 200, path);
+  t.same(seen, ['inbox', 'narrow/is/alerted', 'narrow/is/starred']);
+  t.strictSame(await own(request({ path: '/api/v1/views/' })), notFound, 'an empty rest is no match');
+  t.strictSame(await own(request({ path: '/api/v1/views' })), notFound);
 });

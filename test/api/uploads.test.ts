@@ -5,34 +5,14 @@
  * FormData, files read back through `/user_uploads/...`. Error cases assert that nothing was
  * stored (no attachment, no file in the store).
  */
-import { readdirSync, existsSync, utimesSync } from 'node:fs';
+import { utimesSync } from 'node:fs';
 import { join } from 'node:path';
 import t from 'tap';
-import { startTestServer, type Caller, type TestServer } from '../support/test-server.js';
+import { startTestServer } from '../support/test-server.js';
+import { basicAuth, getFile, storedFiles, upload } from '../support/upload-client.js';
 import { verifyAction } from '../support/verify-action.js';
 
-const auth = (c: Caller) => 'Basic ' + Buffer.from(`${c.email}:${c.apiKey}`).toString('base64');
-
-/** POST /user_uploads with the given file parts (name → [bytes, filename, type]). */
-async function upload(s: TestServer, c: Caller, parts: Array<[string, Uint8Array<ArrayBuffer> | string, string, string?]>) {
-  const form = new FormData();
-  for (const [field, bytes, filename, type] of parts) form.append(field, new Blob([typeof bytes === 'string' ? bytes : new Uint8Array(bytes)], type ? { type } : {}), filename);
-  const res = await fetch(`${s.url}/api/v1/user_uploads`, { method: 'POST', headers: { Authorization: auth(c) }, body: form });
-  return { status: res.status, body: (await res.json()) as Record<string, any> };
-}
-
-async function getFile(s: TestServer, path: string, c: Caller | null, headers: Record<string, string> = {}) {
-  const res = await fetch(`${s.url}${path}`, { headers: { ...(c ? { Authorization: auth(c) } : {}), ...headers } });
-  const bytes = Buffer.from(await res.arrayBuffer());
-  return { status: res.status, headers: res.headers, bytes };
-}
-
-/** Files in the content-addressed store (temp files excluded). */
-function storedFiles(s: TestServer): string[] {
-  const root = join(s.dataDir, 'files', 'sha256');
-  if (!existsSync(root)) return [];
-  return readdirSync(root).flatMap((d) => readdirSync(join(root, d)));
-}
+const auth = basicAuth;
 
 const bad = (msg: string) => ({ result: 'error', msg, code: 'BAD_REQUEST' });
 

@@ -70,6 +70,16 @@ t.test('systemd: a hardened unit that systemd-analyze verify accepts', async (t)
   t.not(bad.problems.length, 0, 'a bad value is reported');
 });
 
+t.test('systemd: mail settings; the SMTP password stays out of the unit', async (t) => {
+  const plain = printConfig(['systemd', ...URL_ARGS], {});
+  t.notMatch(plain, /SMTP|EMAIL_FROM/, 'nothing about mail unless configured');
+  const unit = printConfig(['systemd', ...URL_ARGS, '--email-from', 'chat@example.com'], { PARLEY_SMTP_URL: 'smtp://mailer:hunter2@mail.example.com:587' });
+  t.match(unit, /^Environment=PARLEY_EMAIL_FROM=chat@example\.com$/m);
+  t.match(unit, /^EnvironmentFile=\/etc\/parley\/smtp\.env$/m);
+  t.match(unit, /PARLEY_SMTP_URL=smtp:\/\/USER:PASSWORD@mail\.example\.com:587/);
+  t.notMatch(unit, /hunter2/, 'the password is never printed');
+});
+
 t.test('nginx: TLS, forwarded headers, WebSocket upgrade, no buffering, long timeouts; nginx -t accepts it', async (t) => {
   const site = printConfig(['nginx', ...URL_ARGS, '--port', '9991', '--max-body-bytes', '1048576'], {});
   t.match(site, /server_name chat\.example\.com \*\.chat\.example\.com;/, 'subdomain organizations too');
@@ -77,7 +87,12 @@ t.test('nginx: TLS, forwarded headers, WebSocket upgrade, no buffering, long tim
   t.match(site, /ssl_certificate\s+\/etc\/letsencrypt\/live\/chat\.example\.com\/fullchain\.pem;/);
   t.match(site, /server 127\.0\.0\.1:9991;/);
   t.match(site, /client_max_body_size 1048576;/, "parley's --max-body-bytes");
-  t.match(site, /location = \/api\/v1\/user_uploads \{\n\s+client_max_body_size 27262976;/, 'uploads: 25 MiB + 1 MiB');
+  const uploads = /location ~ (\S+) \{\n\s+client_max_body_size 27262976;/.exec(site);
+  t.ok(uploads, 'uploads: 25 MiB + 1 MiB');
+  const uploadPath = new RegExp(uploads?.[1] ?? '$^');
+  for (const path of ['/api/v1/user_uploads', '/json/user_uploads', '/api/v1/users/me/avatar', '/api/v1/realm/emoji/green_tick']) t.match(path, uploadPath, `${path}: the upload limit`);
+  for (const path of ['/api/v1/messages', '/api/v1/user_uploads/1/ab/x/y.png', '/api/v1/realm/emoji/', '/api/v1/user_uploadsx']) t.notMatch(path, uploadPath, `${path}: --max-body-bytes`);
+  t.match(printConfig(['nginx', ...URL_ARGS, '--max-file-upload-size-mib', '100'], {}), /client_max_body_size 105906176;/, '--max-file-upload-size-mib 100: 101 MiB');
   t.match(site, /proxy_set_header Host \$host;/);
   t.match(site, /proxy_set_header X-Forwarded-For \$proxy_add_x_forwarded_for;/);
   t.match(site, /proxy_set_header X-Forwarded-Proto \$scheme;/);
@@ -110,7 +125,11 @@ t.test('caddy: a Caddyfile that caddy adapts', async (t) => {
   t.match(file, /^https:\/\/chat\.example\.com \{$/m);
   t.match(file, /^\treverse_proxy 127\.0\.0\.1:9991 \{$/m);
   t.match(file, /^\t\tflush_interval -1$/m);
-  t.match(file, /^\t\tmax_size 5242880$/m);
+  t.match(file, /^\t@uploads path \/api\/v1\/user_uploads \/json\/user_uploads \/api\/v1\/users\/me\/avatar \/api\/v1\/realm\/emoji\/\*$/m);
+  t.match(file, /^\trequest_body @uploads \{\n\t\tmax_size 27262976\n\t\}$/m, 'uploads: max_file_upload_size_mib + 1 MiB');
+  t.match(file, /^\t@other not path /m);
+  t.match(file, /^\trequest_body @other \{\n\t\tmax_size 5242880\n\t\}$/m, 'everything else: --max-body-bytes');
+  t.match(printConfig(['caddy', ...URL_ARGS, '--max-file-upload-size-mib', '100'], {}), /^\t\tmax_size 105906176$/m);
   const caddy = findBinary('caddy');
   if (caddy === undefined) {
     t.comment('SKIP caddy adapt: caddy is not installed (Debian: apt-get install -y caddy)');
@@ -128,6 +147,8 @@ t.test('caddy: a Caddyfile that caddy adapts', async (t) => {
   t.match(handlers, '"dial":"127.0.0.1:9991"');
   t.match(handlers, '"flush_interval":-1');
   t.match(handlers, '"host":["chat.example.com"]');
+  t.match(handlers, '"max_size":27262976', 'caddy reads the upload limit');
+  t.match(handlers, '"max_size":5242880');
 });
 
 /** A configuration without comment lines and blank runs, for comparing with README's copy. */

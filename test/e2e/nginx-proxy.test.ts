@@ -4,7 +4,8 @@
  * prints (README "Running in production"), in front of a real parley process started with
  * `--external-url https://127.0.0.1:<nginx port>`. Through nginx a client logs in over HTTPS,
  * is told an https:// realm_url, holds a long-poll until an event wakes it, and receives events
- * over the WebSocket stream (wss://).
+ * over the WebSocket stream (wss://), and uploads a file larger than `--max-body-bytes` (the
+ * printed upload location's limit) while an ordinary request that large is refused.
  *
  * nginx's default proxy_read_timeout is 60 s, and a long-poll is held up to 55 s (an event
  * socket far longer): here the printed timeouts and unbuffered proxying are checked as values;
@@ -12,8 +13,9 @@
  * control with nginx's defaults, which cuts it).
  */
 import t from 'tap';
-import { Agent, fetch as undiciFetch } from 'undici';
+import { Agent, FormData as UndiciFormData, fetch as undiciFetch } from 'undici';
 import WebSocket from 'ws';
+import { randomBytes } from 'node:crypto';
 import { runCli, startServer } from '../support/server-process.js';
 import { findNginx, freePort, selfSignedCertificate, startNginx, tempDir, testNginxConf, writeNginxConf } from '../support/nginx.js';
 
@@ -129,5 +131,21 @@ if ('missing' in tools) {
     const pushed = await frame((f) => f.type === 'events' && f.events.some((e: { type: string }) => e.type === 'message'));
     t.equal(pushed.events.find((e: { type: string }) => e.type === 'message').message.id, second.body.id, 'the event arrives over wss://');
     ws.close();
+
+    // Uploads pass the upload location's limit (above --max-body-bytes, 5 MiB by default);
+    // an ordinary request that large is refused by nginx itself.
+    const big = randomBytes(6 * 1024 * 1024);
+    const form = new UndiciFormData();
+    form.append('file', new Blob([new Uint8Array(big)], { type: 'application/octet-stream' }), 'big.bin');
+    const uploaded = await undiciFetch(`${external}/api/v1/user_uploads`, { method: 'POST', dispatcher, headers: { Authorization: auth }, body: form });
+    t.equal(uploaded.status, 200, 'a 6 MiB upload passes nginx');
+    const uri = ((await uploaded.json()) as { uri: string }).uri;
+    const back = await undiciFetch(`${external}${uri}`, { dispatcher, headers: { Authorization: auth } });
+    t.ok(Buffer.from(await back.arrayBuffer()).equals(big), 'and reads back whole through nginx');
+    const tooBig = await undiciFetch(`${external}/api/v1/messages`, {
+      method: 'POST', dispatcher, headers: { Authorization: auth, 'Content-Type': 'application/x-www-form-urlencoded' }, body: `content=${'x'.repeat(6 * 1024 * 1024)}`,
+    });
+    await tooBig.arrayBuffer();
+    t.equal(tooBig.status, 413, 'other paths keep --max-body-bytes');
   });
 }

@@ -49,6 +49,12 @@ async function checkRefusedThenResumed(
   t.same(await env.topicIds(), [first.body.id, ...acked, next.body.id].sort((a, b) => a - b));
   const body = await env.server.as('hamlet@zulip.com').then((h) => h.call('GET', `/messages/${next.body.id}`));
   t.equal(body.body.raw_content, 'resumed');
+  // The reloaded state's search word index is filled again (backfilled when restored from a snapshot).
+  const index = () => env.server.server.registry.all()[0]!.state.wordIndex!;
+  const deadline = Date.now() + 30_000;
+  while (!index().complete && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+  t.ok(index().complete, 'the reloaded search index is complete');
+  t.ok(index().has('acknowledged', first.body.id) && index().has('resumed', next.body.id), 'it holds the messages from before and after the reload');
 }
 
 t.test("parley's pre-write check finds the disk full", async (t) => {

@@ -323,6 +323,30 @@ export function applyEvent(state: Json, event: Json, user: { id: number }, ctx: 
     case 'attachment':
       // No /register state (Zulip's apply_event ignores it: it feeds the uploads UI only).
       return;
+    case 'muted_users':
+      // Zulip's apply_event: the whole list replaces the old one.
+      if (state.muted_users !== undefined) state.muted_users = structuredClone(event.muted_users);
+      return;
+    case 'alert_words':
+      if (state.alert_words !== undefined) state.alert_words = [...event.alert_words];
+      return;
+    case 'saved_snippets': {
+      // Zulip's apply_event: append, replace by id, or drop by id.
+      const snippets = state.saved_snippets as Json[] | undefined;
+      if (snippets === undefined) return;
+      if (event.op === 'add') snippets.push(structuredClone(event.saved_snippet));
+      else if (event.op === 'update' || event.op === 'remove') {
+        const id = event.op === 'update' ? event.saved_snippet.id : event.saved_snippet_id;
+        const i = snippets.findIndex((s) => s.id === id);
+        if (i < 0) throw new Error(`applyEvent: saved_snippets ${event.op} of unknown snippet ${id}`);
+        if (event.op === 'update') snippets[i] = structuredClone(event.saved_snippet);
+        else snippets.splice(i, 1);
+      } else throw new Error(`applyEvent: no fold for saved_snippets ${JSON.stringify(event)}`);
+      return;
+    }
+    case 'typing_edit_message':
+      // No state.
+      return;
     default:
       throw new Error(`applyEvent: no fold for event type ${JSON.stringify(event.type)} (add one with the event)`);
   }

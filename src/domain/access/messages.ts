@@ -2,7 +2,7 @@
  * Message access (Zulip's zerver/lib/message.py `has_message_access`, `access_message`): who may
  * read, react to, flag or edit one message. Unknown and inaccessible ids give the same error.
  */
-import { Errors, fail, ok, type Result } from '../../errors.js';
+import { Errors, fail, ok, type Result, type ZulipError } from '../../errors.js';
 import { Role, type RealmState, type Stream, type User } from '../realm-state.js';
 import { hasContentAccess, isSubscribed } from './streams.js';
 
@@ -51,4 +51,19 @@ export function accessMessage(state: RealmState, user: User, messageId: number, 
     if (recipient?.type === 'stream' && state.streams.get(recipient.streamId)?.isArchived === true) return fail(Errors.invalidMessage());
   }
   return ok(messageId);
+}
+
+/**
+ * Zulip's zerver/lib/message.py `validate_user_can_edit_message` for content edits: editing
+ * turned off for the realm, someone else's message, or past the realm's
+ * `message_content_edit_limit_seconds` plus `bufferSeconds` (Zulip's `edit_limit_buffer`: 20 s for
+ * an edit, 0 for the edit-typing notification). `ageSeconds` = now − the message's timestamp.
+ */
+export function checkCanEditMessageContent(state: RealmState, actor: User, senderId: number, ageSeconds: number, bufferSeconds: number): ZulipError | null {
+  const settings = state.settings;
+  if (!settings.allowMessageEditing) return Errors.badRequest('Your organization has turned off message editing');
+  if (senderId !== actor.id) return Errors.badRequest("You don't have permission to edit this message");
+  const limit = settings.messageContentEditLimitSeconds;
+  if (limit !== null && ageSeconds > limit + bufferSeconds) return Errors.badRequest('The time limit for editing this message has passed');
+  return null;
 }

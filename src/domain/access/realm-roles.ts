@@ -37,6 +37,17 @@ export function requireRealmOwner(actor: User | undefined | null): Result<User> 
 }
 
 /**
+ * Zulip's zerver/views/user_settings.py `set_avatar_backend` / `delete_avatar_backend` check
+ * (`avatar_changes_disabled(realm) and not user_profile.is_realm_admin`): the active actor, `No
+ * such user`, or "Avatar changes are disabled in this organization." for a non-administrator
+ * while the realm's `avatar_changes_disabled` is set.
+ */
+export function accessAvatarChange(actor: User | undefined | null, avatarChangesDisabled: boolean): Result<User> {
+  if (actor === undefined || actor === null || !actor.isActive) return fail(Errors.noSuchUser());
+  return avatarChangesDisabled && !isRealmAdmin(actor) ? fail(Errors.avatarChangesDisabled()) : ok(actor);
+}
+
+/**
  * Zulip's zerver/decorator.py `require_non_guest_user`: the active acting user unless a guest.
  * Errors: `No such user` (unknown or deactivated actor), `Not allowed for guest users`.
  */

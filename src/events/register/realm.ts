@@ -44,7 +44,7 @@ export function realmSection(state: RealmState, opts: RealmSectionOptions): Reco
   const out: Record<string, unknown> = {
     // Realm.property_types (prefixed realm_), alphabetical as in Zulip.
     realm_allow_message_editing: s.allowMessageEditing,
-    realm_avatar_changes_disabled: false,
+    realm_avatar_changes_disabled: s.avatarChangesDisabled ?? false,
     realm_default_code_block_language: '',
     realm_default_language: s.defaultLanguage ?? 'en',
     realm_description: s.description,
@@ -55,7 +55,7 @@ export function realmSection(state: RealmState, opts: RealmSectionOptions): Reco
     realm_emails_restricted_to_domains: s.emailsRestrictedToDomains ?? false,
     realm_enable_guest_user_dm_warning: true,
     realm_enable_guest_user_indicator: true,
-    realm_enable_read_receipts: false,
+    realm_enable_read_receipts: s.enableReadReceipts ?? false,
     realm_enable_spectator_access: s.enableSpectatorAccess ?? false,
     realm_giphy_rating: GIPHY_RATING_OPTIONS.g.id,
     realm_inline_image_preview: true,

@@ -41,11 +41,31 @@ export { camoUrl, EXTERNAL_CONTENT_PREFIX, type CamoConfig } from '../../domain/
 
 /** What the renderer knows about an uploaded image (Zulip's `MarkdownImageMetadata`). */
 export interface UploadPreview {
-  /** Pixels, as displayed. */
+  /** Pixels of the original, as displayed. */
   width: number;
   height: number;
   /** The thumbnail's URL (`/user_uploads/thumbnail/{path}/840x560.webp`), or null while none exists. */
   thumbnailUrl: string | null;
+  /** The upload's Content-Type (`data-original-content-type`). */
+  contentType: string;
+  /** The thumbnail is animated (`data-animated="true"`). */
+  animated: boolean;
+  /** Full-size transcode format name for types browsers cannot show (`data-transcoded-image`), or null. */
+  transcodedFormat: string | null;
+}
+
+/**
+ * The `<img>` of an uploaded image: Zulip's placeholder as `add_a` builds it, or, once
+ * thumbnailed, as `rewrite_thumbnailed_images` leaves it (class dropped, `src` kept in place,
+ * then dimensions, content type, `data-animated`, `data-transcoded-image`).
+ */
+function uploadImg(p: UploadPreview): string {
+  const dims = ` data-original-dimensions="${p.width}x${p.height}"`;
+  const type = p.contentType === '' ? '' : ` data-original-content-type="${escapeAttr(p.contentType)}"`;
+  if (p.thumbnailUrl === null) return `<img class="image-loading-placeholder" src="/static/images/loading/loader-black.svg"${dims}${type}>`;
+  const animated = p.animated ? ' data-animated="true"' : '';
+  const transcoded = p.transcodedFormat === null ? '' : ` data-transcoded-image="${escapeAttr(p.transcodedFormat)}"`;
+  return `<img src="${escapeAttr(p.thumbnailUrl)}"${dims}${type}${animated}${transcoded}>`;
 }
 
 /** Python's `urllib.parse.quote_plus` (UTF-8; safe: letters, digits, `_.-~`). */
@@ -244,9 +264,7 @@ function buildPreviews(state: StateCore): void {
         }
         const imageUrl = actualImageUrl(url);
         const img = preview !== undefined
-          ? preview.thumbnailUrl === null
-            ? `<img class="image-loading-placeholder" data-original-dimensions="${preview.width}x${preview.height}" src="/static/images/loading/loader-black.svg">`
-            : `<img data-original-dimensions="${preview.width}x${preview.height}" src="${escapeAttr(preview.thumbnailUrl)}">`
+          ? uploadImg(preview)
           : `<img data-src-fullsize="${escapeAttr(`/thumbnail?url=${quotePlus(imageUrl)}&size=full`)}" src="${escapeAttr(`/thumbnail?url=${quotePlus(imageUrl)}&size=thumbnail`)}">`;
         const href = url;
         html = (title: string | null) => `<div class="message_inline_image"><a href="${escapeAttr(href)}"${title !== null ? ` title="${escapeAttr(title)}"` : ''}>${img}</a></div>`;

@@ -29,6 +29,7 @@ import {
   type AttachmentMessagesChanged,
   type AttachmentWire,
 } from '../../domain/attachments.js';
+import type { UploadImage } from '../../domain/upload-thumbnails.js';
 import type { Handler, RealmEvent } from '../decision.js';
 
 /** `POST /user_uploads` once the file is stored: record it. */
@@ -45,6 +46,8 @@ export interface UploadFile {
   contentType: string;
   /** The realm's upload quota in bytes; null = none. */
   quotaBytes: number | null;
+  /** Set when the bytes decoded as an image: its size and thumbnails, already in the file store. */
+  image?: UploadImage;
 }
 
 /** `DELETE /attachments/{attachment_id}`. */
@@ -75,7 +78,7 @@ export const uploadFile: Handler<UploadFile, { id: number }> = (state, cmd, ctx)
   const id = nextAttachmentId(state);
   const attachment = {
     id, ownerId: user.id, pathId: cmd.pathId, name: cmd.name, sha256: cmd.sha256, size: cmd.size,
-    contentType: cmd.contentType, createTime: ctx.now(),
+    contentType: cmd.contentType, createTime: ctx.now(), ...(cmd.image !== undefined && { image: cmd.image }),
   };
   const wire: AttachmentWire = { ...attachmentWire(state, { ...attachment, messageIds: [] }) };
   return ok({

@@ -9,7 +9,8 @@
  * avatar_url_medium, avatar_version}}` to every active user; the reply is `{avatar_url}`.
  * Bots keep their avatars (parley's bots have no avatar uploads).
  */
-import { ok, fail, Errors } from '../../errors.js';
+import { ok } from '../../errors.js';
+import { accessAvatarChange } from '../../domain/access.js';
 import { avatarPath, avatarSource, type AvatarChanged } from '../../domain/avatars.js';
 import { avatarUrl, avatarUrlMedium } from '../../domain/users.js';
 import type { User } from '../../domain/realm-state.js';
@@ -25,8 +26,9 @@ export interface ChangeAvatar {
 }
 
 export const changeAvatar: Handler<ChangeAvatar, { avatar_url: string }> = (state, cmd) => {
-  const actor = state.users.get(cmd.actorId);
-  if (actor === undefined || !actor.isActive) return fail(Errors.noSuchUser());
+  const access = accessAvatarChange(state.users.get(cmd.actorId), state.settings.avatarChangesDisabled === true);
+  if (!access.ok) return access;
+  const actor = access.value;
   const version = actor.avatarVersion + 1;
   const avatar = cmd.upload === null ? null : { path: avatarPath(state.id, actor.id, version, cmd.upload.sha256), ...cmd.upload };
   const record: AvatarChanged = { type: 'avatar_changed', v: 1, userId: actor.id, version, avatar };

@@ -22,6 +22,7 @@ import { setSubscriptionProperties } from './subscription-properties.js';
 import { createChannel } from './channel-create.js';
 import { updateChannel, archiveChannel } from './channels.js';
 import { acceptMultiuseInvite, createMultiuseInvite, revokeMultiuseInvite } from './invites.js';
+import { acceptEmailInvite, inviteUsers, resendEmailInvite, revokeEmailInvite } from './email-invites.js';
 import {
   createCustomProfileField,
   updateCustomProfileField,
@@ -41,6 +42,7 @@ import { changeRealmIcon } from './realm-icon.js';
 import { addSubmessage } from './submessages.js';
 import { createDrafts, editDraft, deleteDraft } from './drafts.js';
 import { uploadFile, deleteAttachment } from './attachments.js';
+import { deleteUnclaimedAttachments } from './attachment-expiry.js';
 import { deleteMessage } from './message-delete.js';
 import { editMessage } from './message-edit.js';
 import { updateUser, deactivateUser, reactivateUser } from './user-admin.js';
@@ -59,6 +61,12 @@ import { deleteExpiredMessages } from './message-retention.js';
 import { addRealmEmoji, removeRealmEmoji } from './realm-emoji.js';
 import { changeAvatar } from './avatars.js';
 import { createSession, endSession, changePassword } from './sessions.js';
+import { muteUser, unmuteUser } from './muted-users.js';
+import { changeAlertWords } from './alert-words.js';
+import { createSavedSnippet, editSavedSnippet, deleteSavedSnippet } from './saved-snippets.js';
+import { typingEditMessage } from './typing-edit.js';
+import { deactivateOwnAccount, regenerateApiKey } from './own-account.js';
+import { addPushDevice, removePushDevice } from './push-devices.js';
 
 type HandlerTable = { [T in Command['type']]: Handler<Extract<Command, { type: T }>, CommandReplies[T]> };
 
@@ -117,11 +125,16 @@ export const handlers: HandlerTable = {
   add_submessage: addSubmessage,
   upload_file: uploadFile,
   delete_attachment: deleteAttachment,
+  delete_unclaimed_attachments: deleteUnclaimedAttachments,
   delete_message: deleteMessage,
   edit_message: editMessage,
   create_multiuse_invite: createMultiuseInvite,
   revoke_multiuse_invite: revokeMultiuseInvite,
   accept_multiuse_invite: acceptMultiuseInvite,
+  invite_users: inviteUsers,
+  revoke_email_invite: revokeEmailInvite,
+  resend_email_invite: resendEmailInvite,
+  accept_email_invite: acceptEmailInvite,
   update_user: updateUser,
   deactivate_user: deactivateUser,
   reactivate_user: reactivateUser,
@@ -149,4 +162,15 @@ export const handlers: HandlerTable = {
   create_session: createSession,
   end_session: endSession,
   change_password: changePassword,
+  mute_user: muteUser,
+  unmute_user: unmuteUser,
+  change_alert_words: changeAlertWords,
+  create_saved_snippet: createSavedSnippet,
+  edit_saved_snippet: editSavedSnippet,
+  delete_saved_snippet: deleteSavedSnippet,
+  typing_edit_message: typingEditMessage,
+  deactivate_own_account: deactivateOwnAccount,
+  regenerate_api_key: regenerateApiKey,
+  add_push_device: addPushDevice,
+  remove_push_device: removePushDevice,
 };

@@ -34,11 +34,13 @@ import {
   type MultiuseInviteRevoked,
 } from '../../domain/invites.js';
 import type { RealmEvent } from '../../events/realm-event.js';
-import type { Decision, Handler } from '../decision.js';
+import type { CommandContext, Decision, Handler } from '../decision.js';
 import type { RealmRecord } from '../../domain/records.js';
 import { STREAM_COLORS } from '../../domain/streams.js';
 import { inviteByKey, isInviteUsable } from '../../domain/invites.js';
 import { createUser } from './users.js';
+import type { EmailInviteCommand, EmailInviteReplies } from './email-invites.js';
+import { activeEmailInvitesFor } from '../../domain/email-invites.js';
 import { emailAllowedForRealm } from '../../domain/realm-domains.js';
 
 /** `POST /invites/multiuse`, validated at the edge for types only. */
@@ -75,9 +77,9 @@ export interface AcceptMultiuseInvite {
   timezone: string;
 }
 
-export type InviteCommand = CreateMultiuseInvite | RevokeMultiuseInvite | AcceptMultiuseInvite;
+export type InviteCommand = CreateMultiuseInvite | RevokeMultiuseInvite | AcceptMultiuseInvite | EmailInviteCommand;
 
-export interface InviteReplies {
+export interface InviteReplies extends EmailInviteReplies {
   create_multiuse_invite: { inviteId: number; key: string };
   revoke_multiuse_invite: Record<string, never>;
   accept_multiuse_invite: { userId: number; apiKey: string };
@@ -87,7 +89,7 @@ const VALID_ROLES: ReadonlySet<number> = new Set([Role.owner, Role.admin, Role.m
 const BASE32 = 'abcdefghijklmnopqrstuvwxyz234567';
 
 /** 24 lowercase base32 characters from the injected randomness (Zulip: 15 random bytes). */
-function inviteKey(randomToken: (length: number) => string): string {
+export function inviteKey(randomToken: (length: number) => string): string {
   const raw = randomToken(24);
   let key = '';
   for (let i = 0; i < 24; i++) key += BASE32[raw.charCodeAt(i) % 32];
@@ -95,7 +97,7 @@ function inviteKey(randomToken: (length: number) => string): string {
 }
 
 /** Zulip's `check_role_based_permissions`: nobody invites to a role above their own. */
-function checkInviteAs(actor: User, invitedAs: number): Result<RoleCode> {
+export function checkInviteAs(actor: User, invitedAs: number): Result<RoleCode> {
   if (!VALID_ROLES.has(invitedAs)) return fail(Errors.badRequest('Invalid invite_as'));
   if (invitedAs === Role.owner && actor.role !== Role.owner) return fail(Errors.mustBeOwner());
   if ((invitedAs === Role.admin || invitedAs === Role.moderator) && !isRealmAdmin(actor)) return fail(Errors.mustBeAdmin());
@@ -103,7 +105,7 @@ function checkInviteAs(actor: User, invitedAs: number): Result<RoleCode> {
 }
 
 /** Recipients of `invites_changed`: active administrators and the inviter. */
-function inviteEventUsers(state: RealmState, inviterId: number): number[] {
+export function inviteEventUsers(state: RealmState, inviterId: number): number[] {
   const ids = new Set<number>([inviterId]);
   for (const u of state.users.values()) if (u.isActive && !u.isBot && isRealmAdmin(u)) ids.add(u.id);
   return [...ids].sort((a, b) => a - b);
@@ -111,17 +113,15 @@ function inviteEventUsers(state: RealmState, inviterId: number): number[] {
 
 const noSubscribePermission = () => Errors.badRequest('You do not have permission to subscribe other users to channels.');
 
-export const createMultiuseInvite: Handler<CreateMultiuseInvite, InviteReplies['create_multiuse_invite']> = (state, cmd, ctx) => {
-  const actorR = requireMemberOrAdmin(state.users.get(cmd.actorId));
-  if (!actorR.ok) return actorR;
-  const actor = actorR.value;
-  if (!isRealmAdmin(actor) && !hasRealmPermission(state, actor, 'create_multiuse_invite_group')) {
-    return fail(Errors.insufficientPermission());
-  }
-  const role = checkInviteAs(actor, cmd.invitedAs);
-  if (!role.ok) return role;
-
-  const streamIds = [...new Set(cmd.streamIds)];
+/**
+ * The channels and groups of an invitation, deduplicated, checked in Zulip's order
+ * (`access_streams_for_invite`, `access_user_groups_for_invite`): each channel visible to the
+ * inviter ("Invalid channel ID <id>. No invites were sent."), subscribing others allowed
+ * (realm `can_add_subscribers_group`, and per channel unless it is a default channel), each group
+ * one the inviter may add members to.
+ */
+export function checkInviteTargets(state: RealmState, actor: User, streamIdsIn: readonly number[], groupIdsIn: readonly number[]): Result<{ streamIds: number[]; groupIds: number[] }> {
+  const streamIds = [...new Set(streamIdsIn)];
   const streams = [];
   for (const id of streamIds) {
     // Zulip's `invite_users_backend`: `access_stream_by_id`, with the invitation's own wording.
@@ -135,12 +135,29 @@ export const createMultiuseInvite: Handler<CreateMultiuseInvite, InviteReplies['
     for (const stream of streams) if (!stream.isDefault && !canAddSubscribers(state, actor, stream)) return fail(noSubscribePermission());
   }
 
-  const groupIds = [...new Set(cmd.groupIds)];
+  const groupIds = [...new Set(groupIdsIn)];
   for (const id of groupIds) {
     // Zulip's `access_user_groups_for_invite`: access_user_group_for_update(can_add_members_group).
     const access = accessUserGroupForUpdate(state, actor, id, 'can_add_members_group');
     if (!access.ok) return access;
   }
+
+  return ok({ streamIds, groupIds });
+}
+
+export const createMultiuseInvite: Handler<CreateMultiuseInvite, InviteReplies['create_multiuse_invite']> = (state, cmd, ctx) => {
+  const actorR = requireMemberOrAdmin(state.users.get(cmd.actorId));
+  if (!actorR.ok) return actorR;
+  const actor = actorR.value;
+  if (!isRealmAdmin(actor) && !hasRealmPermission(state, actor, 'create_multiuse_invite_group')) {
+    return fail(Errors.insufficientPermission());
+  }
+  const role = checkInviteAs(actor, cmd.invitedAs);
+  if (!role.ok) return role;
+
+  const targets = checkInviteTargets(state, actor, cmd.streamIds, cmd.groupIds);
+  if (!targets.ok) return targets;
+  const { streamIds, groupIds } = targets.value;
 
   const text = cmd.welcomeMessageCustomText;
   if (text !== null && text.length > MAX_WELCOME_MESSAGE_LENGTH) {
@@ -201,6 +218,23 @@ export const LINK_EXPIRED = 'The confirmation link has expired or been deactivat
 export const acceptMultiuseInvite: Handler<AcceptMultiuseInvite, InviteReplies['accept_multiuse_invite']> = (state, cmd, ctx) => {
   const invite = inviteByKey(state, cmd.key);
   if (invite === undefined || !isInviteUsable(invite, ctx.now())) return fail(Errors.badRequest(LINK_EXPIRED));
+  return joinWithInvite(state, invite, cmd, ctx);
+};
+
+/** What an invitation grants the account made through it (multiuse or email invite). */
+export type InviteGrant = Pick<MultiuseInvite, 'invitedAs' | 'streamIds' | 'groupIds' | 'includeRealmDefaultSubscriptions' | 'welcomeMessageCustomText'>;
+
+/**
+ * Creates the account of someone accepting `invite` (Zulip's `do_create_user` with the
+ * prereg user's role, streams and groups): the realm's default channels only when the invite asks
+ * for them, the invite's channels and groups, the welcome messages as follow-ups.
+ */
+export function joinWithInvite(
+  state: RealmState,
+  invite: InviteGrant,
+  cmd: Pick<AcceptMultiuseInvite, 'email' | 'fullName' | 'passwordHash' | 'timezone'>,
+  ctx: CommandContext,
+): Result<Decision<InviteReplies['accept_multiuse_invite']>> {
   if (!emailAllowedForRealm(state, cmd.email)) return fail(Errors.badRequest(emailNotInRealmDomains(cmd.email)));
   const created = createUser(state, {
     type: 'create_user', email: cmd.email, fullName: cmd.fullName, role: invite.invitedAs, passwordHash: cmd.passwordHash,
@@ -231,6 +265,14 @@ export const acceptMultiuseInvite: Handler<AcceptMultiuseInvite, InviteReplies['
     if (group === undefined || group.deactivated || group.isSystemGroup) continue;
     records.push({ type: 'user_group_membership_changed', v: 1, groupId, addMembers: [userId], removeMembers: [], addSubgroups: [], removeSubgroups: [] });
     events.push({ userIds: groupWatchers, payload: { type: 'user_group', op: 'add_members', group_id: groupId, user_ids: [userId] } });
+  }
+  // Zulip's `revoke_preregistration_users`: the address's pending invitations are used up, and
+  // their inviters' and the administrators' invitation lists change.
+  const pending = activeEmailInvitesFor(state, cmd.email);
+  if (pending.length > 0) {
+    records.push({ type: 'email_invites_used', v: 1, email: cmd.email.trim() });
+    const to = new Set(pending.flatMap((i) => inviteEventUsers(state, i.invitedById)));
+    events.push({ userIds: [...to].sort((a, b) => a - b), payload: { type: 'invites_changed' } });
   }
   return ok({ records, events, reply: created.value.reply, followUps: welcomeMessages(state, userId, invite.welcomeMessageCustomText) });
 };

@@ -10,7 +10,7 @@ import type { AttachmentWire } from '../../domain/attachments.js';
 import { ok, fail, Errors, ZulipError, type Result } from '../../errors.js';
 import { Role, type RealmState, type Recipient, type Stream, type TopicsPolicy, type User } from '../../domain/realm-state.js';
 import type { MessageBody } from '../../domain/records.js';
-import { accessMessage, accessStreamById, canEditTopic, canMoveOutOfChannel, canPostInChannel, canResolveTopics } from '../../domain/access.js';
+import { accessMessage, accessStreamById, checkCanEditMessageContent, canEditTopic, canMoveOutOfChannel, canPostInChannel, canResolveTopics } from '../../domain/access.js';
 import { invalidCharPosition, isMeMessage, NO_TOPIC, normalizeContent, truncateTopic } from '../../domain/messages.js';
 import { contentVersion, RESOLVED_TOPIC_PREFIX, type ContentChange, type MessageEdited } from '../../domain/message-edits.js';
 import { checkGroupMentions, checkWildcardMentions, renderMessageContent } from '../message-render.js';
@@ -25,6 +25,7 @@ import {
   type PropagateMode,
 } from './message-move.js';
 import { updateEvents } from './message-edit-events.js';
+import { withPersonalFlags } from '../personal-flags.js';
 import { automaticPolicyOnMove, moveVisibilityPolicies, resolveNoticeToUndo } from './message-move-visibility.js';
 
 /** `PATCH /messages/{id}`, validated for types by the API. */
@@ -109,16 +110,6 @@ interface EditRequest {
   topicEdited: boolean;
 }
 
-/** Zulip's `validate_user_can_edit_message` (content edits only). */
-function checkContentEditAllowed(state: RealmState, actor: User, senderId: number, age: number): ZulipError | null {
-  const settings = state.settings;
-  if (!settings.allowMessageEditing) return Errors.badRequest('Your organization has turned off message editing');
-  if (senderId !== actor.id) return Errors.badRequest("You don't have permission to edit this message");
-  const limit = settings.messageContentEditLimitSeconds;
-  if (limit !== null && age > limit + EDIT_LIMIT_BUFFER) return Errors.badRequest('The time limit for editing this message has passed');
-  return null;
-}
-
 /** The requested topic, stripped and mapped to the empty topic; undefined when absent or unchanged. */
 function requestedTopic(state: RealmState, raw: string | undefined, origTopic: string): string | undefined {
   if (raw === undefined) return undefined;
@@ -165,7 +156,7 @@ function buildEditRequest(state: RealmState, cmd: EditMessage, now: number): Res
   const recipient = state.recipients.get(m.recipient.get(id))!;
   const origTopic = state.topics.value(m.topic.get(id));
   if (cmd.content !== undefined) {
-    const error = checkContentEditAllowed(state, actor, senderId, age);
+    const error = checkCanEditMessageContent(state, actor, senderId, age, EDIT_LIMIT_BUFFER);
     if (error) return fail(error);
   }
   const topic = requestedTopic(state, cmd.topic, origTopic);
@@ -269,7 +260,9 @@ function contentChange(state: RealmState, cmd: EditMessage, r: EditRequest, newC
     prevContent: cmd.body.content,
     prevRendered: cmd.body.rendered,
   };
-  if (Object.keys(rendering.userFlags).length > 0) change.userFlags = rendering.userFlags;
+  const holders = [...(state.alertWords?.keys() ?? [])].filter((id) => state.messages.userFlags(id, r.id) !== undefined);
+  const userFlags = withPersonalFlags(state, r.senderId, newContent, holders, rendering.userFlags, true);
+  if (Object.keys(userFlags).length > 0) change.userFlags = userFlags;
   return ok(change);
 }
 

@@ -28,6 +28,7 @@ import type { CommandReplies } from '../commands.js';
 import type { Handler } from '../decision.js';
 import { automaticVisibilityOnSend } from './user-topics.js';
 import { widgetOnSend } from './submessages.js';
+import { withPersonalFlags } from '../personal-flags.js';
 
 export interface SendMessage {
   type: 'send_message';
@@ -231,7 +232,8 @@ export const sendMessage: Handler<SendMessage, CommandReplies['send_message']> =
     readBySender: cmd.readBySender ?? defaultReadBySender(cmd.client),
   };
   if (newDirectUserIds !== undefined) record.newDirectUserIds = newDirectUserIds;
-  if (Object.keys(rendering.userFlags).length > 0) record.userFlags = rendering.userFlags;
+  const userFlags = withPersonalFlags(state, sender.id, content, receivers, rendering.userFlags);
+  if (Object.keys(userFlags).length > 0) record.userFlags = userFlags;
   const automatic = targetStream && automaticVisibilityOnSend(state, sender, targetStream, topic, record.timestamp);
   const message = messageEvent(state, record, receivers, cmd);
   // Zulip's do_claim_attachments runs with the message save, before its event is sent.

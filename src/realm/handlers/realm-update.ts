@@ -54,9 +54,11 @@ export interface RealmSettingsRequest {
   /** `"unlimited"` or a positive integer (days); checked here. */
   message_retention_days?: unknown;
   enable_spectator_access?: boolean;
+  avatar_changes_disabled?: boolean;
   emails_restricted_to_domains?: boolean;
   /** ≤ 8000 characters (`Realm.MAX_REALM_WELCOME_MESSAGE_CUSTOM_TEXT_LENGTH`); checked here. */
   welcome_message_custom_text?: string;
+  enable_read_receipts?: boolean;
   /** Days. */
   waiting_period_threshold?: number;
   default_language?: string;
@@ -122,7 +124,9 @@ function current(s: RealmSettings, key: keyof ChangeableRealmSettings): unknown 
     case 'defaultLanguage':
       return 'en';
     case 'enableSpectatorAccess':
+    case 'avatarChangesDisabled':
     case 'emailsRestrictedToDomains':
+    case 'enableReadReceipts':
       return false;
     case 'welcomeMessageCustomText':
       return '';
@@ -215,11 +219,13 @@ export const updateRealm: Handler<UpdateRealm, RealmUpdateReplies['update_realm'
     set('message_content_allowed_in_email_notifications', 'messageContentAllowedInEmailNotifications', req.message_content_allowed_in_email_notifications);
   }
   if (req.enable_spectator_access !== undefined) set('enable_spectator_access', 'enableSpectatorAccess', req.enable_spectator_access);
+  if (req.avatar_changes_disabled !== undefined) set('avatar_changes_disabled', 'avatarChangesDisabled', req.avatar_changes_disabled);
   if (req.emails_restricted_to_domains !== undefined) set('emails_restricted_to_domains', 'emailsRestrictedToDomains', req.emails_restricted_to_domains);
   if (req.welcome_message_custom_text !== undefined) {
     if (req.welcome_message_custom_text.length > MAX_WELCOME_MESSAGE_LENGTH) return fail(Errors.badRequest(welcomeTextTooLong()));
     set('welcome_message_custom_text', 'welcomeMessageCustomText', req.welcome_message_custom_text);
   }
+  if (req.enable_read_receipts !== undefined) set('enable_read_receipts', 'enableReadReceipts', req.enable_read_receipts);
   if (topicsPolicy !== undefined) set('topics_policy', 'topicsPolicy', topicsPolicy as RealmSettings['topicsPolicy']);
 
   // 4. Group settings, in Realm.REALM_PERMISSION_GROUP_SETTINGS order.

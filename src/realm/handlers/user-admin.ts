@@ -18,7 +18,8 @@
  * - full name: `realm_user` update `{user_id, full_name}` (bots: also `realm_bot` update to their
  *   owner and administrators);
  * - new email: `realm_user` update `{user_id, delivery_email}` to those who may see it, and, when
- *   the address is visible to everyone, `{user_id, new_email}` to all, then the gravatar change
+ *   the address is visible to everyone, `{user_id, new_email}` to all, then, for a gravatar user
+ *   (not with an uploaded avatar), the gravatar change
  *   `{user_id, avatar_source, avatar_url, avatar_url_medium, avatar_version}`;
  * - profile data: `realm_user` update `{user_id, custom_profile_field}` per changed value;
  * - deactivation / reactivation: `realm_user` update `{user_id, is_active}`, then `user_group`
@@ -186,8 +187,9 @@ export const updateUser: Handler<UpdateUser, Record<string, never>> = (state, cm
       const seers = everyone.filter((id) => canSeeDeliveryEmail(state.users.get(id)!, target));
       events.push(personEvent(state, { user_id: target.id, delivery_email: email }, seers));
       if (target.emailAddressVisibility === 1 || target.isBot) events.push(personEvent(state, { user_id: target.id, new_email: email }, everyone));
-      // The gravatar follows the address (Zulip's `notify_avatar_url_change`).
-      events.push(avatarEvent(state, target, email, everyone));
+      // A gravatar follows the address (Zulip's do_change_user_delivery_email: `notify_avatar_url_change`
+      // only for avatar_source "G"); an uploaded avatar stays as it is.
+      if (target.avatar === undefined) events.push(avatarEvent(state, target, email, everyone));
     }
   }
 
@@ -203,7 +205,7 @@ export const updateUser: Handler<UpdateUser, Record<string, never>> = (state, cm
  * account's own queues are not told), its group membership changes, and for bots `realm_bot`
  * update `{user_id, is_active}`.
  */
-function activationDecision(state: RealmState, target: User, isActive: boolean): Decision<Record<string, never>> {
+export function activationDecision(state: RealmState, target: User, isActive: boolean): Decision<Record<string, never>> {
   const accounts = [target];
   if (!isActive && !target.isBot) {
     for (const u of state.users.values()) if (u.isBot && u.isActive && u.botOwnerId === target.id) accounts.push(u);

@@ -6,7 +6,7 @@
  */
 import { Role, type RealmState, type User } from '../../domain/realm-state.js';
 import type { UserCreated } from '../../domain/records.js';
-import { canSeeDeliveryEmail, gravatarUrl } from '../../domain/users.js';
+import { avatarUrl, avatarUrlMedium, canSeeDeliveryEmail, gravatarUrl } from '../../domain/users.js';
 import type { EventPayloadOf } from '../../events/schemas.js';
 import { userToWire } from '../../events/wire/users.js';
 import type { RealmEvent } from '../../events/realm-event.js';
@@ -53,8 +53,16 @@ export function botWatchers(state: RealmState, bot: User): number[] {
   return activeUserIds(state).filter((id) => id === bot.botOwnerId || state.users.get(id)!.role <= Role.admin);
 }
 
-/** `realm_user` update for a gravatar change (Zulip's `notify_avatar_url_change`). */
+/**
+ * `realm_user` update of `user`'s avatar URL as it is with address `email` (Zulip's
+ * `notify_avatar_url_change`): the gravatar of `email`, or the uploaded avatar (`avatar_source` "U").
+ */
 export function avatarEvent(state: RealmState, user: User, email: string, userIds: number[]): RealmEvent {
+  if (user.avatar !== undefined) {
+    // An uploaded avatar does not depend on the address (Zulip keeps avatar_source "U").
+    const after: User = { ...user, email };
+    return personEvent(state, { user_id: user.id, avatar_source: 'U', avatar_url: avatarUrl(after, false)!, avatar_url_medium: avatarUrlMedium(after), avatar_version: user.avatarVersion }, userIds);
+  }
   const avatar = gravatarUrl(email, user.avatarVersion);
   return personEvent(state, { user_id: user.id, avatar_source: 'G', avatar_url: avatar, avatar_url_medium: `${avatar}&s=500`, avatar_version: user.avatarVersion }, userIds);
 }
