@@ -11,6 +11,7 @@ import { Errors } from './errors.js';
 import type { RealmState } from './domain/realm-state.js';
 import { RealmRegistry } from './realm/realm-registry.js';
 import { startRetentionJob } from './realm/retention-job.js';
+import { startDeliveryJob } from './realm/scheduled-delivery-job.js';
 import { startAttachmentExpiryJob, type AttachmentExpiryOptions } from './realm/attachment-expiry-job.js';
 import { RealmUrls } from './realm/realm-urls.js';
 import { TrustedProxies } from './http/client-ip.js';
@@ -25,6 +26,8 @@ import { ApiRateLimits } from './api/api-rate-limits.js';
 import { startMetricsServer, type MetricsServer } from './http/metrics-endpoint.js';
 import { handleJoin, isJoinPath } from './api/join.js';
 import { userAvatarsRoute } from './api/media-files.js';
+import { serverEmojiDataRoute } from './api/emoji-data.js';
+import { defaultRealmIconRoute } from './api/realm-icon.js';
 import { thumbnailRoute } from './api/thumbnail.js';
 import { externalContentRoute } from './http/external-content.js';
 import { handleWebPage, isWebPagePath } from './api/web-pages.js';
@@ -88,6 +91,8 @@ export async function startServer(
     outgoingWebhooks?: { allowLoopback?: boolean; timeoutSeconds?: number; retryDelayMs?: number };
     /** The built browser app (`index.html` + assets); default `<package>/dist/webapp`. */
     webappDir?: string;
+    /** Test hook: the scheduled message delivery job's period (seconds) and clock (UNIX seconds). */
+    scheduledDelivery?: { intervalSeconds?: number; now?: () => number };
     /** Test hook: the missed-message email job's clock (UNIX seconds); its timer then stays off (tests call `tick`). */
     missedMessageClock?: () => number;
     /** Test hook: mailer retry timing (`retryBaseMs`, `maxAttempts`, …). */
@@ -190,9 +195,12 @@ export async function startServer(
   });
   // Message retention (realm/retention-job.ts): deletes expired messages periodically.
   const retention = startRetentionJob(() => registry.all());
+  // Scheduled messages and reminders (realm/scheduled-delivery-job.ts): sent at their time.
+  const delivery = startDeliveryJob(() => registry.all(), options.scheduledDelivery);
   // Unclaimed uploads expire after 3 weeks (realm/attachment-expiry-job.ts).
   const attachmentExpiry = startAttachmentExpiryJob(() => registry.all(), uploads.forget, options.attachmentExpiry);
   const release = async () => {
+    await delivery.stop();
     outgoingWebhooks.close();
     await retention.stop();
     unsubscribeMissed();
@@ -221,6 +229,8 @@ export async function startServer(
         userAvatarsRoute(services.realmForHost),
         thumbnailRoute(services),
         externalContentRoute({ key: registry.camoKey, allowLoopback: options.externalContentAllowLoopback === true }),
+        serverEmojiDataRoute(),
+        defaultRealmIconRoute(),
       ],
       pages: {
         matches: (path) => isWebPagePath(path) || isPasswordResetPath(path),
@@ -335,8 +345,8 @@ const FRESH_FILE_MS = 60_000;
 function uploadRoute(files: FileStore, maxFileUploadMib: number): UploadRoute {
   const tooLarge = () => Errors.uploadTooLarge(maxFileUploadMib);
   return {
-    // Custom emoji and avatars are multipart uploads too (checked against their own 5 MiB limits).
-    matches: (method, path) => method === 'POST' && isUploadPath(path),
+    // Custom emoji, avatars and the realm icon are multipart uploads too (checked against their own 5 MiB limits).
+    matches: (method, path) => method === 'POST' && (isUploadPath(path) || path === '/api/v1/realm/icon' || path === '/json/realm/icon'),
     maxFileBytes: maxFileUploadMib * MIB,
     tooLarge,
     stage: (source, maxBytes) =>

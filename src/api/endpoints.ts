@@ -16,6 +16,10 @@ import * as messages from './messages.js';
 import * as messageFlags from './message-flags.js';
 import * as reactions from './reactions.js';
 import * as drafts from './drafts.js';
+import * as scheduledMessages from './scheduled-messages.js';
+import * as reminders from './reminders.js';
+import * as realmIcon from './realm-icon.js';
+import * as submessages from './submessages.js';
 import * as uploads from './uploads.js';
 import * as typing from './typing.js';
 import * as streams from './streams.js';
@@ -95,6 +99,18 @@ export function buildRoutes(services: EndpointServices): Route[] {
     // --- Drafts (drafts.ts) ---
     route('/drafts', { GET: drafts.getDrafts, POST: drafts.createDrafts }),
     route('/drafts/{draft_id}', { PATCH: drafts.editDraft, DELETE: drafts.deleteDraft }),
+
+    // --- Scheduled messages and reminders (scheduled-messages.ts, reminders.ts) ---
+    route('/scheduled_messages', { GET: scheduledMessages.getScheduledMessages, POST: scheduledMessages.createScheduledMessage }),
+    route('/scheduled_messages/{scheduled_message_id}', { PATCH: scheduledMessages.updateScheduledMessage, DELETE: scheduledMessages.deleteScheduledMessage }),
+    route('/reminders', { GET: reminders.getReminders, POST: reminders.createReminder }),
+    route('/reminders/{reminder_id}', { DELETE: reminders.deleteReminder }),
+
+    // --- Organization icon (realm-icon.ts) ---
+    route('/realm/icon', { POST: realmIcon.uploadIcon, DELETE: realmIcon.deleteIcon }),
+
+    // --- Widgets (submessages.ts) ---
+    route('/submessage', { POST: submessages.processSubmessage }),
 
     // --- Uploads and attachments (uploads.ts) ---
     route('/user_uploads', { POST: uploads.uploadFile }),

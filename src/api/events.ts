@@ -12,7 +12,8 @@ import { Errors } from '../errors.js';
 import { defineEndpoint } from './define-endpoint.js';
 import { P } from './params.js';
 import { Role } from '../domain/realm-state.js';
-import { MAX_QUEUE_LIFESPAN_SECONDS, type EventQueueManager } from '../events/event-queues.js';
+import type { EventQueueManager } from '../events/event-queues.js';
+import { requestedIdleTimeout } from './idle-queue-timeout.js';
 import { compileEventNarrow } from '../events/narrow-filter.js';
 import { buildRegisterState } from '../events/register-state.js';
 
@@ -38,12 +39,15 @@ export function eventEndpoints(queues: EventQueueManager) {
         client_gravatar: P.bool({ default: true }),
         slim_presence: P.bool({ default: false }),
         queue_lifespan_secs: P.int({ default: 0 }),
+        idle_queue_timeout: P.jsonOrString(),
       },
       handler: async ({ realm, user, params, uploads }) => {
         const me = user;
         if (params.all_public_streams && me.role === Role.guest) return Errors.userNotAuthorized();
         const narrow = compileEventNarrow(params.narrow);
         if (narrow instanceof Error) return narrow;
+        const idleTimeoutSeconds = requestedIdleTimeout(params.idle_queue_timeout, params.queue_lifespan_secs);
+        if (idleTimeoutSeconds instanceof Error) return idleTimeoutSeconds;
         const capabilities: Record<string, boolean> = {};
         for (const [k, v] of Object.entries(params.client_capabilities)) capabilities[k] = v === true;
         const eventTypes = params.event_types == null ? null : new Set(params.event_types);
@@ -76,13 +80,13 @@ export function eventEndpoints(queues: EventQueueManager) {
             allPublicStreams: params.all_public_streams,
             narrow,
             clientCapabilities: capabilities,
-            // Zulip's `events_register_backend`: 0 = the default (600 s); capped at 7 days.
-            ...(params.queue_lifespan_secs > 0 && { idleTimeoutSeconds: Math.min(params.queue_lifespan_secs, MAX_QUEUE_LIFESPAN_SECONDS) }),
+            // `idle_queue_timeout` / `queue_lifespan_secs` (api/idle-queue-timeout.ts); undefined = the default.
+            ...(idleTimeoutSeconds !== undefined && { idleTimeoutSeconds }),
           },
           commandSeq,
         );
         await realm.whenDurable();
-        return { queue_id: queue.id, last_event_id: queue.lastEventId, ...initial };
+        return { queue_id: queue.id, last_event_id: queue.lastEventId, idle_queue_timeout_secs: queues.idleTimeoutSeconds(queue), ...initial };
       },
     }),
     /** `GET /events`: long-polls an event queue (Zulip's zerver/tornado/views.py `get_events`). */

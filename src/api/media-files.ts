@@ -3,7 +3,8 @@
  * nginx serves its `LOCAL_UPLOADS_DIR/avatars` without authentication):
  * - `/user_avatars/{realm_id}/{key}.png` and `…/{key}-medium.png` (avatars, `domain/avatars.ts`);
  * - `/user_avatars/{realm_id}/emoji/images/{file_name}` and
- *   `…/emoji/images/still/{name}.png` (custom emoji, `domain/realm-emoji.ts`).
+ *   `…/emoji/images/still/{name}.png` (custom emoji, `domain/realm-emoji.ts`);
+ * - `/user_avatars/{realm_id}/realm/icon.png` (the uploaded organization icon, `domain/realm-icon.ts`).
  *
  * The realm is the one the Host names, and `{realm_id}` must be its id. The path is only ever
  * compared with names the realm's state holds; the bytes are read by digest from the file store,
@@ -12,6 +13,7 @@
  */
 import { Errors } from '../errors.js';
 import { avatarDigestForPath } from '../domain/avatars.js';
+import { realmIconDigestForPath } from '../domain/realm-icon.js';
 import { realmEmojiByFileName } from '../domain/realm-emoji.js';
 import type { RealmState } from '../domain/realm-state.js';
 import type { RealmHandle } from '../realm/realm-handle.js';
@@ -37,6 +39,8 @@ export function mediaFileFor(state: RealmState, path: string): { sha256: string;
     const emoji = realmEmojiByFileName(state, image[1]!);
     return emoji === undefined ? undefined : { sha256: emoji.sha256, contentType: emoji.contentType };
   }
+  const icon = realmIconDigestForPath(state, rest);
+  if (icon !== undefined) return { sha256: icon, contentType: 'image/png' };
   const avatar = avatarDigestForPath(state, path);
   return avatar === undefined ? undefined : { sha256: avatar, contentType: 'image/png' };
 }

@@ -1,7 +1,8 @@
 /**
  * Routes answered with bytes rather than Zulip's JSON envelope, outside `/api/v1` (Zulip serves
  * these through nginx and Django views that return files or redirects): avatars and custom emoji
- * under `/user_avatars/`, the `/thumbnail` redirect and the `/external_content/` image proxy.
+ * under `/user_avatars/`, the `/thumbnail` redirect, the `/external_content/` image proxy and the
+ * emoji data file `/static/generated/emoji/emoji_api.json` (tried before the built app's files).
  * `http/server.ts` tries them, in order, for GET and HEAD requests before the API prefix check.
  */
 import type { ApiRequest, ApiResponse } from './registry.js';

@@ -5,6 +5,7 @@
  */
 import { Errors } from '../errors.js';
 import { defineEndpoint } from './define-endpoint.js';
+import { realmIconUrl } from '../domain/realm-icon.js';
 import { ZULIP_FEATURE_LEVEL, ZULIP_MERGE_BASE, ZULIP_VERSION } from '../version.js';
 
 /** Authentication backends as Zulip reports them; parley has email/password only. */
@@ -46,7 +47,7 @@ export const getServerSettings = defineEndpoint({
       realm_uri: url,
       realm_url: url,
       realm_name: realm.state.settings.name,
-      realm_icon: `${url}/static/images/logo/zulip-icon-128x128.png`,
+      realm_icon: realmIconUrl(realm.state),
       realm_description: realm.state.settings.description,
       realm_web_public_access_enabled: false,
       external_authentication_methods: [],

@@ -9,6 +9,7 @@
  * - messages (`access/messages.ts`): `accessMessage`, `canAccessMessage`;
  * - users (`access/users.ts`): `accessUserById`, `accessUserByEmail`, `accessUserForPresence`, `canAccessUser`, `canAccessAllUsers`, `canAdminUser`;
  * - drafts (`access/drafts.ts`): `accessDraft`;
+ * - scheduled messages and reminders (`access/scheduled-messages.ts`): `accessScheduledMessage`, `accessReminder`;
  * - subscribing (`access/subscriptions.ts`): `canJoinStream`, `canAddSubscribers`,
  *   `canRemoveSubscribers`, `canSeeWithSubscribers`;
  * - moving messages (`access/message-moves.ts`): `canEditTopic`, `canResolveTopics`, `canMoveOutOfChannel`;
@@ -26,6 +27,7 @@ export * from './access/streams.js';
 export * from './access/messages.js';
 export * from './access/users.js';
 export * from './access/drafts.js';
+export * from './access/scheduled-messages.js';
 export * from './access/subscriptions.js';
 export * from './access/message-moves.js';
 export * from './access/emoji.js';

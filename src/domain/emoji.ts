@@ -107,3 +107,18 @@ export function checkEmoji(name: string, code: string, type: string, realm?: Emo
       return 'Invalid emoji type.';
   }
 }
+
+/**
+ * Zulip's server emoji data (https://zulip.com/api/register-queue `server_emoji_data_url`; the
+ * `emoji_api.json` that Zulip's tools/setup/emoji/build_emoji_assets generates): every Unicode
+ * emoji codepoint → its names, canonical name first then the aliases, as
+ * `{"code_to_names": {...}}`. The mobile app (zulip-flutter `ServerEmojiData`) builds its emoji
+ * picker and autocomplete from it.
+ */
+export function serverEmojiData(): { code_to_names: Record<string, string[]> } {
+  const codeToNames: Record<string, string[]> = {};
+  for (const [code, { canonical_name, aliases }] of Object.entries(emojiNames as Record<string, EmojiNameEntry>)) {
+    codeToNames[code] = [canonical_name, ...aliases];
+  }
+  return { code_to_names: codeToNames };
+}

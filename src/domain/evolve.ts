@@ -26,6 +26,9 @@ import { evolveProfileFields } from './custom-profile-fields.js';
 import { evolveNavigationViews } from './navigation-views.js';
 import { evolveChannelFolders } from './channel-folders.js';
 import { evolveDrafts } from './drafts.js';
+import { evolveScheduledMessages } from './scheduled-messages.js';
+import { realmIconChanged } from './realm-icon.js';
+import { dropSubmessages, submessageAdded } from './submessages.js';
 import { evolveAttachments } from './attachments.js';
 import { evolveReactions } from './reactions.js';
 import { evolveUserAdmin } from './user-admin.js';
@@ -71,6 +74,7 @@ export function evolve(state: RealmState, record: RealmRecord): void {
       messageEdited(state, record);
       return wordIndexMessageEdited(state, record);
     case 'messages_deleted':
+      dropSubmessages(state, record.ids);
       return evolveMessagesDeleted(state, record);
     case 'realm_settings_changed':
       return realmSettingsChanged(state, record);
@@ -119,6 +123,16 @@ export function evolve(state: RealmState, record: RealmRecord): void {
     case 'draft_deleted':
     case 'drafts_cleared':
       return evolveDrafts(state, record);
+    case 'scheduled_message_created':
+    case 'scheduled_message_edited':
+    case 'scheduled_message_deleted':
+    case 'scheduled_message_delivered':
+    case 'scheduled_message_failed':
+      return evolveScheduledMessages(state, record);
+    case 'realm_icon_changed':
+      return realmIconChanged(state, record);
+    case 'submessage_added':
+      return submessageAdded(state, record);
     case 'attachment_uploaded':
     case 'attachment_deleted':
     case 'attachment_messages_changed':

@@ -20,6 +20,8 @@ import { userStatusFromCore, userStatusToCore, type UserStatusCore } from './use
 import { navigationViewsFromCore, navigationViewsToCore, type NavigationViewsCore } from './navigation-views.js';
 import { channelFoldersFromCore, channelFoldersToCore, type ChannelFoldersCore } from './channel-folders.js';
 import { draftsFromCore, draftsToCore, type DraftsCore } from './drafts.js';
+import { submessagesFromCore, submessagesToCore } from './submessages.js';
+import { scheduledMessagesFromCore, scheduledMessagesToCore, type ScheduledMessagesCore } from './scheduled-messages.js';
 import { attachmentsFromCore, attachmentsToCore, type AttachmentsCore } from './attachments.js';
 import { reactionsFromCore, reactionsToCore, type ReactionsCore } from './reactions.js';
 import { editHistoryFromCore, editHistoryToCore, type EditHistoryCore } from './message-edits.js';
@@ -73,6 +75,12 @@ export interface RealmCore {
   channelFolders?: ChannelFoldersCore;
   /** Drafts (absent in snapshots written before drafts, or before the first draft: none). */
   drafts?: DraftsCore;
+  /** Scheduled messages and reminders (absent in snapshots written before them, or before the first: none). */
+  scheduledMessages?: ScheduledMessagesCore;
+  /** The organization icon (absent in snapshots written before it, or never changed: the default). */
+  realmIcon?: import('./realm-icon.js').RealmIcon;
+  /** Widget submessages (absent in snapshots written before them, or before the first: none). */
+  submessages?: import('./submessages.js').SubmessagesCore;
   /** Uploaded files (absent in snapshots written before uploads, or before the first upload: none). */
   attachments?: AttachmentsCore;
   /** Emoji reactions (absent in snapshots written before reactions, or when there are none). */
@@ -139,6 +147,9 @@ export function toSnapshot(state: RealmState): { core: RealmCore; columns: Recor
     navigationViews: navigationViewsToCore(state),
     channelFolders: channelFoldersToCore(state),
     drafts: draftsToCore(state),
+    scheduledMessages: scheduledMessagesToCore(state),
+    realmIcon: state.realmIcon,
+    submessages: submessagesToCore(state),
     attachments: attachmentsToCore(state),
     reactions: reactionsToCore(state),
     presence: state.presence.toCore(),
@@ -203,6 +214,10 @@ export function fromSnapshot(id: number, coreObject: object, columns: Record<str
   navigationViewsFromCore(state, core.navigationViews);
   channelFoldersFromCore(state, core.channelFolders);
   draftsFromCore(state, core.drafts);
+  scheduledMessagesFromCore(state, core.scheduledMessages);
+  if (core.realmIcon !== undefined && core.realmIcon !== null) state.realmIcon = { ...core.realmIcon };
+  else delete state.realmIcon;
+  submessagesFromCore(state, core.submessages);
   attachmentsFromCore(state, core.attachments);
   reactionsFromCore(state, core.reactions);
   state.presence = PresenceStore.fromCore(core.presence);

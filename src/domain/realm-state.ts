@@ -269,6 +269,12 @@ export interface RealmState {
   channelFolders?: import('./channel-folders.js').ChannelFolderState;
   /** Users' drafts and the next draft id; see `drafts.ts` (optional: created on first use). */
   drafts?: import('./drafts.js').DraftState;
+  /** Undelivered scheduled messages and reminders; see `scheduled-messages.ts` (optional: created on first use). */
+  scheduledMessages?: import('./scheduled-messages.js').ScheduledMessageState;
+  /** The organization icon; see `realm-icon.ts` (optional: absent = the default icon). */
+  realmIcon?: import('./realm-icon.js').RealmIcon;
+  /** Widget submessages per message; see `submessages.ts` (optional: created with the first). */
+  submessages?: import('./submessages.js').SubmessageState;
   /** Uploaded files; see `attachments.ts` (optional: created on the first upload). */
   attachments?: import('./attachments.js').AttachmentState;
   /** Emoji reactions per message; see `reactions.ts` (optional: created on the first reaction). */

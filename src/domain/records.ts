@@ -138,6 +138,9 @@ import type { CustomProfileFieldRecord } from './custom-profile-fields.js';
 import type { NavigationViewRecord } from './navigation-views.js';
 import type { ChannelFolderRecord } from './channel-folders.js';
 import type { DraftRecord } from './drafts.js';
+import type { ScheduledMessageRecord } from './scheduled-messages.js';
+import type { RealmIconChanged } from './realm-icon.js';
+import type { SubmessageAdded } from './submessages.js';
 import type { InviteRecord } from './invites.js';
 import type { UserAdminRecord } from './user-admin.js';
 import type { ReactionRecord } from './reactions.js';
@@ -168,7 +171,10 @@ export type RealmRecord = RealmCreated | RealmSettingsChanged | LinkifiersChange
   | RealmDomainRecord
   | BotStorageRecord
   | MutedUserRecord | AlertWordsChanged | SavedSnippetRecord | PushDeviceRecord | ApiKeyRegenerated
-  | BotRecord;
+  | BotRecord
+  | ScheduledMessageRecord
+  | RealmIconChanged
+  | SubmessageAdded;
 
 /**
  * A user's status changed (https://zulip.com/api/update-status; see domain/user-status.ts): only

@@ -277,12 +277,17 @@ export class EventQueueManager {
     });
   }
 
+  /** A queue's idle lifetime, seconds: what it asked for at register, else the server's default. */
+  idleTimeoutSeconds(queue: EventQueue): number {
+    return queue.settings.idleTimeoutSeconds ?? this.timing.idleTimeoutSeconds;
+  }
+
   /** Deletes queues idle (no client attached) for longer than their idle timeout. */
   collectIdle(): number {
     const now = this.now();
     let removed = 0;
     for (const queue of this.queues.values()) {
-      const lifespan = queue.settings.idleTimeoutSeconds ?? this.timing.idleTimeoutSeconds;
+      const lifespan = this.idleTimeoutSeconds(queue);
       if (!queue.attached && queue.lastActivity < now - lifespan * 1000) {
         this.delete(queue);
         removed++;

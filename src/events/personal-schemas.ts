@@ -114,3 +114,12 @@ export const DraftsEventSchema = Type.Union([
   Type.Object({ id: Int(), type: Type.Literal('drafts'), op: Type.Literal('update'), draft: DraftObject }, strict),
   Type.Object({ id: Int(), type: Type.Literal('drafts'), op: Type.Literal('remove'), draft_id: Int() }, strict),
 ]);
+
+/**
+ * `submessage` (https://zulip.com/api/get-events#submessage; Zulip's zerver/actions/submessage.py
+ * `do_add_submessage`): a widget vote, option, task... attached to message `message_id`.
+ */
+export const SubmessageEventSchema = Type.Object(
+  { id: Int(), type: Type.Literal('submessage'), msg_type: Str(), message_id: Int(), submessage_id: Int(), sender_id: Int(), content: Str() },
+  strict,
+);

@@ -72,8 +72,23 @@ export const RealmUpdateDictEventSchema = Type.Unsafe<{ id: number; type: 'realm
   strict,
 ));
 
+/**
+ * `realm` `update_dict` with `property: "icon"` (Zulip's zerver/actions/realm_icon.py
+ * `do_change_icon_source`): the new `icon_url` and `icon_source` ("U" uploaded, "G" default).
+ */
+export const RealmIconEventSchema = Type.Object(
+  {
+    id: Int(),
+    type: Type.Literal('realm'),
+    op: Type.Literal('update_dict'),
+    property: Type.Literal('icon'),
+    data: Type.Object({ icon_url: Type.String(), icon_source: Type.Union([Type.Literal('U'), Type.Literal('G')]) }, strict),
+  },
+  strict,
+);
+
 /** Every `realm` event parley sends. */
-export const RealmEventSchema = Type.Union([RealmUpdateEventSchema, RealmUpdateDictEventSchema]);
+export const RealmEventSchema = Type.Union([RealmUpdateEventSchema, RealmUpdateDictEventSchema, RealmIconEventSchema]);
 
 /**
  * `default_streams` (Zulip's `notify_default_streams`): the realm's default channel ids, ascending

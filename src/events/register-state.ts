@@ -44,6 +44,7 @@ import { realmDomainsWire } from '../domain/realm-domains.js';
 import { navigationViewsWire } from '../domain/navigation-views.js';
 import { channelFoldersWire } from '../domain/channel-folders.js';
 import { draftsForRegister } from '../domain/drafts.js';
+import { remindersForUser, scheduledMessagesForUser } from '../domain/scheduled-messages.js';
 import { Role } from '../domain/realm-state.js';
 import { alertWordsOf } from '../domain/alert-words.js';
 import { savedSnippetsWire } from '../domain/saved-snippets.js';
@@ -152,8 +153,8 @@ export function buildRegisterState(state: RealmState, user: User, opts: Register
   if (want('saved_snippets')) out.saved_snippets = savedSnippetsWire(state, user.id);
   if (want('navigation_views')) out.navigation_views = navigationViewsWire(state, user.id);
   if (want('drafts')) out.drafts = draftsForRegister(state, user);
-  if (want('scheduled_messages')) out.scheduled_messages = [];
-  if (want('reminders')) out.reminders = [];
+  if (want('scheduled_messages')) out.scheduled_messages = scheduledMessagesForUser(state, user.id);
+  if (want('reminders')) out.reminders = remindersForUser(state, user.id);
   // FL 134: clients that ask for `user_topic` explicitly do not get the legacy list.
   if (want('muted_topics') && (types === null || !types.has('user_topic'))) out.muted_topics = mutedTopicsWire(state, user.id);
   if (want('muted_users')) out.muted_users = mutedUsersWire(state, user.id);

@@ -17,6 +17,8 @@ import { Compile, type Validator } from 'typebox/compile';
 import { REGISTER_KEY_SCHEMAS } from './register/schemas.js';
 import { RealmEmojiEventSchema } from './media-schemas.js';
 import { AttachmentEventSchema } from './attachment-schemas.js';
+import { RemindersEventSchema, ScheduledMessagesEventSchema } from './scheduled-message-schemas.js';
+import { SubmessageEventSchema } from './personal-schemas.js';
 import { StreamEventSchema, SubscriptionEventSchema } from './subscription-schemas.js';
 import {
   DeleteMessageEventSchema,
@@ -81,6 +83,9 @@ export const EVENT_SCHEMAS = {
   navigation_view: NavigationViewEventSchema,
   channel_folder: ChannelFolderEventSchema,
   drafts: DraftsEventSchema,
+  scheduled_messages: ScheduledMessagesEventSchema,
+  reminders: RemindersEventSchema,
+  submessage: SubmessageEventSchema,
   realm: RealmEventSchema,
   default_streams: DefaultStreamsEventSchema,
   realm_playgrounds: RealmPlaygroundsEventSchema,

@@ -245,14 +245,15 @@ export function startHttpServer(opts: HttpServerOptions): Promise<HttpServer> {
     if (join !== undefined && join.matches(head.path)) return servePage('/join/{key}/', join);
     const pages = opts.pages;
     if (pages !== undefined && pages.matches(head.path)) return servePage(head.path, pages);
-    if (opts.assets !== undefined && head.path.startsWith(STATIC_PREFIX)) {
+    const raw = opts.rawRoutes?.find((r) => r.matches(head.path));
+    // A raw route under /static/ (the emoji data file) wins over the built app's files.
+    if (opts.assets !== undefined && head.path.startsWith(STATIC_PREFIX) && raw === undefined) {
       trace.route = '/static/{name}';
       return serveAsset(res, state, head.method, head.path, head.headers['accept-encoding'], opts.assets, (status) => {
         answered(status);
         finish(state);
       });
     }
-    const raw = opts.rawRoutes?.find((r) => r.matches(head.path));
     if (raw !== undefined) {
       trace.route = raw.name;
       if (head.method !== 'GET' && head.method !== 'HEAD') return reply(errorResponse(Errors.methodNotAllowed(['GET', 'HEAD'])));

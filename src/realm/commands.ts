@@ -44,6 +44,11 @@ import type { ChannelFolderCommand, ChannelFolderReplies } from './handlers/chan
 import type { MessageFlagCommand, MessageFlagReplies } from './handlers/message-flags.js';
 import type { ReactionCommand, ReactionReplies } from './handlers/reactions.js';
 import type { DraftCommand, DraftReplies } from './handlers/drafts.js';
+import type { ScheduledMessageCommand, ScheduledMessageReplies } from './handlers/scheduled-messages.js';
+import type { ReminderCommand, ReminderReplies } from './handlers/reminders.js';
+import type { DeliverScheduledMessage, DeliveryReplies } from './handlers/scheduled-delivery.js';
+import type { ChangeRealmIcon, RealmIconReplies } from './handlers/realm-icon.js';
+import type { AddSubmessage, SubmessageReplies } from './handlers/submessages.js';
 import type { AttachmentCommand, AttachmentReplies } from './handlers/attachments.js';
 import type { InviteCommand, InviteReplies } from './handlers/invites.js';
 import type { UserAdminCommand, UserAdminReplies } from './handlers/user-admin.js';
@@ -94,14 +99,16 @@ export type Command =
   | UpdateRealm | DefaultStreamCommand | PlaygroundCommand | UpdateRealmUserDefaults | RealmDomainCommand | BotStorageCommand | TestWelcomeBotMessage | DeleteTopic | ReportMessage | DeleteExpiredMessages
   | DeleteUnclaimedAttachments
   | MutedUserCommand | ChangeAlertWords | SavedSnippetCommand | TypingEditMessage | OwnAccountCommand | PushDeviceCommand
-  | BotCommand;
+  | BotCommand
+  | ScheduledMessageCommand | ReminderCommand | DeliverScheduledMessage | ChangeRealmIcon | AddSubmessage;
 
 /** The reply each command type yields on success. */
 export interface CommandReplies extends MessageFlagReplies, CustomProfileFieldReplies, NavigationViewReplies, ChannelFolderReplies, ReactionReplies, DraftReplies, InviteReplies, UserAdminReplies,
   UserCreateReplies, UserSettingsReplies, SessionReplies, AttachmentReplies, RealmUpdateReplies, DefaultStreamReplies, PlaygroundReplies, RealmUserDefaultsReplies, RealmDomainReplies, BotStorageReplies, WelcomeBotTestReplies, DeleteTopicReplies, ReportMessageReplies, RetentionReplies,
   AttachmentExpiryReplies,
   MutedUserReplies, AlertWordReplies, SavedSnippetReplies, TypingEditReplies, OwnAccountReplies, PushDeviceReplies,
-  BotReplies {
+  BotReplies,
+  ScheduledMessageReplies, ReminderReplies, DeliveryReplies, RealmIconReplies, SubmessageReplies {
   create_realm: Record<string, never>;
   create_user: { userId: number; apiKey: string };
   subscribe: Record<string, never>;

@@ -7,14 +7,17 @@
  *
  * Mirrors Zulip's zerver/views/realm_emoji.py `upload_emoji` + zerver/actions/realm_emoji.py
  * `check_add_realm_emoji` + zerver/lib/upload/__init__.py `upload_emoji_image`, and
- * zerver/views/user_settings.py `set_avatar_backend` + `upload_avatar_image`.
+ * zerver/views/user_settings.py `set_avatar_backend` + `upload_avatar_image`, and
+ * zerver/views/realm_icon.py `upload_icon` + `upload_icon_image`.
  */
 import { Errors, fail, type Result } from '../errors.js';
 import { isEmojiContentType, EMOJI_SIZE_PX } from '../domain/realm-emoji.js';
 import { accessAvatarChange } from '../domain/access.js';
 import { AVATAR_SIZE_PX, MAX_AVATAR_FILE_SIZE_MIB, MEDIUM_AVATAR_SIZE_PX } from '../domain/avatars.js';
-import { BadImage, resizeAvatar, resizeEmoji } from '../storage/images.js';
+import { BadImage, defaultRealmIconPng, resizeAvatar, resizeEmoji } from '../storage/images.js';
 import { checkAddRealmEmoji } from './handlers/realm-emoji.js';
+import { ICON_SIZE_PX, MAX_ICON_FILE_SIZE_MIB } from '../domain/realm-icon.js';
+import { requireRealmAdmin } from '../domain/access.js';
 import type { RealmHandle } from './realm-handle.js';
 
 /**
@@ -91,4 +94,30 @@ export async function uploadAvatar(realm: RealmHandle, actorId: number, files: r
   const small = await realm.files.put(resized.value[0]);
   const medium = await realm.files.put(resized.value[1]);
   return realm.execute({ type: 'change_avatar', actorId, upload: { sha256: small.sha256, mediumSha256: medium.sha256 } });
+}
+
+/**
+ * `POST /realm/icon`: administrators only, exactly one image ("You must upload exactly one
+ * icon."), at most 5 MiB, resized to a 100×100 PNG (Zulip's `upload_icon_image` uses
+ * `resize_avatar`); replies `{icon_url}`.
+ */
+export async function uploadRealmIcon(realm: RealmHandle, actorId: number, files: readonly MediaUpload[]): Promise<Result<{ icon_url: string }>> {
+  const admin = requireRealmAdmin(realm.state.users.get(actorId));
+  if (!admin.ok) return admin;
+  if (files.length !== 1) return fail(Errors.badRequest('You must upload exactly one icon.'));
+  const file = files[0]!;
+  if (file.size > MAX_ICON_FILE_SIZE_MIB * 1024 * 1024) return fail(Errors.fileTooLargeMib(MAX_ICON_FILE_SIZE_MIB));
+  if (!AVATAR_CONTENT_TYPES.has(file.contentType)) return fail(Errors.badImage('Invalid image format'));
+  const resized = await imageWork(async () => resizeAvatar(await file.read(), ICON_SIZE_PX));
+  if (!resized.ok) return resized;
+  const stored = await realm.files.put(resized.value);
+  return realm.execute({ type: 'change_realm_icon', actorId, sha256: stored.sha256 });
+}
+
+let defaultIcon: Promise<Buffer> | undefined;
+
+/** parley's default organization icon, a `sizePx` PNG rendered once per process (`storage/images.ts`). */
+export function defaultRealmIcon(sizePx: number): Promise<Buffer> {
+  defaultIcon ??= defaultRealmIconPng(sizePx);
+  return defaultIcon;
 }

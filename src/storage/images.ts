@@ -146,6 +146,35 @@ export async function thumbnailWebp(bytes: Uint8Array, maxWidth: number, maxHeig
   );
 }
 
+/** Whether (x, y) lies in the rectangle [x0, x1)×[y0, y1) with corners rounded by `r`. */
+function inRoundedRect(x: number, y: number, x0: number, y0: number, x1: number, y1: number, r: number): boolean {
+  if (x < x0 || x >= x1 || y < y0 || y >= y1) return false;
+  const cx = Math.min(Math.max(x, x0 + r), x1 - r);
+  const cy = Math.min(Math.max(y, y0 + r), y1 - r);
+  return (x - cx) ** 2 + (y - cy) ** 2 <= r * r;
+}
+
+/**
+ * parley's default organization icon (`size`×`size` PNG, drawn from pixels, no SVG): a white
+ * speech bubble on a blue rounded square, transparent outside it. Served where Zulip would show a
+ * gravatar identicon, which needs the outside network.
+ */
+export async function defaultRealmIconPng(size: number): Promise<Buffer> {
+  const px = Buffer.alloc(size * size * 4);
+  const s = size / 128;
+  for (let y = 0; y < size; y++) {
+    for (let x = 0; x < size; x++) {
+      const [u, v] = [(x + 0.5) / s, (y + 0.5) / s];
+      if (!inRoundedRect(u, v, 0, 0, 128, 128, 28)) continue;
+      // The bubble: a rounded rectangle and its tail (a triangle below its left part).
+      const tail = v >= 84 && v <= 104 && u >= 40 && u <= 62 && u - 40 <= (104 - v) * 1.1;
+      const white = inRoundedRect(u, v, 26, 32, 102, 86, 12) || tail;
+      px.set(white ? [255, 255, 255, 255] : [0x64, 0x92, 0xfe, 255], (y * size + x) * 4);
+    }
+  }
+  return render((await sharp())(px, { raw: { width: size, height: size, channels: 4 } }).png());
+}
+
 /**
  * One thumbnail format of an uploaded image (Zulip's `ThumbnailFormat`): its name is
  * `{maxWidth}x{maxHeight}[-anim].{extension}` (`BaseThumbnailFormat.__str__`), e.g. `840x560.webp`.

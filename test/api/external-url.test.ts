@@ -45,7 +45,7 @@ t.test('realm_url is the configured URL whatever the Host', async (t) => {
     t.equal(settings.status, 200, host);
     t.equal(settings.body.realm_url, EXTERNAL, `server_settings realm_url with Host ${host}`);
     t.equal(settings.body.realm_uri, EXTERNAL);
-    t.equal(settings.body.realm_icon, `${EXTERNAL}/static/images/logo/zulip-icon-128x128.png`);
+    t.equal(settings.body.realm_icon, `${EXTERNAL}/static/images/logo/zulip-icon-128x128.png?version=1`, 'the default icon under the configured URL');
     const register = await call(s, 'hamlet@zulip.com', host, 'POST', '/register', { fetch_event_types: ['realm'] });
     t.equal(register.status, 200);
     t.equal(register.body.realm_url, EXTERNAL, `register realm_url with Host ${host}`);

@@ -120,7 +120,7 @@ t.test('narrower fetch_event_types', async (t) => {
     numEvents: 1,
     action: () => othello.call('POST', '/messages', { type: 'stream', to: 'Scotland', topic: 'narrow', content: 'x' }),
   });
-  t.same(Object.keys(before).sort(), ['max_message_id', 'unread_msgs', 'zulip_feature_level', 'zulip_merge_base', 'zulip_version']);
+  t.same(Object.keys(before).sort(), ['idle_queue_timeout_secs', 'max_message_id', 'unread_msgs', 'zulip_feature_level', 'zulip_merge_base', 'zulip_version']);
   t.equal(after.unread_msgs.count, before.unread_msgs.count + 1);
 });
 

@@ -6,6 +6,7 @@
 import { applySubscriptionEvent } from './subscription-folds.js';
 import { applyStreamEvent } from './stream-folds.js';
 import { applyRealmEvent } from './realm-folds.js';
+import { applyScheduledEvent } from './scheduled-folds.js';
 import { ascending, applyUnreadMessage, applyUpdateMessageFlags, moveUnreadMessages, removeUnreadMessage } from './unread-folds.js';
 import { applyRealmUserAdd, applyRealmUserAdminUpdate } from './user-folds.js';
 
@@ -272,6 +273,10 @@ export function applyEvent(state: Json, event: Json, user: { id: number }, ctx: 
       } else throw new Error(`applyEvent: no fold for drafts ${JSON.stringify(event)}`);
       return;
     }
+    case 'scheduled_messages':
+    case 'reminders':
+      applyScheduledEvent(state, event);
+      return;
     case 'realm_bot': {
       // Zulip's apply_event for realm_bot add (kept sorted by id, as register sorts), update and delete.
       const bots = state.realm_bots as Json[] | undefined;
@@ -305,6 +310,9 @@ export function applyEvent(state: Json, event: Json, user: { id: number }, ctx: 
       return;
     case 'update_global_notifications':
       if (event.notification_name in state) state[event.notification_name] = event.setting;
+      return;
+    case 'submessage':
+      // Zulip's apply_event ignores it: no register state holds submessages (clients patch messages).
       return;
     case 'reaction':
       // Zulip's apply_event: no register state holds reactions (clients patch their messages).

@@ -20,6 +20,7 @@ import {
   VIDEO_CHAT_PROVIDERS,
 } from './constants.js';
 import { SERVER_LIMITS } from '../../domain/server-limits.js';
+import { realmIcon, realmIconSource, realmIconUrl } from '../../domain/realm-icon.js';
 import { REALM_PERMISSION_GROUP_SETTINGS, realmGroupSetting } from '../../domain/group-permissions.js';
 import { legacyPolicy, serverSupportedPermissionSettings } from './user-groups.js';
 
@@ -98,9 +99,9 @@ export function realmSection(state: RealmState, opts: RealmSectionOptions): Reco
     max_file_upload_size_mib: opts.maxFileUploadSizeMib ?? DEFAULT_MAX_FILE_UPLOAD_SIZE_MIB,
     max_icon_file_size_mib: SERVER_LIMITS.max_icon_file_size_mib,
     realm_upload_quota_mib: opts.uploadQuotaMib ?? null,
-    // Same icon as `GET /server_settings` `realm_icon`.
-    realm_icon_url: `${url}/static/images/logo/zulip-icon-128x128.png`,
-    realm_icon_source: 'G',
+    // Same icon as `GET /server_settings` `realm_icon` (domain/realm-icon.ts).
+    realm_icon_url: realmIconUrl(state),
+    realm_icon_source: realmIconSource(realmIcon(state)),
     realm_logo_url: `${url}/static/images/logo/zulip-org-logo.svg?version=0`,
     realm_logo_source: 'D',
     realm_night_logo_url: `${url}/static/images/logo/zulip-org-logo.svg?version=0`,

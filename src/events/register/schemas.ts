@@ -13,6 +13,7 @@ import { GroupSettingValueSchema, REALM_KEY_SCHEMAS } from './realm-schemas.js';
 import { STREAM_GROUP_SETTINGS } from '../../domain/realm-state.js';
 
 import { Bool, Int, IntList, keyed, Nullable, Str, strict } from './schema-helpers.js';
+import { ReminderObject, ScheduledMessageObject } from '../scheduled-message-schemas.js';
 
 /** A channel folder object (Zulip's `ChannelFolderDict`, FL 414 with `order`). */
 export const ChannelFolderSchema = Type.Object(
@@ -205,6 +206,7 @@ const EmojisetChoices = Type.Array(Type.Object({ key: Str(), text: Str() }, stri
 export const REGISTER_KEY_SCHEMAS: Readonly<Record<string, TSchema>> = {
   queue_id: Nullable(Str()),
   last_event_id: Int(),
+  idle_queue_timeout_secs: Int(),
   zulip_version: Str(),
   zulip_feature_level: Int(),
   zulip_merge_base: Str(),
@@ -229,36 +231,8 @@ export const REGISTER_KEY_SCHEMAS: Readonly<Record<string, TSchema>> = {
       strict,
     ),
   ),
-  scheduled_messages: Type.Array(
-    Type.Object(
-      {
-        scheduled_message_id: Int(),
-        type: Type.Union([Type.Literal('stream'), Type.Literal('private')]),
-        to: Type.Union([Int(), IntList()]),
-        topic: Type.Optional(Str()),
-        content: Str(),
-        rendered_content: Str(),
-        scheduled_delivery_timestamp: Int(),
-        failed: Bool(),
-      },
-      strict,
-    ),
-  ),
-  reminders: Type.Array(
-    Type.Object(
-      {
-        reminder_id: Int(),
-        type: Type.Literal('private'),
-        to: IntList(),
-        content: Str(),
-        rendered_content: Str(),
-        scheduled_delivery_timestamp: Int(),
-        failed: Bool(),
-        reminder_target_message_id: Int(),
-      },
-      strict,
-    ),
-  ),
+  scheduled_messages: Type.Array(ScheduledMessageObject),
+  reminders: Type.Array(ReminderObject),
   muted_topics: Type.Array(Type.Tuple([Str(), Str(), Int()])),
   muted_users: Type.Array(Type.Object({ id: Int(), timestamp: Int() }, strict)),
   presences: Type.Union([Type.Record(Str(), LegacyPresence), Type.Record(Type.String({ pattern: '^[0-9]+$' }), SlimPresence)]),

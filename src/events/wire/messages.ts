@@ -9,6 +9,7 @@ import type { MessageBody } from '../../domain/records.js';
 import { Flag, flagNames } from '../../domain/message-index.js';
 import { apiEmail, avatarUrl } from '../../domain/users.js';
 import { reactionsWire } from '../../domain/reactions.js';
+import { submessagesWire } from '../../domain/submessages.js';
 import { isResolveToggle, topicForClient } from '../../domain/message-edits.js';
 import { topicLinks } from '../../domain/topic-links.js';
 import { indexedMessageFields, type MessageFields, type MessageView } from '../../domain/messages.js';
@@ -44,7 +45,7 @@ export function buildMessageWire(
     topic_links: stream === undefined ? [] : [...topicLinks(state, f.topic)],
     is_me_message: f.isMeMessage,
     reactions: reactionsWire(state, f.id),
-    submessages: [],
+    submessages: submessagesWire(state, f.id),
     sender_full_name: sender.fullName,
     sender_email: apiEmail(sender, state.host),
     sender_realm_str: state.subdomain,

@@ -35,6 +35,11 @@ import { addNavigationView, updateNavigationView, removeNavigationView } from '.
 import { createChannelFolder, updateChannelFolder, reorderChannelFolders } from './channel-folders.js';
 import { updateMessageFlags, markAllAsRead, markChannelAsRead } from './message-flags.js';
 import { addReaction, removeReaction } from './reactions.js';
+import { createScheduledMessage, editScheduledMessage, deleteScheduledMessage } from './scheduled-messages.js';
+import { createReminder, deleteReminder } from './reminders.js';
+import { deliverScheduledMessage } from './scheduled-delivery.js';
+import { changeRealmIcon } from './realm-icon.js';
+import { addSubmessage } from './submessages.js';
 import { createDrafts, editDraft, deleteDraft } from './drafts.js';
 import { uploadFile, deleteAttachment } from './attachments.js';
 import { deleteUnclaimedAttachments } from './attachment-expiry.js';
@@ -111,6 +116,14 @@ export const handlers: HandlerTable = {
   create_drafts: createDrafts,
   edit_draft: editDraft,
   delete_draft: deleteDraft,
+  create_scheduled_message: createScheduledMessage,
+  edit_scheduled_message: editScheduledMessage,
+  delete_scheduled_message: deleteScheduledMessage,
+  create_reminder: createReminder,
+  delete_reminder: deleteReminder,
+  deliver_scheduled_message: deliverScheduledMessage,
+  change_realm_icon: changeRealmIcon,
+  add_submessage: addSubmessage,
   upload_file: uploadFile,
   delete_attachment: deleteAttachment,
   delete_unclaimed_attachments: deleteUnclaimedAttachments,

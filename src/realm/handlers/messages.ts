@@ -28,6 +28,7 @@ import type { CommandReplies } from '../commands.js';
 import type { Handler } from '../decision.js';
 import type { PrerenderedContent } from '../render-offload.js';
 import { automaticVisibilityOnSend } from './user-topics.js';
+import { widgetOnSend } from './submessages.js';
 import { withPersonalFlags } from '../personal-flags.js';
 
 export interface SendMessage {
@@ -240,15 +241,19 @@ export const sendMessage: Handler<SendMessage, CommandReplies['send_message']> =
   const message = messageEvent(state, record, receivers, cmd);
   // Zulip's do_claim_attachments runs with the message save, before its event is sent.
   const claims = claimAttachments(state, sender, id, record.timestamp, record.rendered);
+  // A /poll or /todo message gets its widget submessage with it (handlers/submessages.ts).
+  const widget = widgetOnSend(state, record);
+  if (widget !== null && message.payload.type === 'message') message.payload.message.submessages = [widget.wire];
+  const widgetRecords = widget === null ? [] : [widget.record];
   if (automatic) {
     // Zulip sets the sender's visibility before delivering the message (seed §3 last row, §6.3).
     return ok({
-      records: [automatic.record, record, ...claims.records],
+      records: [automatic.record, record, ...widgetRecords, ...claims.records],
       events: [...automatic.events, ...claims.events, message],
       reply: { id, automatic_new_visibility_policy: automatic.policy },
     });
   }
-  return ok({ records: [record, ...claims.records], events: [...claims.events, message], reply: { id } });
+  return ok({ records: [record, ...widgetRecords, ...claims.records], events: [...claims.events, message], reply: { id } });
 };
 
 /**
