@@ -14,6 +14,8 @@ import { botSettings } from '../domain/bots.js';
 import { avatarUrl } from '../domain/users.js';
 import { streamNameOrNull } from '../events/wire/bots.js';
 import { runCommand } from './run-command.js';
+import { durableRead } from './durable-read.js';
+import { accessBotById } from '../domain/access.js';
 import { defineEndpoint } from './define-endpoint.js';
 import { P } from './params.js';
 
@@ -140,4 +142,20 @@ export const regenerateBotApiKey = defineEndpoint({
   params: {},
   handler: ({ realm, user, path }) =>
     runCommand(realm, { type: 'regenerate_bot_api_key', actorId: user.id, botId: path.bot_id }, ({ apiKey }) => ({ api_key: apiKey })),
+});
+
+/**
+ * `GET /bots/{bot_id}/api_key` (https://zulip.com/api/get-bot-api-key): the bot's current API key,
+ * `{api_key}`, for its owner or an administrator (`accessBotById`: "No such bot", "Insufficient
+ * permission").
+ */
+export const getBotApiKey = defineEndpoint({
+  auth: 'user',
+  pathParams: { bot_id: 'int' },
+  params: {},
+  handler: ({ realm, user, path }) =>
+    durableRead(realm, () => {
+      const bot = accessBotById(realm.state, user, path.bot_id);
+      return bot.ok ? { api_key: bot.value.apiKey } : bot.error;
+    }),
 });

@@ -162,6 +162,7 @@ export function buildRoutes(services: EndpointServices): Route[] {
     route('/bot_storage', { GET: botStorage.getBotStorage, PUT: botStorage.putBotStorage, DELETE: botStorage.removeBotStorage }),
     route('/bots', { GET: bots.getBots, POST: bots.createBot }),
     route('/bots/{bot_id}', { PATCH: bots.updateBot, DELETE: bots.deactivateBot }),
+    route('/bots/{bot_id}/api_key', { GET: bots.getBotApiKey }),
     route('/bots/{bot_id}/api_key/regenerate', { POST: bots.regenerateBotApiKey }),
     // --- Incoming webhooks (webhooks/external.ts) ---
     route('/external/{integration:string}', { POST: webhooks.incomingWebhook }),

@@ -115,6 +115,10 @@ t.test('DELETE /bots/{bot_id} and POST /bots/{bot_id}/api_key/regenerate', async
   t.same(rekeyed.events[0]!.bot, { user_id: bot, api_key: newKey });
   t.equal((await s.request('GET', '/users/me', { headers: basic('default-bot@zulip.com', oldKey) })).status, 401, 'the old key no longer works');
   t.equal((await s.request('GET', '/users/me', { headers: basic('default-bot@zulip.com', newKey) })).body.user_id, bot);
+  t.same((await hamlet.call('GET', `/bots/${bot}/api_key`)).body, { ...success, api_key: newKey }, 'GET /bots/{id}/api_key: the current key, for the owner');
+  t.equal((await iago.call('GET', `/bots/${bot}/api_key`)).body.api_key, newKey, 'and for an administrator');
+  t.same((await cordelia.call('GET', `/bots/${bot}/api_key`)).body, bad('Insufficient permission'));
+  t.same((await hamlet.call('GET', `/bots/${hamlet.userId}/api_key`)).body, bad('No such bot'));
 
   t.same((await cordelia.call('DELETE', `/bots/${bot}`)).body, bad('Insufficient permission'));
   t.same((await iago.call('DELETE', `/bots/${cordelia.userId}`)).body, bad('No such bot'));

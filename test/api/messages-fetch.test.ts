@@ -14,6 +14,7 @@
  */
 import t from 'tap';
 import { startTestServer, type Caller, type Reply } from '../support/test-server.js';
+import { upload } from '../support/upload-client.js';
 
 const NEWEST = 10_000_000_000_000_000;
 
@@ -46,6 +47,9 @@ t.test('GET /messages', async (t) => {
     if (r.status !== 200) throw new Error(JSON.stringify(r.body));
     return r.body.id as number;
   };
+  // has:attachment needs an upload the message really links (Zulip's do_claim_attachments).
+  const report = await upload(s, cordelia, [['file', '%PDF-1.4 report', 'report.pdf', 'application/pdf']]);
+  if (report.status !== 200) throw new Error(JSON.stringify(report.body));
   const sent = [
     await send(hamlet, { type: 'stream', to: 'Verona', topic: 'lunch plans', content: 'Pizza at noon? https://example.com/menu', read_by_sender: true }),
     await send(othello, { type: 'stream', to: 'Verona', topic: 'Lunch Plans', content: 'I vote for **sushi**' }),
@@ -55,7 +59,7 @@ t.test('GET /messages', async (t) => {
     await send(hamlet, { type: 'direct', to: [othello.userId, iago.userId], content: 'group chat hello', read_by_sender: true }),
     await send(iago, { type: 'direct', to: [hamlet.userId], content: 'hi hamlet from iago' }),
     await send(hamlet, { type: 'stream', to: 'Verona', topic: '', content: 'empty topic message', read_by_sender: true }),
-    await send(cordelia, { type: 'stream', to: 'Scotland', topic: 'files', content: '[report.pdf](/user_uploads/1/ab/report.pdf) and https://example.com/pic.png' }),
+    await send(cordelia, { type: 'stream', to: 'Scotland', topic: 'files', content: `[report.pdf](${report.body.url}) and https://example.com/pic.png` }),
   ];
   t.same(sent, [7, 8, 9, 10, 11, 12, 13, 14, 15], 'setup ids');
 

@@ -3,7 +3,7 @@
  * (token on the main port, the dedicated metrics port, off by default), and in process for a realm
  * that stopped running.
  */
-import { rmSync } from 'node:fs';
+import { renameSync, rmSync } from 'node:fs';
 import t from 'tap';
 import { api, fetchApiKey, startServer, DEFAULT_DEMO_PASSWORD } from '../support/server-process.js';
 import { startTestServer } from '../support/test-server.js';
@@ -22,9 +22,12 @@ t.test('GET /health: 200 success, unauthenticated, and 503 naming the data direc
   t.same(await ok.json(), { result: 'success', msg: '' });
   t.equal((await fetch(`${server.url}/health`, { method: 'HEAD' })).status, 200, 'HEAD works too (load balancers)');
 
-  // Deleted or unmounted under the server; retried because the server may still be writing in it
-  // (its durable mark, the upload store) while the tree is removed (ENOTEMPTY).
-  rmSync(server.dataDir, { recursive: true, force: true, maxRetries: 20, retryDelay: 50 });
+  // Gone from under the server (deleted or unmounted): moved away in one step, because removing
+  // the tree while the server still writes in it (its durable mark, uploads, mail) can race
+  // (ENOTEMPTY); the moved tree is removed once the server has stopped.
+  const moved = `${server.dataDir}.gone`;
+  renameSync(server.dataDir, moved);
+  t.teardown(() => rmSync(moved, { recursive: true, force: true, maxRetries: 20, retryDelay: 50 }));
   const bad = await fetch(`${server.url}/health`);
   t.equal(bad.status, 503);
   const body = (await bad.json()) as Record<string, string>;
