@@ -11,29 +11,15 @@
  * for the address: every active invite to it is used up, as Zulip's `revoke_preregistration_users`
  * does for the others).
  */
-import type { RealmState, RoleCode } from './realm-state.js';
-import { invitesOf, type InviteState } from './invites.js';
+import type { RealmState } from './realm-state.js';
+import { invitesOf, type InviteState, type InviteTerms } from './invites.js';
 
-/** One invitation sent to one address (domain form). */
-export interface EmailInvite {
-  id: number;
-  /** 24 lowercase base32 characters; the emailed link is `<realm url>/join/<key>/`. */
-  key: string;
+/** One invitation sent to one address (domain form); `key` is in the emailed link. */
+export interface EmailInvite extends InviteTerms {
   /** The invited address, as typed (compared case-insensitively). */
   email: string;
-  invitedById: number;
-  /** UNIX seconds (reset by a resend). */
-  invitedAt: number;
-  /** UNIX seconds, or null = never expires. */
-  expiresAt: number | null;
-  invitedAs: RoleCode;
-  streamIds: number[];
-  groupIds: number[];
-  includeRealmDefaultSubscriptions: boolean;
   /** Send the inviter a direct message when the invitee joins. */
   notifyReferrerOnJoin: boolean;
-  /** null = organization default; '' = none; otherwise Markdown. */
-  welcomeMessageCustomText: string | null;
   status: 'active' | 'used' | 'revoked';
 }
 

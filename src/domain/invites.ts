@@ -11,13 +11,13 @@
  */
 import type { RealmState, RoleCode } from './realm-state.js';
 
-/** One reusable invitation link (domain form). */
-export interface MultiuseInvite {
+/** What every invitation (a reusable link or an emailed one) grants, and its life (domain form). */
+export interface InviteTerms {
   id: number;
   /** 24 lowercase base32 characters; the link is `<realm url>/join/<key>/`. */
   key: string;
   invitedById: number;
-  /** UNIX seconds. */
+  /** UNIX seconds (an emailed invitation's is reset by a resend). */
   invitedAt: number;
   /** UNIX seconds, or null = never expires. */
   expiresAt: number | null;
@@ -27,6 +27,10 @@ export interface MultiuseInvite {
   includeRealmDefaultSubscriptions: boolean;
   /** null = organization default; '' = none; otherwise Markdown. */
   welcomeMessageCustomText: string | null;
+}
+
+/** One reusable invitation link (domain form). */
+export interface MultiuseInvite extends InviteTerms {
   revoked: boolean;
 }
 

@@ -4,9 +4,10 @@
  * `delete_unclaimed_attachments` commands (`handlers/attachment-expiry.ts`) with the job's clock,
  * repeated while the reply says more remain, at most `MAX_RUNS_PER_TICK` per realm per tick. The
  * digests each command freed go to `forget` (the file store removes bytes no record names any
- * more). The timer is unref'd: it never keeps the process alive.
+ * more).
  */
 import type { RealmHandle } from './realm-handle.js';
+import { startPeriodicJob, type PeriodicJob } from './periodic-job.js';
 import { DELETE_UNCLAIMED_ATTACHMENTS_AFTER_SECONDS } from './handlers/attachment-expiry.js';
 import { log } from '../log.js';
 
@@ -54,23 +55,12 @@ export async function runAttachmentExpiryPass(
 /** Starts the periodic job over `realms()`. Returns `stop`, which waits for a pass in progress. */
 export function startAttachmentExpiryJob(
   realms: () => readonly RealmHandle[], forget: (sha256: string) => void, opts: AttachmentExpiryOptions = {},
-): { stop(): Promise<void> } {
+): PeriodicJob {
   const now = opts.now ?? (() => Date.now() / 1000);
   const maxAge = opts.maxAgeSeconds ?? DELETE_UNCLAIMED_ATTACHMENTS_AFTER_SECONDS;
-  let running: Promise<unknown> = Promise.resolve();
-  let stopped = false;
-  const timer = setInterval(() => {
-    if (stopped) return;
-    running = running
-      .then(() => runAttachmentExpiryPass(realms(), now(), maxAge, forget))
-      .catch((error: unknown) => log.error({ event: 'attachment_expiry', err: error }, 'attachment expiry failed'));
-  }, (opts.intervalSeconds ?? ATTACHMENT_EXPIRY_INTERVAL_SECONDS) * 1000);
-  timer.unref();
-  return {
-    async stop() {
-      stopped = true;
-      clearInterval(timer);
-      await running;
-    },
-  };
+  return startPeriodicJob({
+    event: 'attachment_expiry',
+    intervalSeconds: opts.intervalSeconds ?? ATTACHMENT_EXPIRY_INTERVAL_SECONDS,
+    pass: () => runAttachmentExpiryPass(realms(), now(), maxAge, forget),
+  });
 }

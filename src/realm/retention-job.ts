@@ -3,9 +3,10 @@
  * `intervalSeconds`, each realm with a retention policy gets `delete_expired_messages` commands
  * (`handlers/message-retention.ts`) with the job's clock, repeated while the reply says more
  * expired messages remain, at most `MAX_RUNS_PER_TICK` times per realm per tick (bounded work;
- * the rest waits for the next tick). The timer is unref'd: it never keeps the process alive.
+ * the rest waits for the next tick).
  */
 import type { RealmHandle } from './realm-handle.js';
+import { startPeriodicJob, type PeriodicJob } from './periodic-job.js';
 import { hasRetentionPolicy } from './handlers/message-retention.js';
 import { log } from '../log.js';
 
@@ -47,20 +48,11 @@ export async function runRetentionPass(realms: readonly RealmHandle[], nowSecond
 export function startRetentionJob(
   realms: () => readonly RealmHandle[],
   opts: { intervalSeconds?: number; now?: () => number } = {},
-): { stop(): Promise<void> } {
+): PeriodicJob {
   const now = opts.now ?? (() => Date.now() / 1000);
-  let running: Promise<unknown> = Promise.resolve();
-  let stopped = false;
-  const timer = setInterval(() => {
-    if (stopped) return;
-    running = running.then(() => runRetentionPass(realms(), now())).catch((error: unknown) => log.error({ event: 'retention', err: error }, 'retention pass failed'));
-  }, (opts.intervalSeconds ?? RETENTION_INTERVAL_SECONDS) * 1000);
-  timer.unref();
-  return {
-    async stop() {
-      stopped = true;
-      clearInterval(timer);
-      await running;
-    },
-  };
+  return startPeriodicJob({
+    event: 'retention',
+    intervalSeconds: opts.intervalSeconds ?? RETENTION_INTERVAL_SECONDS,
+    pass: () => runRetentionPass(realms(), now()),
+  });
 }

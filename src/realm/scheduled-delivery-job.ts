@@ -8,9 +8,10 @@
  *
  * Scheduled messages are records, so they survive a restart: the job runs a pass as soon as it
  * starts, sending what fell due while the server was down (more than 10 minutes late fails, as
- * in Zulip). The timer is unref'd: it never keeps the process alive.
+ * in Zulip).
  */
 import type { RealmHandle } from './realm-handle.js';
+import { startPeriodicJob, type PeriodicJob } from './periodic-job.js';
 import { dueScheduledMessageIds, findScheduledMessage } from '../domain/scheduled-messages.js';
 import { isDamagedBody } from './damaged-body.js';
 import { log } from '../log.js';
@@ -63,22 +64,12 @@ export async function runDeliveryPass(realms: readonly RealmHandle[], nowSeconds
 export function startDeliveryJob(
   realms: () => readonly RealmHandle[],
   opts: { intervalSeconds?: number; now?: () => number } = {},
-): { stop(): Promise<void> } {
+): PeriodicJob {
   const now = opts.now ?? (() => Date.now() / 1000);
-  let running: Promise<unknown> = Promise.resolve();
-  let stopped = false;
-  const tick = () => {
-    if (stopped) return;
-    running = running.then(() => runDeliveryPass(realms(), now())).catch((error: unknown) => log.error({ event: 'scheduled_delivery', err: error }, 'scheduled delivery pass failed'));
-  };
-  tick();
-  const timer = setInterval(tick, (opts.intervalSeconds ?? DELIVERY_INTERVAL_SECONDS) * 1000);
-  timer.unref();
-  return {
-    async stop() {
-      stopped = true;
-      clearInterval(timer);
-      await running;
-    },
-  };
+  return startPeriodicJob({
+    event: 'scheduled_delivery',
+    intervalSeconds: opts.intervalSeconds ?? DELIVERY_INTERVAL_SECONDS,
+    runAtStart: true,
+    pass: () => runDeliveryPass(realms(), now()),
+  });
 }

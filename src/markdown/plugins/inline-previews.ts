@@ -25,6 +25,7 @@
  * `image_preview_enabled`; `inlineImagePreview: false` turns them off.
  */
 import { camoUrl } from '../../domain/camo.js';
+import type { UploadImagePreview } from '../../domain/upload-thumbnails.js';
 import type { StateCore, Token } from 'markdown-it';
 import type { MarkdownPlugin } from '../render.js';
 import type { RenderEnv } from './inline-engine.js';
@@ -40,19 +41,7 @@ const VIDEO_EXTENSIONS = ['.mp4', '.webm'];
 export { camoUrl, EXTERNAL_CONTENT_PREFIX, type CamoConfig } from '../../domain/camo.js';
 
 /** What the renderer knows about an uploaded image (Zulip's `MarkdownImageMetadata`). */
-export interface UploadPreview {
-  /** Pixels of the original, as displayed. */
-  width: number;
-  height: number;
-  /** The thumbnail's URL (`/user_uploads/thumbnail/{path}/840x560.webp`), or null while none exists. */
-  thumbnailUrl: string | null;
-  /** The upload's Content-Type (`data-original-content-type`). */
-  contentType: string;
-  /** The thumbnail is animated (`data-animated="true"`). */
-  animated: boolean;
-  /** Full-size transcode format name for types browsers cannot show (`data-transcoded-image`), or null. */
-  transcodedFormat: string | null;
-}
+export type UploadPreview = UploadImagePreview;
 
 /**
  * The `<img>` of an uploaded image: Zulip's placeholder as `add_a` builds it, or, once
