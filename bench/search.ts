@@ -26,6 +26,7 @@ import { MessageBit } from '../src/domain/message-index.js';
 import { LARGER_THAN_MAX_MESSAGE_ID, parseNarrow, cleanNarrow } from '../src/domain/narrow.js';
 import { selectMessages } from '../src/realm/queries/message-list.js';
 import { ZulipError } from '../src/errors.js';
+import { prng } from './prng.js';
 
 /** One query's figures (ms). */
 export interface SearchQueryRow {
@@ -62,16 +63,6 @@ export interface SearchBenchReport {
   queries: SearchQueryRow[];
 }
 
-/** A deterministic PRNG (mulberry32). */
-function prng(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let x = Math.imul(a ^ (a >>> 15), 1 | a);
-    x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
-    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const COMMON = ['deploy', 'review', 'meeting', 'release', 'bug', 'fix', 'test', 'server', 'client', 'thanks'];
 const SYLLABLES = ['ka', 'lo', 'mi', 'ne', 'ru', 'sa', 'to', 'vi', 'ze', 'po', 'da', 'fe', 'gu', 'hi', 'jo', 'be'];

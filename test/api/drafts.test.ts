@@ -12,7 +12,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
-import { formEncode, startTestServer, type Caller } from '../support/test-server.js';
+import { formEncode, startTestServer, type Caller, basicCall } from '../support/test-server.js';
 import { verifyAction } from '../support/verify-action.js';
 import { decide, fingerprint, rejects, run, smallRealm } from '../support/realm-fixture.js';
 import { DEFAULT_CONFIG } from '../../src/config.js';
@@ -265,15 +265,7 @@ t.test('drafts survive a restart', async (t) => {
   const dataDir = mkdtempSync(join(tmpdir(), 'parley-drafts-'));
   t.teardown(() => rmSync(dataDir, { recursive: true, force: true }));
   const config = { ...DEFAULT_CONFIG, port: 0, dataDir, demoPassword: 'drafts-pw' };
-  const call = async (url: string, key: string, method: string, path: string, params: Record<string, unknown> = {}) => {
-    const encoded = formEncode(params);
-    const res = await fetch(`${url}/api/v1${path}${method === 'GET' ? `?${encoded}` : ''}`, {
-      method,
-      headers: { Authorization: 'Basic ' + Buffer.from(`hamlet@zulip.com:${key}`).toString('base64'), ...(method === 'GET' ? {} : { 'Content-Type': 'application/x-www-form-urlencoded' }) },
-      ...(method === 'GET' ? {} : { body: encoded }),
-    });
-    return res.json() as Promise<Record<string, any>>;
-  };
+  const call = (url: string, key: string, method: string, path: string, params: Record<string, unknown> = {}) => basicCall(url, 'hamlet@zulip.com', key, method, path, params);
   const first = await startServer(config);
   const login = await fetch(`${first.url}/api/v1/fetch_api_key`, {
     method: 'POST',

@@ -12,7 +12,7 @@ import t from 'tap';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startTestServer, formEncode, DEMO_PASSWORD, type Caller } from '../support/test-server.js';
+import { startTestServer, formEncode, DEMO_PASSWORD, type Caller, basicCall } from '../support/test-server.js';
 import { verifyAction } from '../support/verify-action.js';
 import { decide, fingerprint, rejects, smallRealm } from '../support/realm-fixture.js';
 import { startServer } from '../../src/main.js';
@@ -166,16 +166,7 @@ t.test('deletion survives a restart', async (t) => {
   t.teardown(() => rmSync(dataDir, { recursive: true, force: true }));
   const config = { ...DEFAULT_CONFIG, port: 0, dataDir, demoPassword: DEMO_PASSWORD };
   let key = '';
-  const call = async (url: string, method: string, path: string, params: Record<string, unknown> = {}) => {
-    const encoded = formEncode(params);
-    const isGet = method === 'GET';
-    const res = await fetch(`${url}/api/v1${path}${isGet ? `?${encoded}` : ''}`, {
-      method,
-      headers: { Authorization: 'Basic ' + Buffer.from(`hamlet@zulip.com:${key}`).toString('base64'), ...(isGet ? {} : { 'Content-Type': 'application/x-www-form-urlencoded' }) },
-      ...(isGet ? {} : { body: encoded }),
-    });
-    return res.json() as Promise<Record<string, any>>;
-  };
+  const call = (url: string, method: string, path: string, params: Record<string, unknown> = {}) => basicCall(url, 'hamlet@zulip.com', key, method, path, params);
   const first = await startServer(config);
   const login = await fetch(`${first.url}/api/v1/fetch_api_key`, {
     method: 'POST',

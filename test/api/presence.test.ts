@@ -9,7 +9,7 @@ import t from 'tap';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startTestServer, formEncode, type Caller, type TestServer } from '../support/test-server.js';
+import { startTestServer, formEncode, type Caller, type TestServer, basicCall } from '../support/test-server.js';
 import { verifyAction } from '../support/verify-action.js';
 import { startServer } from '../../src/main.js';
 import { DEFAULT_CONFIG } from '../../src/config.js';
@@ -150,15 +150,7 @@ t.test('presence survives a graceful restart (final snapshot)', async (t) => {
   const dataDir = mkdtempSync(join(tmpdir(), 'parley-presence-'));
   t.teardown(() => rmSync(dataDir, { recursive: true, force: true }));
   const config = { ...DEFAULT_CONFIG, port: 0, dataDir, demoPassword: 'presence-pw' };
-  const call = async (url: string, email: string, key: string, method: string, path: string, params: Record<string, unknown> = {}) => {
-    const encoded = formEncode(params);
-    const res = await fetch(`${url}/api/v1${path}${method === 'GET' ? `?${encoded}` : ''}`, {
-      method,
-      headers: { Authorization: 'Basic ' + Buffer.from(`${email}:${key}`).toString('base64'), ...(method === 'GET' ? {} : { 'Content-Type': 'application/x-www-form-urlencoded' }) },
-      ...(method === 'GET' ? {} : { body: encoded }),
-    });
-    return res.json() as Promise<Record<string, any>>;
-  };
+  const call = basicCall;
   const login = async (url: string) => {
     const res = await fetch(`${url}/api/v1/fetch_api_key`, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: formEncode({ username: 'hamlet@zulip.com', password: 'presence-pw' }) });
     return ((await res.json()) as { api_key: string }).api_key;

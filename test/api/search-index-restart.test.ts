@@ -9,7 +9,7 @@ import t from 'tap';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { formEncode, DEMO_PASSWORD } from '../support/test-server.js';
+import { formEncode, DEMO_PASSWORD, basicCall } from '../support/test-server.js';
 import { startServer, type RunningServer } from '../../src/main.js';
 import { DEFAULT_CONFIG } from '../../src/config.js';
 
@@ -18,16 +18,7 @@ t.test('a restarted realm backfills its word index and searches find old and new
   t.teardown(() => rmSync(dataDir, { recursive: true, force: true }));
   const config = { ...DEFAULT_CONFIG, port: 0, dataDir, demoPassword: DEMO_PASSWORD, rateLimits: false };
   let key = '';
-  const call = async (url: string, method: string, path: string, params: Record<string, unknown> = {}) => {
-    const encoded = formEncode(params);
-    const isGet = method === 'GET';
-    const res = await fetch(`${url}/api/v1${path}${isGet ? `?${encoded}` : ''}`, {
-      method,
-      headers: { Authorization: 'Basic ' + Buffer.from(`hamlet@zulip.com:${key}`).toString('base64'), ...(isGet ? {} : { 'Content-Type': 'application/x-www-form-urlencoded' }) },
-      ...(isGet ? {} : { body: encoded }),
-    });
-    return res.json() as Promise<Record<string, any>>;
-  };
+  const call = (url: string, method: string, path: string, params: Record<string, unknown> = {}) => basicCall(url, 'hamlet@zulip.com', key, method, path, params);
   const search = async (url: string, words: string) =>
     ((await call(url, 'GET', '/messages', { anchor: 'newest', num_before: 100, num_after: 0, narrow: JSON.stringify([{ operator: 'search', operand: words }]) })).messages as Array<{ id: number; match_content: string }>);
 

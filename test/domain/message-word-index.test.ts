@@ -15,17 +15,8 @@ import { selectMessages } from '../../src/realm/queries/message-list.js';
 import { contentVersion } from '../../src/domain/message-edits.js';
 import { MessageWordIndex } from '../../src/domain/message-word-index.js';
 import { MessageBit } from '../../src/domain/message-index.js';
+import { prng } from '../../bench/prng.js';
 
-/** A deterministic PRNG (mulberry32), so a failure reproduces. */
-function prng(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let x = Math.imul(a ^ (a >>> 15), 1 | a);
-    x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
-    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const VOCABULARY = [
   'castle', 'Castle', 'CASTLE', 'gate', 'river', 'deploy', 'deployment', 'the', 'of', 'and', 'café', 'Café',

@@ -122,3 +122,26 @@ export async function startTestServer(
     },
   };
 }
+
+/**
+ * One API call with HTTP Basic `email:key` against a server at `url` (for tests that restart a
+ * server on the same data directory): params form-encoded Zulip-style, in the query string for GET
+ * and in the body otherwise. Answers the decoded JSON body.
+ */
+export async function basicCall(url: string, email: string, key: string, method: string, path: string, params: Record<string, unknown> = {}): Promise<Record<string, any>> {
+  const encoded = formEncode(params);
+  const isGet = method === 'GET';
+  const res = await fetch(`${url}/api/v1${path}${isGet ? `?${encoded}` : ''}`, {
+    method,
+    headers: { Authorization: 'Basic ' + Buffer.from(`${email}:${key}`).toString('base64'), ...(isGet ? {} : { 'Content-Type': 'application/x-www-form-urlencoded' }) },
+    ...(isGet ? {} : { body: encoded }),
+  });
+  return res.json() as Promise<Record<string, any>>;
+}
+
+/** `POST /fetch_api_key` for `email` / `password` at `url`: the API key (throws when the login fails). */
+export async function loginApiKey(url: string, email: string, password: string): Promise<string> {
+  const body = await basicCall(url, '', '', 'POST', '/fetch_api_key', { username: email, password });
+  if (typeof body.api_key !== 'string') throw new Error(`fetch_api_key for ${email} failed: ${JSON.stringify(body)}`);
+  return body.api_key;
+}
