@@ -6,20 +6,10 @@
  */
 import t from 'tap';
 import sharp from 'sharp';
-import { readdirSync } from 'node:fs';
-import { join } from 'node:path';
-import { startTestServer, type TestServer } from '../support/test-server.js';
+import { startTestServer } from '../support/test-server.js';
 import { verifyAction } from '../support/verify-action.js';
 import { getBytes, solidImage, uploadAs } from '../support/multipart.js';
-
-function storedFiles(s: TestServer): string[] {
-  const root = join(s.dataDir, 'files', 'sha256');
-  try {
-    return readdirSync(root).flatMap((d) => readdirSync(join(root, d)));
-  } catch {
-    return [];
-  }
-}
+import { storedFiles } from '../support/upload-client.js';
 
 t.test('upload: two sizes served, URL everywhere, delete goes back to gravatar', async (t) => {
   const s = await startTestServer(t);

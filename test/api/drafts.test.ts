@@ -12,7 +12,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
-import { formEncode, startTestServer, type Caller, basicCall } from '../support/test-server.js';
+import { startTestServer, type Caller, basicCall, loginApiKey } from '../support/test-server.js';
 import { verifyAction } from '../support/verify-action.js';
 import { decide, fingerprint, rejects, run, smallRealm } from '../support/realm-fixture.js';
 import { DEFAULT_CONFIG } from '../../src/config.js';
@@ -267,12 +267,7 @@ t.test('drafts survive a restart', async (t) => {
   const config = { ...DEFAULT_CONFIG, port: 0, dataDir, demoPassword: 'drafts-pw' };
   const call = (url: string, key: string, method: string, path: string, params: Record<string, unknown> = {}) => basicCall(url, 'hamlet@zulip.com', key, method, path, params);
   const first = await startServer(config);
-  const login = await fetch(`${first.url}/api/v1/fetch_api_key`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-    body: formEncode({ username: 'hamlet@zulip.com', password: 'drafts-pw' }),
-  });
-  const key = ((await login.json()) as { api_key: string }).api_key;
+  const key = await loginApiKey(first.url, 'hamlet@zulip.com', 'drafts-pw');
   t.same((await call(first.url, key, 'POST', '/drafts', { drafts: [streamDraft(), { type: 'private', to: [OTHELLO], topic: '', content: 'hi' }] })).ids, [1, 2]);
   t.equal((await call(first.url, key, 'PATCH', '/drafts/1', { draft: streamDraft({ content: 'edited' }) })).result, 'success');
   const before = await call(first.url, key, 'GET', '/drafts');

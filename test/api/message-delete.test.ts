@@ -12,7 +12,7 @@ import t from 'tap';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startTestServer, formEncode, DEMO_PASSWORD, type Caller, basicCall } from '../support/test-server.js';
+import { startTestServer, DEMO_PASSWORD, type Caller, basicCall, loginApiKey } from '../support/test-server.js';
 import { verifyAction } from '../support/verify-action.js';
 import { decide, fingerprint, rejects, smallRealm } from '../support/realm-fixture.js';
 import { startServer } from '../../src/main.js';
@@ -168,12 +168,7 @@ t.test('deletion survives a restart', async (t) => {
   let key = '';
   const call = (url: string, method: string, path: string, params: Record<string, unknown> = {}) => basicCall(url, 'hamlet@zulip.com', key, method, path, params);
   const first = await startServer(config);
-  const login = await fetch(`${first.url}/api/v1/fetch_api_key`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-    body: formEncode({ username: 'hamlet@zulip.com', password: DEMO_PASSWORD }),
-  });
-  key = ((await login.json()) as { api_key: string }).api_key;
+  key = await loginApiKey(first.url, 'hamlet@zulip.com', DEMO_PASSWORD);
   const id = (await call(first.url, 'POST', '/messages', { type: 'stream', to: 'Verona', topic: 'gone', content: 'bye' })).id as number;
   t.equal((await call(first.url, 'DELETE', `/messages/${id}`)).result, 'success');
   const fetched = (url: string) => call(url, 'GET', '/messages', { anchor: 'newest', num_before: 50, num_after: 0 });

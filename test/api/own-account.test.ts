@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
-import { DEMO_PASSWORD, formEncode, startTestServer } from '../support/test-server.js';
+import { DEMO_PASSWORD, startTestServer, basicRequest, loginApiKey } from '../support/test-server.js';
 import { Browser } from '../support/browser-session.js';
 import { verifyAction } from '../support/verify-action.js';
 import { DEFAULT_CONFIG } from '../../src/config.js';
@@ -19,17 +19,6 @@ import { startServer } from '../../src/main.js';
 const bad = (msg: string) => ({ result: 'error', msg, code: 'BAD_REQUEST' });
 const OK = { result: 'success', msg: '' };
 
-/** A request authenticated with `email:key` against the server at `url`. */
-async function callWith(url: string, email: string, key: string, method: string, path: string, params: Record<string, unknown> = {}) {
-  const encoded = formEncode(params);
-  const isGet = method === 'GET';
-  const res = await fetch(`${url}/api/v1${path}${isGet ? `?${encoded}` : ''}`, {
-    method,
-    headers: { Authorization: 'Basic ' + Buffer.from(`${email}:${key}`).toString('base64'), ...(isGet ? {} : { 'Content-Type': 'application/x-www-form-urlencoded' }) },
-    ...(isGet ? {} : { body: encoded }),
-  });
-  return { status: res.status, body: (await res.json()) as Record<string, any> };
-}
 
 t.test('DELETE /users/me', async (t) => {
   const s = await startTestServer(t);
@@ -68,9 +57,9 @@ t.test('API key regeneration', async (t) => {
   const key = reply.actionResult.body.api_key as string;
   t.match(key, /^[A-Za-z0-9]{32}$/);
   t.not(key, old);
-  const before = await callWith(s.url, hamlet.email, old, 'GET', '/users/me');
+  const before = await basicRequest(s.url, hamlet.email, old, 'GET', '/users/me');
   t.equal(before.status, 401, 'the old key stops working at once');
-  t.equal((await callWith(s.url, hamlet.email, key, 'GET', '/users/me')).body.user_id, hamlet.userId, 'the new key works');
+  t.equal((await basicRequest(s.url, hamlet.email, key, 'GET', '/users/me')).body.user_id, hamlet.userId, 'the new key works');
   // A web session opened before the regeneration keeps working (Zulip: sessions are separate).
   const browser = new Browser(s.url);
   t.equal((await browser.logIn(hamlet.email, DEMO_PASSWORD)).status, 302);
@@ -78,13 +67,13 @@ t.test('API key regeneration', async (t) => {
   const key2 = fromBrowser.json!.api_key as string;
   t.equal(fromBrowser.status, 200, 'the browser app may regenerate too');
   t.equal((await browser.json('GET', 'users/me')).json!.user_id, hamlet.userId, 'the session survives a regeneration');
-  t.equal((await callWith(s.url, hamlet.email, key, 'GET', '/users/me')).status, 401, 'the previous key is refused in turn');
+  t.equal((await basicRequest(s.url, hamlet.email, key, 'GET', '/users/me')).status, 401, 'the previous key is refused in turn');
   // Bots may not (Zulip's human_users_only).
-  const bot = (await callWith(s.url, hamlet.email, key2, 'POST', '/bots', { full_name: 'Key Bot', short_name: 'keybot' })).body;
+  const bot = (await basicRequest(s.url, hamlet.email, key2, 'POST', '/bots', { full_name: 'Key Bot', short_name: 'keybot' })).body;
   t.equal(bot.result, 'success');
   const botEmail = (await iago.call('GET', `/users/${bot.user_id}`)).body.user.email as string;
-  t.same((await callWith(s.url, botEmail, bot.api_key, 'POST', '/users/me/api_key/regenerate')).body, bad('This endpoint does not accept bot requests.'));
-  t.equal((await callWith(s.url, botEmail, bot.api_key, 'GET', '/users/me')).status, 200, "the bot's key is unchanged");
+  t.same((await basicRequest(s.url, botEmail, bot.api_key, 'POST', '/users/me/api_key/regenerate')).body, bad('This endpoint does not accept bot requests.'));
+  t.equal((await basicRequest(s.url, botEmail, bot.api_key, 'GET', '/users/me')).status, 200, "the bot's key is unchanged");
 });
 
 t.test('push device registration', async (t) => {
@@ -114,14 +103,9 @@ t.test('muted users, alert words, snippets, devices and a new API key survive a 
   t.teardown(() => rmSync(dataDir, { recursive: true, force: true }));
   const config = { ...DEFAULT_CONFIG, port: 0, dataDir, demoPassword: 'personal-pw', rateLimits: false };
   const first = await startServer(config);
-  const login = await fetch(`${first.url}/api/v1/fetch_api_key`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-    body: formEncode({ username: 'hamlet@zulip.com', password: 'personal-pw' }),
-  });
-  const oldKey = ((await login.json()) as { api_key: string }).api_key;
+  const oldKey = await loginApiKey(first.url, 'hamlet@zulip.com', 'personal-pw');
   const email = 'hamlet@zulip.com';
-  const call = (url: string, key: string, method: string, path: string, params?: Record<string, unknown>) => callWith(url, email, key, method, path, params);
+  const call = (url: string, key: string, method: string, path: string, params?: Record<string, unknown>) => basicRequest(url, email, key, method, path, params);
   t.equal((await call(first.url, oldKey, 'POST', '/users/me/muted_users/5')).body.result, 'success');
   t.equal((await call(first.url, oldKey, 'POST', '/users/me/alert_words', { alert_words: ['castle'] })).body.result, 'success');
   t.equal((await call(first.url, oldKey, 'POST', '/saved_snippets', { title: 'Hi', content: 'Hello there' })).body.result, 'success');

@@ -9,7 +9,7 @@ import t from 'tap';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startTestServer, formEncode, type Caller, type TestServer, basicCall } from '../support/test-server.js';
+import { startTestServer, type Caller, type TestServer, basicCall, loginApiKey } from '../support/test-server.js';
 import { verifyAction } from '../support/verify-action.js';
 import { startServer } from '../../src/main.js';
 import { DEFAULT_CONFIG } from '../../src/config.js';
@@ -151,10 +151,7 @@ t.test('presence survives a graceful restart (final snapshot)', async (t) => {
   t.teardown(() => rmSync(dataDir, { recursive: true, force: true }));
   const config = { ...DEFAULT_CONFIG, port: 0, dataDir, demoPassword: 'presence-pw' };
   const call = basicCall;
-  const login = async (url: string) => {
-    const res = await fetch(`${url}/api/v1/fetch_api_key`, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: formEncode({ username: 'hamlet@zulip.com', password: 'presence-pw' }) });
-    return ((await res.json()) as { api_key: string }).api_key;
-  };
+  const login = (url: string) => loginApiKey(url, 'hamlet@zulip.com', 'presence-pw');
   const first = await startServer(config);
   const key = await login(first.url);
   const reported = await call(first.url, 'hamlet@zulip.com', key, 'POST', '/users/me/presence', { status: 'active' });

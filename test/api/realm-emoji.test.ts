@@ -6,22 +6,12 @@
  */
 import t from 'tap';
 import sharp from 'sharp';
-import { readdirSync } from 'node:fs';
-import { join } from 'node:path';
-import { startTestServer, type TestServer } from '../support/test-server.js';
+import { startTestServer } from '../support/test-server.js';
 import { verifyAction } from '../support/verify-action.js';
 import { animatedGif, getBytes, solidImage, uploadAs } from '../support/multipart.js';
+import { storedFiles } from '../support/upload-client.js';
 
 /** Digests held by the server's file store (what `put` wrote). */
-function storedFiles(s: TestServer): string[] {
-  const root = join(s.dataDir, 'files', 'sha256');
-  try {
-    return readdirSync(root).flatMap((d) => readdirSync(join(root, d)));
-  } catch {
-    return [];
-  }
-}
-
 const png = (name = 'e.png') => async () => ({ filename: name, type: 'image/png', data: await solidImage(200, 100) as Buffer });
 
 t.test('upload, list, serve, deactivate; files resized to 64 px', async (t) => {

@@ -7,20 +7,10 @@
  */
 import t from 'tap';
 import sharp from 'sharp';
-import { readdirSync } from 'node:fs';
-import { join } from 'node:path';
-import { startTestServer, type TestServer } from '../support/test-server.js';
+import { startTestServer } from '../support/test-server.js';
 import { verifyAction } from '../support/verify-action.js';
 import { getBytes, solidImage, uploadAs } from '../support/multipart.js';
-
-function storedFiles(s: TestServer): string[] {
-  const root = join(s.dataDir, 'files', 'sha256');
-  try {
-    return readdirSync(root).flatMap((d) => readdirSync(join(root, d)));
-  } catch {
-    return [];
-  }
-}
+import { storedFiles } from '../support/upload-client.js';
 
 const pathOf = (url: string) => (url.startsWith('/') ? url : new URL(url).pathname + new URL(url).search);
 

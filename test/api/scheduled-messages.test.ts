@@ -11,7 +11,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
-import { formEncode, startTestServer, type Caller, type TestServer, basicCall } from '../support/test-server.js';
+import { startTestServer, type Caller, type TestServer, basicCall, loginApiKey } from '../support/test-server.js';
 import { verifyAction } from '../support/verify-action.js';
 import { DEFAULT_CONFIG } from '../../src/config.js';
 import { startServer } from '../../src/main.js';
@@ -173,12 +173,7 @@ t.test('a scheduled message due while the server was down is sent when it starts
   const config = { ...DEFAULT_CONFIG, port: 0, dataDir, demoPassword: 'scheduled-pw', rateLimits: false };
   const call = (url: string, key: string, method: string, path: string, params: Record<string, unknown> = {}) => basicCall(url, 'hamlet@zulip.com', key, method, path, params);
   const first = await startServer(config);
-  const login = await fetch(`${first.url}/api/v1/fetch_api_key`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-    body: formEncode({ username: 'hamlet@zulip.com', password: 'scheduled-pw' }),
-  }).then((r) => r.json() as Promise<Record<string, any>>);
-  const key = login.api_key as string;
+  const key = await loginApiKey(first.url, 'hamlet@zulip.com', 'scheduled-pw');
   const at = Math.floor(Date.now() / 1000) + 2;
   const created = await call(first.url, key, 'POST', '/scheduled_messages', { type: 'stream', to: DENMARK, topic: 'restart', content: 'sent after a restart', scheduled_delivery_timestamp: at });
   t.equal(created.result, 'success');

@@ -9,7 +9,7 @@ import t from 'tap';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { formEncode, DEMO_PASSWORD, basicCall } from '../support/test-server.js';
+import { DEMO_PASSWORD, basicCall, loginApiKey } from '../support/test-server.js';
 import { startServer, type RunningServer } from '../../src/main.js';
 import { DEFAULT_CONFIG } from '../../src/config.js';
 
@@ -23,12 +23,7 @@ t.test('a restarted realm backfills its word index and searches find old and new
     ((await call(url, 'GET', '/messages', { anchor: 'newest', num_before: 100, num_after: 0, narrow: JSON.stringify([{ operator: 'search', operand: words }]) })).messages as Array<{ id: number; match_content: string }>);
 
   const first = await startServer(config);
-  const login = await fetch(`${first.url}/api/v1/fetch_api_key`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-    body: formEncode({ username: 'hamlet@zulip.com', password: DEMO_PASSWORD }),
-  });
-  key = ((await login.json()) as { api_key: string }).api_key;
+  key = await loginApiKey(first.url, 'hamlet@zulip.com', DEMO_PASSWORD);
   const send = async (url: string, content: string, topic = 'index') => (await call(url, 'POST', '/messages', { type: 'stream', to: 'Verona', topic, content })).id as number;
   const old: number[] = [];
   for (let i = 0; i < 30; i++) old.push(await send(first.url, `ocelot number ${i}`));

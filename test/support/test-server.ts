@@ -126,9 +126,9 @@ export async function startTestServer(
 /**
  * One API call with HTTP Basic `email:key` against a server at `url` (for tests that restart a
  * server on the same data directory): params form-encoded Zulip-style, in the query string for GET
- * and in the body otherwise. Answers the decoded JSON body.
+ * and in the body otherwise. Answers the status and the decoded JSON body.
  */
-export async function basicCall(url: string, email: string, key: string, method: string, path: string, params: Record<string, unknown> = {}): Promise<Record<string, any>> {
+export async function basicRequest(url: string, email: string, key: string, method: string, path: string, params: Record<string, unknown> = {}): Promise<{ status: number; body: Record<string, any> }> {
   const encoded = formEncode(params);
   const isGet = method === 'GET';
   const res = await fetch(`${url}/api/v1${path}${isGet ? `?${encoded}` : ''}`, {
@@ -136,7 +136,12 @@ export async function basicCall(url: string, email: string, key: string, method:
     headers: { Authorization: 'Basic ' + Buffer.from(`${email}:${key}`).toString('base64'), ...(isGet ? {} : { 'Content-Type': 'application/x-www-form-urlencoded' }) },
     ...(isGet ? {} : { body: encoded }),
   });
-  return res.json() as Promise<Record<string, any>>;
+  return { status: res.status, body: (await res.json()) as Record<string, any> };
+}
+
+/** {@link basicRequest}'s body only. */
+export async function basicCall(url: string, email: string, key: string, method: string, path: string, params: Record<string, unknown> = {}): Promise<Record<string, any>> {
+  return (await basicRequest(url, email, key, method, path, params)).body;
 }
 
 /** `POST /fetch_api_key` for `email` / `password` at `url`: the API key (throws when the login fails). */
