@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import t from 'tap';
 import { startTestServer, type Caller, basicCall, loginApiKey } from '../support/test-server.js';
 import { verifyAction } from '../support/verify-action.js';
-import { decide, fingerprint, rejects, run, smallRealm } from '../support/realm-fixture.js';
+import { decide, fingerprint, rejects, run, smallRealm, snapshotCopy } from '../support/realm-fixture.js';
 import { DEFAULT_CONFIG } from '../../src/config.js';
 import { startServer } from '../../src/main.js';
 import { evolve } from '../../src/domain/evolve.js';
@@ -280,8 +280,7 @@ t.test('drafts survive a restart', async (t) => {
 
 t.test('handlers on a small realm: records, events, replay, snapshot', async (t) => {
   const { state, ctx, ids, streams } = smallRealm();
-  const base = fromSnapshot(state.id, structuredClone(toSnapshot(state).core), toSnapshot(state).columns);
-  base.host = state.host;
+  const base = snapshotCopy(state);
   const records: RealmRecord[] = [];
   const exec = setupRunner(state, ctx, records);
   const draft = (extra: Record<string, unknown> = {}) => ({ type: 'stream' as const, to: [streams.general], topic: 't', content: 'c', ...extra });

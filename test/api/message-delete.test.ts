@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startTestServer, DEMO_PASSWORD, type Caller, basicCall, loginApiKey } from '../support/test-server.js';
 import { verifyAction } from '../support/verify-action.js';
-import { decide, fingerprint, rejects, smallRealm } from '../support/realm-fixture.js';
+import { decide, fingerprint, rejects, smallRealm, snapshotCopy } from '../support/realm-fixture.js';
 import { startServer } from '../../src/main.js';
 import { DEFAULT_CONFIG } from '../../src/config.js';
 import { evolve } from '../../src/domain/evolve.js';
@@ -184,8 +184,7 @@ t.test('deletion survives a restart', async (t) => {
 
 t.test('handler rules on a small realm', async (t) => {
   const { state, ctx, ids, streams } = smallRealm();
-  const base = fromSnapshot(state.id, structuredClone(toSnapshot(state).core), toSnapshot(state).columns);
-  base.host = state.host;
+  const base = snapshotCopy(state);
   const records: RealmRecord[] = [];
   const exec = <C extends Parameters<typeof decide>[1]>(cmd: C) => {
     const result = decide(state, cmd, ctx);

@@ -4,7 +4,9 @@
  * rejected command changed nothing.
  */
 import { emptyRealmState, Role, type RealmState } from '../../src/domain/realm-state.js';
-import { toSnapshot } from '../../src/domain/realm-snapshot.js';
+import { fromSnapshot, toSnapshot } from '../../src/domain/realm-snapshot.js';
+import { evolve } from '../../src/domain/evolve.js';
+import type { RealmRecord } from '../../src/domain/records.js';
 import { decide, setupRunner } from '../../src/realm/apply-command.js';
 import type { Command, CommandReply } from '../../src/realm/commands.js';
 import type { CommandContext, RealmEvent } from '../../src/realm/decision.js';
@@ -91,4 +93,30 @@ export function smallRealm(): SmallRealm {
 export function field(e: RealmEvent, name: string): unknown {
   const payload: Readonly<Record<string, unknown>> = e.payload;
   return payload[name];
+}
+
+/** A copy of `state` as its snapshot restores it (host and URL kept): where a replay check starts. */
+export function snapshotCopy(state: RealmState): RealmState {
+  const { core, columns } = toSnapshot(state);
+  const copy = fromSnapshot(state.id, structuredClone(core), columns);
+  copy.host = state.host;
+  copy.url = state.url;
+  return copy;
+}
+
+/**
+ * Asserts that replaying `records` onto `base` (a {@link snapshotCopy} taken before them) and
+ * restoring `state` from its snapshot both give `state` again. Returns the snapshot and the
+ * restored state, for checks of older snapshot formats.
+ */
+export function checkReplayAndSnapshot(
+  t: Asserts, base: RealmState, records: readonly RealmRecord[], state: RealmState,
+): { core: ReturnType<typeof toSnapshot>['core']; columns: ReturnType<typeof toSnapshot>['columns']; restored: RealmState } {
+  for (const r of records) evolve(base, r);
+  t.equal(fingerprint(base), fingerprint(state), 'replayed state equals the live one');
+  const { core, columns } = toSnapshot(state);
+  const restored = fromSnapshot(state.id, structuredClone(core), columns);
+  restored.host = state.host;
+  t.equal(fingerprint(restored), fingerprint(state), 'snapshot round trip');
+  return { core, columns, restored };
 }

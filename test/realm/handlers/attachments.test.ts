@@ -5,7 +5,7 @@
  * quota, errors that leave the state unchanged, replay and the snapshot round trip.
  */
 import t from 'tap';
-import { decide, fingerprint, rejects, smallRealm } from '../../support/realm-fixture.js';
+import { decide, fingerprint, rejects, smallRealm, snapshotCopy, checkReplayAndSnapshot } from '../../support/realm-fixture.js';
 import { evolve } from '../../../src/domain/evolve.js';
 import { fromSnapshot, toSnapshot } from '../../../src/domain/realm-snapshot.js';
 import { accessAttachmentByPath, canAccessAttachment } from '../../../src/domain/access.js';
@@ -29,8 +29,7 @@ t.test('linked upload paths come from relative /user_uploads links in rendered H
 
 t.test('upload, claim, access, delete; errors leave the state unchanged; replay and snapshot', async (t) => {
   const { state, ctx, ids, streams } = smallRealm();
-  const base = fromSnapshot(state.id, structuredClone(toSnapshot(state).core), toSnapshot(state).columns);
-  base.host = state.host;
+  const base = snapshotCopy(state);
   const records: RealmRecord[] = [];
   const exec = setupRunner(state, ctx, records);
 
@@ -78,12 +77,7 @@ t.test('upload, claim, access, delete; errors leave the state unchanged; replay 
   t.same(attachmentsOf(state, ids.member).map((a) => a.id), [1]);
   t.equal(uploadSpaceUsed(state), 400);
 
-  for (const r of records) evolve(base, r);
-  t.equal(fingerprint(base), fingerprint(state), 'replayed state equals the live one');
-  const { core, columns } = toSnapshot(state);
-  const restored = fromSnapshot(state.id, structuredClone(core), columns);
-  restored.host = state.host;
-  t.equal(fingerprint(restored), fingerprint(state), 'snapshot round trip');
+  const { core, columns, restored } = checkReplayAndSnapshot(t, base, records, state);
   const old = structuredClone(core);
   delete old.attachments;
   t.same(attachmentsOf(fromSnapshot(state.id, old, columns), ids.member), [], 'an older snapshot loads with no attachments');

@@ -5,7 +5,7 @@
  * and survive a snapshot round trip; an older snapshot without these parts loads with none.
  */
 import t from 'tap';
-import { decide, field, fingerprint, rejects, smallRealm } from '../../support/realm-fixture.js';
+import { decide, field, fingerprint, rejects, smallRealm, snapshotCopy, checkReplayAndSnapshot } from '../../support/realm-fixture.js';
 import { evolve } from '../../../src/domain/evolve.js';
 import { fromSnapshot, toSnapshot } from '../../../src/domain/realm-snapshot.js';
 import type { RealmRecord } from '../../../src/domain/records.js';
@@ -19,8 +19,7 @@ import { Role } from '../../../src/domain/realm-state.js';
 
 t.test('handlers: records, events, errors, replay, snapshot', async (t) => {
   const { state, ctx, ids, streams } = smallRealm();
-  const base = fromSnapshot(state.id, structuredClone(toSnapshot(state).core), toSnapshot(state).columns);
-  base.host = state.host;
+  const base = snapshotCopy(state);
   const records: RealmRecord[] = [];
   const exec = setupRunner(state, ctx, records);
   const send = (senderId: number, content: string) =>
@@ -115,12 +114,7 @@ t.test('handlers: records, events, errors, replay, snapshot', async (t) => {
   rejects(t, state, { type: 'deactivate_own_account', actorId: ids.member }, ctx, 'No such user');
 
   // Replay and snapshots.
-  for (const r of records) evolve(base, r);
-  t.equal(fingerprint(base), fingerprint(state), 'replayed state equals the live one');
-  const { core, columns } = toSnapshot(state);
-  const restored = fromSnapshot(state.id, structuredClone(core), columns);
-  restored.host = state.host;
-  t.equal(fingerprint(restored), fingerprint(state), 'snapshot round trip');
+  const { core, columns, restored } = checkReplayAndSnapshot(t, base, records, state);
   const old = structuredClone(core) as unknown as Record<string, unknown>;
   for (const k of ['mutedUsers', 'alertWords', 'savedSnippets', 'pushDevices']) delete old[k];
   const older = fromSnapshot(state.id, old, columns);

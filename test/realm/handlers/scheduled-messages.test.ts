@@ -5,7 +5,7 @@
  * with a controlled clock (due, not due, late, lost permission, deactivated sender, reminders).
  */
 import t from 'tap';
-import { decide, field, fingerprint, rejects, run, smallRealm } from '../../support/realm-fixture.js';
+import { decide, field, fingerprint, rejects, run, smallRealm, snapshotCopy, checkReplayAndSnapshot } from '../../support/realm-fixture.js';
 import { execute, setupRunner } from '../../../src/realm/apply-command.js';
 import { evolve } from '../../../src/domain/evolve.js';
 import { fromSnapshot, toSnapshot } from '../../../src/domain/realm-snapshot.js';
@@ -198,9 +198,7 @@ t.test('reminders: content as Zulip builds it, access, note, delivery by the Not
 
 t.test('records replay and snapshots: scheduled messages, reminders, the icon, submessages', async (t) => {
   const { state, ctx, ids, streams } = smallRealm();
-  const base = fromSnapshot(state.id, structuredClone(toSnapshot(state).core), toSnapshot(state).columns);
-  base.host = state.host;
-  base.url = state.url;
+  const base = snapshotCopy(state);
   const records: RealmRecord[] = [];
   const exec = setupRunner(state, ctx, records);
   const kept = exec({ type: 'create_scheduled_message', senderId: ids.member, messageType: 'stream', to: String(streams.general), topic: 'a', content: 'kept', deliverAt: LATER, client: 'website' }).scheduled_message_id;
@@ -217,12 +215,7 @@ t.test('records replay and snapshots: scheduled messages, reminders, the icon, s
   t.equal(findScheduledMessage(state, late)?.failed, true);
   t.equal(state.submessages?.byMessage.get(poll)?.length, 2, 'the widget and a vote');
 
-  for (const r of records) evolve(base, r);
-  t.equal(fingerprint(base), fingerprint(state), 'replayed state equals the live one');
-  const { core, columns } = toSnapshot(state);
-  const restored = fromSnapshot(state.id, structuredClone(core), columns);
-  restored.host = state.host;
-  t.equal(fingerprint(restored), fingerprint(state), 'snapshot round trip');
+  const { core, columns, restored } = checkReplayAndSnapshot(t, base, records, state);
   t.same(restored.realmIcon, { sha256: 'ab'.repeat(32), version: 2 });
   const old = structuredClone(core) as unknown as Record<string, unknown>;
   delete old.scheduledMessages;
