@@ -31,6 +31,18 @@ export function flagNames(bits: number): string[] {
   return out;
 }
 
+const sharedNames = new Map<number, readonly string[]>();
+
+/**
+ * `flagNames(bits)` as one frozen array per bitmask, shared by every caller: for event payloads
+ * built per recipient on every send (they are serialized, never changed).
+ */
+export function sharedFlagNames(bits: number): readonly string[] {
+  let names = sharedNames.get(bits);
+  if (names === undefined) sharedNames.set(bits, (names = Object.freeze(flagNames(bits))));
+  return names;
+}
+
 /** Per-message bits. */
 export const MessageBit = { exists: 1, isMe: 2, edited: 4, moved: 8, resolveTopicNotice: 16 } as const;
 

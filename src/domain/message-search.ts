@@ -16,7 +16,7 @@
  */
 
 /** PostgreSQL's English stop words (`english.stop`), which `plainto_tsquery` ignores. */
-const STOP_WORDS = new Set(
+export const STOP_WORDS: ReadonlySet<string> = new Set(
   (
     'i me my myself we our ours ourselves you your yours yourself yourselves he him his himself she her hers ' +
     'herself it its itself they them their theirs themselves what which who whom this that these those am is ' +
@@ -57,9 +57,33 @@ function wholeWord(alternation: string, flags: string): RegExp {
  * here (up to case folds that change a character's length, e.g. `İ`).
  */
 export function indexableWords(text: string, into: Set<string> = new Set()): Set<string> {
-  for (const m of text.toLowerCase().matchAll(WORD)) {
+  const lower = text.toLowerCase();
+  if (!NON_ASCII.test(lower)) return asciiWords(lower, into);
+  for (const m of lower.matchAll(WORD)) {
     const w = m[0];
     if (!STOP_WORDS.has(w)) into.add(w);
+  }
+  return into;
+}
+
+const NON_ASCII = /[^\x00-\x7f]/;
+
+/**
+ * `indexableWords` for lower-cased ASCII text without the regex (it runs on every send): in ASCII,
+ * `\p{L}` is `a-z` (after lower-casing) and `\p{N}` is `0-9`, so the runs are the same.
+ */
+function asciiWords(lower: string, into: Set<string>): Set<string> {
+  let start = -1;
+  for (let i = 0; i <= lower.length; i++) {
+    const c = i < lower.length ? lower.charCodeAt(i) : 0;
+    const wordChar = (c >= 97 && c <= 122) || (c >= 48 && c <= 57);
+    if (wordChar) {
+      if (start < 0) start = i;
+    } else if (start >= 0) {
+      const w = lower.slice(start, i);
+      if (!STOP_WORDS.has(w)) into.add(w);
+      start = -1;
+    }
   }
   return into;
 }

@@ -5,6 +5,12 @@
  * Vocabulary: xstate calls every input an "event"; here those inputs are **commands** (and a few
  * lifecycle signals). "Event" in parley means only a Zulip client event (`RealmEvent`).
  *
+ * Commands reach the machine in batches: `execute` queues a command and one `setImmediate` per
+ * event-loop turn hands every realm's queued commands to its machine as one `COMMANDS` input (the
+ * per-input cost of xstate's macrostep is then paid once per turn, not once per request), then
+ * issues the LMDB write at once (see command-batch.ts). Within a batch commands are processed one
+ * at a time, in arrival order, exactly as single inputs were.
+ *
  * For each command: `decide` (pure handler) → `evolve` each record into the live state at once
  * (so the next command sees it) → append the records to the LMDB log → when the log reports them
  * durable, reply and dispatch the client events. Appends issued in one event-loop turn share one
@@ -45,6 +51,7 @@ import type { RealmHandle } from './realm-handle.js';
 import { log } from '../log.js';
 import { snapshotSeconds } from '../metrics.js';
 import { bodiesOf, execute, EvolveError } from './apply-command.js';
+import { commandBatches } from './command-batch.js';
 
 /** When to write a snapshot: after this many records, or this many seconds with any record. */
 export interface SnapshotPolicy {
@@ -79,9 +86,16 @@ export interface RealmActorDeps {
 type Reply = (result: Result<unknown>) => void;
 type Reject = (error: unknown) => void;
 
-/** Inputs of the xstate machine: commands plus lifecycle signals. */
+/** One queued command with its caller's promise callbacks. */
+interface QueuedCommand {
+  command: Command;
+  resolve: Reply;
+  reject: Reject;
+}
+
+/** Inputs of the xstate machine: batches of commands plus lifecycle signals. */
 type ActorInput =
-  | { type: 'COMMAND'; command: Command; resolve: Reply; reject: Reject }
+  | { type: 'COMMANDS'; commands: readonly QueuedCommand[] }
   | { type: 'STOP'; done: () => void }
   | { type: 'FAILED'; error: unknown }
   | { type: 'DISK_FULL' }
@@ -105,12 +119,27 @@ interface ActorContext {
   pendingBodies: Map<number, MessageBody>;
   /** Durable bodies recently read from LMDB (realm/body-cache.ts). */
   bodyCache: BodyCache;
+  /** Set when a command of the current batch sent `FAILED`: the batch's later commands are refused. */
+  halted: boolean;
   recordsSinceSnapshot: number;
   lastSnapshotAt: number;
   snapshotting: Promise<unknown> | null;
 }
 
-function process(self: { send(input: ActorInput): void }, c: ActorContext, input: Extract<ActorInput, { type: 'COMMAND' }>): void {
+/**
+ * Processes a batch in order. A command that finds the realm failed (an earlier one of the batch
+ * hit an `evolve` bug and sent `FAILED`, which the machine takes only after this batch) is
+ * refused like the `failed` state refuses it.
+ */
+function processBatch(self: { send(input: ActorInput): void }, c: ActorContext, commands: readonly QueuedCommand[]): void {
+  for (const queued of commands) {
+    if (c.halted) refuseNotReady(queued);
+    else process(self, c, queued);
+  }
+}
+
+/** Returns after deciding, evolving and appending one command (its reply waits for durability). */
+function process(self: { send(input: ActorInput): void }, c: ActorContext, input: QueuedCommand): void {
   const { command, resolve, reject } = input;
   const seq = ++c.commandSeq;
   if (c.deps.log.diskFull()) {
@@ -122,6 +151,7 @@ function process(self: { send(input: ActorInput): void }, c: ActorContext, input
     decision = execute(c.state, command, c.deps.ctx);
   } catch (error) {
     if (error instanceof EvolveError) {
+      c.halted = true;
       self.send({ type: 'FAILED', error });
       reject(error);
       return;
@@ -203,8 +233,13 @@ function raiseReadBarrier(c: ActorContext, appended: Promise<unknown>): void {
   });
 }
 
+/** Answers a command 503 SERVER_NOT_READY (the realm failed or stopped). */
+function refuseNotReady(input: QueuedCommand): void {
+  input.resolve({ ok: false, error: Errors.serverNotReady() });
+}
+
 /** Answers a command 507 (in command order: after every earlier command's reply). */
-function refuseDiskFull(c: ActorContext, input: Extract<ActorInput, { type: 'COMMAND' }>): void {
+function refuseDiskFull(c: ActorContext, input: QueuedCommand): void {
   c.durable.then(() => input.resolve({ ok: false, error: Errors.diskFull() }), input.reject);
 }
 
@@ -277,15 +312,16 @@ const realmMachine = setup({
   },
   actions: {
     process: ({ context, event, self }) => {
-      if (event.type === 'COMMAND') process(self, context, event);
+      if (event.type === 'COMMANDS') processBatch(self, context, event.commands);
     },
     refuse: ({ event }) => {
-      if (event.type === 'COMMAND') event.resolve({ ok: false, error: Errors.serverNotReady() });
+      if (event.type === 'COMMANDS') for (const queued of event.commands) refuseNotReady(queued);
     },
     refuseDiskFull: ({ context, event }) => {
-      if (event.type === 'COMMAND') {
+      if (event.type !== 'COMMANDS') return;
+      for (const queued of event.commands) {
         context.commandSeq++;
-        refuseDiskFull(context, event);
+        refuseDiskFull(context, queued);
       }
     },
     reload: ({ context, self }) => reload(self, context),
@@ -310,7 +346,7 @@ const realmMachine = setup({
   states: {
     running: {
       on: {
-        COMMAND: { actions: 'process' },
+        COMMANDS: { actions: 'process' },
         STOP: { target: 'stopped', actions: 'drain' },
         FAILED: { target: 'failed', actions: 'fail' },
         DISK_FULL: { target: 'reloading', actions: 'reload' },
@@ -318,18 +354,18 @@ const realmMachine = setup({
     },
     reloading: {
       on: {
-        COMMAND: { actions: 'refuseDiskFull' },
+        COMMANDS: { actions: 'refuseDiskFull' },
         RELOADED: { target: 'running' },
         STOP: { target: 'stopped', actions: 'drain' },
         FAILED: { target: 'failed', actions: 'fail' },
       },
     },
     failed: {
-      on: { COMMAND: { actions: 'refuse' }, STOP: { actions: 'drain' } },
+      on: { COMMANDS: { actions: 'refuse' }, STOP: { actions: 'drain' } },
     },
     stopped: {
       // A second stop (e.g. server close after an operator stopped the realm) has nothing to do.
-      on: { COMMAND: { actions: 'refuse' }, STOP: { actions: 'alreadyStopped' } },
+      on: { COMMANDS: { actions: 'refuse' }, STOP: { actions: 'alreadyStopped' } },
     },
   },
 });
@@ -337,6 +373,8 @@ const realmMachine = setup({
 /** A running realm: the `RealmHandle` the API layer uses, backed by the xstate actor. */
 export class RealmActor implements RealmHandle {
   private readonly actor;
+  /** Commands `execute` received since the last batch. */
+  private queued: QueuedCommand[] = [];
 
   constructor(
     state: RealmState,
@@ -352,6 +390,7 @@ export class RealmActor implements RealmHandle {
       readBarrier: null,
       pendingBodies: new Map(),
       bodyCache: new BodyCache(),
+      halted: false,
       recordsSinceSnapshot: 0,
       lastSnapshotAt: Date.now(),
       snapshotting: null,
@@ -418,8 +457,22 @@ export class RealmActor implements RealmHandle {
 
   execute<C extends Command>(command: C): Promise<Result<CommandReply<C>>> {
     return new Promise((resolve, reject) => {
-      this.actor.send({ type: 'COMMAND', command, resolve: resolve as Reply, reject });
+      this.queued.push({ command, resolve: resolve as Reply, reject });
+      if (this.queued.length === 1) commandBatches.schedule(this);
     });
+  }
+
+  /** Hands the queued commands to the machine as one input (command-batch.ts calls it). */
+  runQueued(): void {
+    if (this.queued.length === 0) return;
+    const commands = this.queued;
+    this.queued = [];
+    this.actor.send({ type: 'COMMANDS', commands });
+  }
+
+  /** Issues the appends of the commands just run (one LMDB transaction for every realm's). */
+  issueWrites(): void {
+    this.deps.log.issueNow();
   }
 
   /**
@@ -444,6 +497,7 @@ export class RealmActor implements RealmHandle {
 
   /** Finishes in-flight commands, writes a final snapshot, and refuses further commands. */
   stop(): Promise<void> {
+    this.runQueued(); // commands queued before the stop are processed before it
     return new Promise((done) => this.actor.send({ type: 'STOP', done }));
   }
 }

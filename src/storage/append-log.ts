@@ -257,6 +257,14 @@ export class AppendLog {
     return readRealmRegistry(this.store);
   }
 
+  /**
+   * Issues the queued appends as one LMDB transaction now instead of on the pipeline's next
+   * `setImmediate` (no-op while the pipeline is full: it issues again when a commit lands).
+   */
+  issueNow(): void {
+    this.pipeline.flushNow();
+  }
+
   /** Rejects new appends and resolves once every queued append is durable (or failed). */
   async drain(): Promise<void> {
     this.closed = true;

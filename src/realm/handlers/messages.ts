@@ -7,7 +7,7 @@ import { claimAttachments } from './attachments.js';
 import { ok, fail, Errors, type Result, ZulipError } from '../../errors.js';
 import type { RealmState, Recipient, Stream, User } from '../../domain/realm-state.js';
 import type { MessageSent } from '../../domain/records.js';
-import { Flag, flagNames } from '../../domain/message-index.js';
+import { Flag, sharedFlagNames } from '../../domain/message-index.js';
 import type { MessageEventExtras, RealmEvent } from '../../events/realm-event.js';
 import { buildMessageWire } from '../../events/wire/messages.js';
 import {
@@ -272,7 +272,7 @@ function messageEvent(state: RealmState, r: MessageSent, receivers: readonly num
   for (const userId of receivers) {
     let bits = r.userFlags?.[userId] ?? 0;
     if (userId === r.senderId && r.readBySender) bits |= Flag.read;
-    flags[userId] = flagNames(bits);
+    flags[userId] = sharedFlagNames(bits);
   }
   const extras: MessageEventExtras = { raw: r.content, senderEmailPublic: sender.emailAddressVisibility === 1 && sender.avatar === undefined, flags };
   if (cmd?.queueId !== undefined) extras.senderQueueId = cmd.queueId;
