@@ -100,6 +100,7 @@ async function main(): Promise<void> {
     const metrics = await (await fetch(`${server.url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text();
     console.log(histogram(metrics, 'parley_commit_batch_appends'));
     console.log(histogram(metrics, 'parley_commit_durable_seconds'));
+    console.log(histogram(metrics, 'parley_snapshot_duration_seconds'));
   } finally {
     await server.stop('SIGTERM', 20_000);
   }

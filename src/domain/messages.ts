@@ -41,7 +41,9 @@ function takeCodePoints(s: string, n: number): string {
  * message ("Message must not be empty", "Message must not contain null bytes").
  */
 export function normalizeContent(raw: string): { ok: true; content: string } | { ok: false; msg: string } {
-  const content = raw.replace(/\s+$/u, '').replace(/^\n+/, '');
+  // trimEnd strips exactly `\s` (ECMAScript WhiteSpace + LineTerminator), without the regex's
+  // quadratic backtracking over inner whitespace runs.
+  const content = raw.trimEnd().replace(/^\n+/, '');
   if (content.length === 0) return { ok: false, msg: 'Message must not be empty' };
   if (content.includes('\0')) return { ok: false, msg: 'Message must not contain null bytes' };
   if (codePointLength(content) > MAX_MESSAGE_LENGTH) {
@@ -50,8 +52,11 @@ export function normalizeContent(raw: string): { ok: true; content: string } | {
   return { ok: true, content };
 }
 
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
+
 /** 1-based code-point position of the first character Zulip forbids in topics/names, or 0. */
 export function invalidCharPosition(s: string): number {
+  if (PRINTABLE_ASCII.test(s)) return 0; // the common case, without a regex per character
   let pos = 0;
   for (const ch of s) {
     pos++;
