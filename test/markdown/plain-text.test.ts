@@ -4,6 +4,9 @@
  * a realm's linkifiers are honoured; and it answers for ordinary sentences (it is not a stub).
  */
 import t from 'tap';
+import { existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { expectedLinkify, fixtureContext, type CaseFile } from '../../src/markdown/conformance.js';
 import { renderPlainText } from '../../src/markdown/plain-text.js';
 import { render } from './zulip-support.js';
 import { prng } from '../../bench/prng.js';
@@ -188,4 +191,25 @@ t.test('large plain contents are not sent to the render worker', async (t) => {
   const rendering = renderMessageContent(r.state, content, { senderId: r.ids.member, nowSeconds: r.ctx.now(), directUserIds: [r.ids.member] });
   if ('code' in rendering) throw rendering;
   t.equal(rendering.rendered, render(content), 'the same HTML as the full renderer');
+});
+
+/** Zulip's own cases (zerver/tests/fixtures/markdown_test_cases.json), as conformance.test.ts finds them. */
+const CASES_PATH = process.env['ZULIP_MARKDOWN_CASES'] ??
+  fileURLToPath(new URL('../../../shared/reference/markdown_test_cases.json', import.meta.url));
+
+t.test('Zulip\'s cases the fast path answers give Zulip\'s HTML', { skip: existsSync(CASES_PATH) ? false : `no fixture at ${CASES_PATH}` }, async (t) => {
+  const cases = JSON.parse(readFileSync(CASES_PATH, 'utf8')) as CaseFile;
+  const linkifiers = [...fixtureContext(false).linkifiers];
+  const bad: string[] = [];
+  let answered = 0;
+  const check = (name: string, input: string, expected: string) => {
+    const fast = renderPlainText(input, linkifiers);
+    if (fast === undefined) return;
+    answered++;
+    if (fast !== expected) bad.push(`${name}: ${show(fast)} != ${show(expected)}`);
+  };
+  for (const c of cases.regular_tests) if (!c.ignore) check(c.name, c.input, c.expected_output);
+  for (const [input, template, url] of cases.linkify_tests) check(input, input, expectedLinkify(template, url));
+  t.same(bad, []);
+  t.ok(answered > 0, `answered ${answered} cases`);
 });
