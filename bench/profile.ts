@@ -101,6 +101,8 @@ async function main(): Promise<void> {
     console.log(histogram(metrics, 'parley_commit_batch_appends'));
     console.log(histogram(metrics, 'parley_commit_durable_seconds'));
     console.log(histogram(metrics, 'parley_snapshot_duration_seconds'));
+    // Cumulative buckets of the commit latency: how often a durable commit is slow (the p99 tail).
+    console.log('parley_commit_durable_seconds buckets: ' + [...metrics.matchAll(/^parley_commit_durable_seconds_bucket\{le="([^"]+)"\} (\S+)$/gm)].map((m) => `≤${m[1]}: ${m[2]}`).join(', '));
   } finally {
     await server.stop('SIGTERM', 20_000);
   }
