@@ -35,6 +35,8 @@
  */
 import type { FileStore } from '../storage/file-store.js';
 import { createActor, setup } from 'xstate';
+import type { ActorContext, ActorInput, QueuedCommand, RealmActorDeps, Reply } from './actor-context.js';
+import { maybeSnapshot } from './actor-snapshot.js';
 import { Errors, ok, type Result } from '../errors.js';
 import type { RealmState } from '../domain/realm-state.js';
 import type { MessageBody, RealmRecord } from '../domain/records.js';
@@ -42,89 +44,14 @@ import { BodyCache } from './body-cache.js';
 import { DAMAGED_BODY, reportDamagedBody } from './damaged-body.js';
 import { StorageCorruptionError } from '../storage/codec.js';
 import { isDiskFull } from '../storage/disk-space.js';
-import { toSnapshot } from '../domain/realm-snapshot.js';
-import type { AppendLog } from '../storage/append-log.js';
-import type { SnapshotStore } from '../storage/snapshot-store.js';
 import type { Command, CommandReply } from './commands.js';
-import type { CommandContext, RealmEvent } from './decision.js';
 import type { RealmHandle } from './realm-handle.js';
 import { log } from '../log.js';
-import { snapshotSeconds } from '../metrics.js';
 import { bodiesOf, execute, EvolveError } from './apply-command.js';
+
+export type { RealmActorDeps, SnapshotPolicy } from './actor-context.js';
 import { commandBatches } from './command-batch.js';
 
-/** When to write a snapshot: after this many records, or this many seconds with any record. */
-export interface SnapshotPolicy {
-  everyRecords: number;
-  everySeconds: number;
-}
-
-/** What a realm actor needs from the outside. */
-export interface RealmActorDeps {
-  log: AppendLog;
-  snapshots: SnapshotStore;
-  ctx: CommandContext;
-  snapshotPolicy: SnapshotPolicy;
-  /**
-   * Delivers client events after durability, in command order. `commandSeq` is the command's
-   * sequence number in the realm (see `RealmHandle.commandSeq`).
-   */
-  dispatch(realmId: number, commandSeq: number, events: readonly RealmEvent[]): void;
-  /** Called once when the actor can no longer guarantee durability. */
-  onFatal(realmId: number, error: unknown): void;
-  /**
-   * Test hook: awaited after each append is durable, before the actor acts on it (reply, events,
-   * durable watermark), so a test can hold a write "applied in memory, not yet durable".
-   */
-  afterAppend?: () => Promise<void>;
-  /** The realm's state rebuilt from the durable log (after writes failed on a full disk). */
-  recover(): RealmState;
-  /** The server's file store (see `RealmHandle.files`). */
-  files: FileStore;
-}
-
-type Reply = (result: Result<unknown>) => void;
-type Reject = (error: unknown) => void;
-
-/** One queued command with its caller's promise callbacks. */
-interface QueuedCommand {
-  command: Command;
-  resolve: Reply;
-  reject: Reject;
-}
-
-/** Inputs of the xstate machine: batches of commands plus lifecycle signals. */
-type ActorInput =
-  | { type: 'COMMANDS'; commands: readonly QueuedCommand[] }
-  | { type: 'STOP'; done: () => void }
-  | { type: 'FAILED'; error: unknown }
-  | { type: 'DISK_FULL' }
-  | { type: 'RELOADED' };
-
-interface ActorContext {
-  state: RealmState;
-  deps: RealmActorDeps;
-  /** Resolves when every record appended so far is durable. */
-  durable: Promise<unknown>;
-  /** Commands processed so far; the current command's sequence number once incremented. */
-  commandSeq: number;
-  /** Highest message id whose records are durable (`RealmHandle.durableMessageId`). */
-  durableMessageId: number;
-  /**
-   * Durability of the latest append that changes more than new messages (true: durable, false:
-   * failed and taken back), while it is pending; null when none is (`RealmHandle.readBarrier`).
-   */
-  readBarrier: Promise<boolean> | null;
-  /** Bodies appended but not yet durable, readable before LMDB has them. */
-  pendingBodies: Map<number, MessageBody>;
-  /** Durable bodies recently read from LMDB (realm/body-cache.ts). */
-  bodyCache: BodyCache;
-  /** Set when a command of the current batch sent `FAILED`: the batch's later commands are refused. */
-  halted: boolean;
-  recordsSinceSnapshot: number;
-  lastSnapshotAt: number;
-  snapshotting: Promise<unknown> | null;
-}
 
 /**
  * Processes a batch in order. A command that finds the realm failed (an earlier one of the batch
@@ -268,40 +195,6 @@ function reload(self: { send(input: ActorInput): void }, c: ActorContext): void 
       self.send({ type: 'FAILED', error });
     }
   });
-}
-
-/**
- * Writes a snapshot when the policy says so (or `force`). The snapshot captures the state as of
- * the last appended record synchronously; its LMDB write commits after those records.
- */
-function maybeSnapshot(c: ActorContext, force: boolean): Promise<unknown> {
-  if (c.snapshotting) return c.snapshotting;
-  if (c.recordsSinceSnapshot === 0 && !c.state.presence.dirty) return Promise.resolve();
-  const now = Date.now();
-  const due =
-    force ||
-    c.recordsSinceSnapshot >= c.deps.snapshotPolicy.everyRecords ||
-    now - c.lastSnapshotAt >= c.deps.snapshotPolicy.everySeconds * 1000;
-  if (!due) return Promise.resolve();
-  const started = performance.now();
-  const seq = c.deps.log.lastSeq(c.state.id);
-  const { core, columns } = toSnapshot(c.state);
-  c.recordsSinceSnapshot = 0;
-  c.state.presence.dirty = false;
-  c.lastSnapshotAt = now;
-  const writing = c.deps.snapshots
-    .writeSnapshot(c.state.id, seq, core, columns)
-    .then(() => {
-      const seconds = (performance.now() - started) / 1000;
-      snapshotSeconds.observe(seconds);
-      log.info({ event: 'snapshot', realm_id: c.state.id, seq, ms: Math.round(seconds * 1e5) / 100 }, 'snapshot written');
-    })
-    .catch((error: unknown) => log.error({ event: 'snapshot_failed', realm_id: c.state.id, err: error }, 'snapshot failed (the log still has everything)'))
-    .finally(() => {
-      c.snapshotting = null;
-    });
-  c.snapshotting = writing;
-  return writing;
 }
 
 const realmMachine = setup({

@@ -1,0 +1,42 @@
+/**
+ * Realm snapshots from the actor (realm-actor.ts): when the policy says one is due, the state is
+ * captured synchronously (as of the last appended record) and written behind those records.
+ */
+import { toSnapshot } from '../domain/realm-snapshot.js';
+import { log } from '../log.js';
+import { snapshotSeconds } from '../metrics.js';
+import type { ActorContext } from './actor-context.js';
+
+/**
+ * Writes a snapshot when the policy says so (or `force`). The snapshot captures the state as of
+ * the last appended record synchronously; its LMDB write commits after those records.
+ */
+export function maybeSnapshot(c: ActorContext, force: boolean): Promise<unknown> {
+  if (c.snapshotting) return c.snapshotting;
+  if (c.recordsSinceSnapshot === 0 && !c.state.presence.dirty) return Promise.resolve();
+  const now = Date.now();
+  const due =
+    force ||
+    c.recordsSinceSnapshot >= c.deps.snapshotPolicy.everyRecords ||
+    now - c.lastSnapshotAt >= c.deps.snapshotPolicy.everySeconds * 1000;
+  if (!due) return Promise.resolve();
+  const started = performance.now();
+  const seq = c.deps.log.lastSeq(c.state.id);
+  const { core, columns } = toSnapshot(c.state);
+  c.recordsSinceSnapshot = 0;
+  c.state.presence.dirty = false;
+  c.lastSnapshotAt = now;
+  const writing = c.deps.snapshots
+    .writeSnapshot(c.state.id, seq, core, columns)
+    .then(() => {
+      const seconds = (performance.now() - started) / 1000;
+      snapshotSeconds.observe(seconds);
+      log.info({ event: 'snapshot', realm_id: c.state.id, seq, ms: Math.round(seconds * 1e5) / 100 }, 'snapshot written');
+    })
+    .catch((error: unknown) => log.error({ event: 'snapshot_failed', realm_id: c.state.id, err: error }, 'snapshot failed (the log still has everything)'))
+    .finally(() => {
+      c.snapshotting = null;
+    });
+  c.snapshotting = writing;
+  return writing;
+}
