@@ -205,17 +205,21 @@ export async function toApiRequest(
   onAbort?: (callback: () => void) => void,
   trace?: RequestTrace,
 ): Promise<ApiRequest> {
-  const fields = BODY_METHODS.has(head.method) ? await parseForm(head.headers['content-type'], body) : [];
-  const request = apiRequestFromFields(head, fields, onAbort, trace);
-  return BODY_METHODS.has(head.method) && body.length > 0 ? { ...request, rawBody: body } : request;
+  const hasBody = BODY_METHODS.has(head.method);
+  const fields = hasBody ? await parseForm(head.headers['content-type'], body) : [];
+  return apiRequestFromFields(head, fields, onAbort, trace, hasBody && body.length > 0 ? body : undefined);
 }
 
-/** The `ApiRequest` of a copied head and already parsed form fields (streamed uploads add `files`). */
+/**
+ * The `ApiRequest` of a copied head and already parsed form fields (streamed uploads add `files`);
+ * `rawBody`: the body as received, for endpoints that read it (incoming webhooks).
+ */
 export function apiRequestFromFields(
   head: RequestHead,
   fields: [string, string][],
   onAbort?: (callback: () => void) => void,
   trace?: RequestTrace,
+  rawBody?: Buffer,
 ): ApiRequest {
   return {
     method: head.method,
@@ -228,5 +232,6 @@ export function apiRequestFromFields(
     scheme: head.scheme,
     ...(onAbort !== undefined && { onAbort }),
     ...(trace !== undefined && { trace }),
+    ...(rawBody !== undefined && { rawBody }),
   };
 }

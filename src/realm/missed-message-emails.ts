@@ -178,6 +178,9 @@ export class MissedMessageEmails {
 
   /** Zulip's `UserMessageNotificationsData` email triggers, or null when this message mails nobody. */
   private triggerFor(user: User, isDirect: boolean, flags: readonly string[]): MissedMessageTrigger | null {
+    // A channel message without flags (most of them, sent to every subscriber) never triggers:
+    // answered before looking up the user's settings.
+    if (!isDirect && flags.length === 0) return null;
     if (setting(user, 'enable_offline_email_notifications') !== true) return null;
     if (isDirect) return 'direct_message';
     if (flags.includes('mentioned') || flags.includes('group_mentioned')) return 'mentioned';
