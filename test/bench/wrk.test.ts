@@ -9,12 +9,13 @@
 import t, { type Test } from 'tap';
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:http';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { basicAuth, DEFAULT_DEMO_PASSWORD, fetchApiKey, REPO_ROOT, startServer } from '../support/server-process.js';
 import { luaString, runWrk, wrkVersion } from '../../bench/wrk.js';
 import { judge } from '../../bench/scenario-run.js';
+import { runCompare } from '../../bench/compare.js';
 import { loadScenarios, parseScenario } from '../../bench/scenario-file.js';
 import { parseOptions } from '../../bench/options.js';
 import type { BenchResults, ScenarioReport } from '../../bench/results.js';
@@ -91,6 +92,11 @@ t.test('the generated script: mix by weight, headers, form bodies, unique {seq},
   await runWrk({ url: `http://127.0.0.1:${port}`, templates: [{ method: 'POST', path: '/x', form: { content: 'n {seq}' } }], vars: {}, source: 'again', connections: 1, duration: 1 });
   const again = seen.slice(count).map((r) => Number(/(\d+)$/.exec(new URLSearchParams(r.body).get('content')!)?.[1]));
   t.ok(again.length > 0 && again.every((n) => !before.has(n)), 'a second run uses new {seq} values');
+
+  // The time limit interrupts wrk (SIGINT): it still reports what it measured.
+  const cut = await runWrk({ url: `http://127.0.0.1:${port}/`, templates: [{ method: 'GET', path: '/ok' }], vars: {}, source: 'cut', connections: 1, duration: 20, timeLimitMs: 1500 });
+  t.ok(cut.stoppedByTimeLimit && cut.responses > 0, `stopped by the time limit with ${cut.responses} responses`);
+  t.ok(cut.elapsedSec < 10, `long before the 20 s duration (${cut.elapsedSec.toFixed(1)} s)`);
 });
 
 t.test('luaString escapes quotes, backslashes, control and non-ASCII bytes', async (t) => {
@@ -127,6 +133,17 @@ t.test('--driver wrk against a real parley (--target): ceiling and send', { skip
   t.ok(send.ratioToCeiling > 0 && send.ratioToCeiling < 1, `send's ratio is against the wrk ceiling (${send.ratioToCeiling})`);
   t.match(send.targets.map((x) => x.description), ['≥ 0.25 × ceiling (wrk)', 'p99 < 5 ms'], "the send targets are wrk's");
   t.match(readFileSync(join(out, json.replace(/\.json$/, '.html')), 'utf8'), /closed 4, wrk/, 'the HTML report names the driver');
+  t.match(run.stdout, /^send \(empty\)\s+wrk\s+POST \/api\/v1\/messages/m, 'so does the table');
+
+  // --compare of a wrk run with an autocannon one warns that the ceilings differ.
+  const other = join(out, 'autocannon.json');
+  writeFileSync(other, JSON.stringify({ ...results, driver: { closedLoop: 'autocannon' } }));
+  const lines: string[] = [];
+  runCompare(join(out, json), other, (l) => lines.push(l));
+  t.match(lines.join('\n'), /NOTE: A was driven by wrk, B by autocannon/, 'compare: different drivers are pointed out');
+  lines.length = 0;
+  runCompare(join(out, json), join(out, json), (l) => lines.push(l));
+  t.notMatch(lines.join('\n'), /NOTE/, 'compare: same driver, no note');
 
   // Every send (warm-up and measured run) stored, each with its own content.
   const auth = basicAuth('hamlet@zulip.com', key);
