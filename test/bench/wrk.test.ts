@@ -74,7 +74,9 @@ t.test('the generated script: mix by weight, headers, form bodies, unique {seq},
   const posts = seen.filter((r) => r.method === 'POST');
   const gets = seen.filter((r) => r.method === 'GET');
   t.ok(seen.length >= result.responses, 'the server saw every counted request');
-  t.ok(Math.abs(posts.length / seen.length - 0.75) < 0.01, `weights 3:1 (${posts.length} POST of ${seen.length})`);
+  // The weighted round-robin repeats POST POST GET POST: every prefix is within one request of 3:1,
+  // give or take the last request of each connection.
+  t.ok(seen.length >= 8 && Math.abs(posts.length - 0.75 * seen.length) <= 3, `weights 3:1 (${posts.length} POST of ${seen.length})`);
   // The server may also have answered a request per connection that wrk stopped waiting for at the end.
   t.ok(result.non2xx <= gets.length && gets.length - result.non2xx <= 2, `every 404 is counted as bad (${result.non2xx} of ${gets.length})`);
   t.ok(result.non2xx > 0 && result.ok2xx === result.responses - result.non2xx, 'the rest as good');
