@@ -30,6 +30,7 @@ import { hasGroupPermission, isUserInGroup } from '../domain/groups.js';
 import { topicMessageIds } from '../domain/recipient-index.js';
 import type { RenderFindings } from '../markdown/context.js';
 import { zulipRenderer } from '../markdown/zulip-renderer.js';
+import { renderPlainText } from '../markdown/plain-text.js';
 import { MarkdownRenderingError, MAX_RENDERED_LENGTH, messageRenderWork } from '../markdown/render-budget.js';
 import { renderContext } from './render-context.js';
 import { verifyPrerendered, type PrerenderedContent } from './render-offload.js';
@@ -77,6 +78,8 @@ export const WILDCARD_MENTION_THRESHOLD = 15;
  * 5 s timeout, see markdown/render-budget.ts) or when the HTML exceeds `MAX_MESSAGE_LENGTH * 100`.
  * `prerendered` (a worker's render made before the command, render-offload.ts) is used when it is
  * verified to be exactly this render against `state`; otherwise the content renders here.
+ * Content that provably renders as one plain paragraph (markdown/plain-text.ts) skips the
+ * renderer and its context: same HTML, no mentions, nothing else to compute.
  */
 export function renderMessageContent(
   state: RealmState,
@@ -84,6 +87,10 @@ export function renderMessageContent(
   target: RenderTarget,
   prerendered?: PrerenderedContent,
 ): RenderedMessage | ZulipError {
+  const plain = renderPlainText(content, state.linkifiers?.items ?? []);
+  if (plain !== undefined && plain.length <= MAX_RENDERED_LENGTH) {
+    return { rendered: plain, userFlags: {}, streamWildcard: false, topicWildcard: false, mentionedGroupIds: [] };
+  }
   const verified = prerendered && verifyPrerendered(state, prerendered, content, target.senderId, target.nowSeconds);
   if (prerendered !== undefined) renderOffloads.inc({ outcome: verified ? 'worker' : 'stale' });
   let rendered: string;

@@ -29,6 +29,7 @@ import {
   type LookupMethod,
 } from '../markdown/context-snapshot.js';
 import type { PlainFindings } from '../markdown/render-worker.js';
+import { renderPlainText } from '../markdown/plain-text.js';
 import { renderContext } from './render-context.js';
 import { renderPool, type RenderPool } from './render-pool.js';
 import { renderOffloads } from '../metrics.js';
@@ -148,7 +149,8 @@ export async function renderOffThread(source: ContextSource, content: string, po
 
 /**
  * Renders a message's `content` for `senderId` off the thread against `realm.state` (read afresh
- * each round); `undefined` for contents under {@link OFFLOAD_MIN_CHARS} and whatever
+ * each round); `undefined` for contents under {@link OFFLOAD_MIN_CHARS}, plain text (rendered
+ * in-thread by markdown/plain-text.ts in linear time) and whatever
  * {@link renderOffThread} gives up on. `nowSeconds` (UNIX seconds): the copy's clock; a render that
  * reads it is used only by a command decided on the same UTC day.
  */
@@ -160,6 +162,8 @@ export async function prerenderContent(
   pool?: RenderPool,
 ): Promise<PrerenderedContent | undefined> {
   if (content.length < OFFLOAD_MIN_CHARS) return undefined;
+  // Plain text renders in-thread in linear time (markdown/plain-text.ts): no thread hop.
+  if (renderPlainText(content, realm.state.linkifiers?.items ?? []) !== undefined) return undefined;
   const source: ContextSource = () => ({ context: renderContext(realm.state, senderId, nowSeconds), realmUrl: realm.state.url });
   const render = await renderOffThread(source, content, pool);
   if (render === undefined) renderOffloads.inc({ outcome: 'in_thread' });
