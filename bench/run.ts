@@ -34,6 +34,10 @@ import { fanoutScenario, preload, type PreloadReport } from './extra-scenarios.j
 import { inspectTarget, type Target } from './target.js';
 import { resultsHtml } from './html-report.js';
 import { runCompare } from './compare.js';
+
+const MIB = 1024 * 1024;
+/** Issue 17: the server's RSS right after start-up (fresh demo organization, hamlet logged in), bytes (80 MB, not MiB). */
+const IDLE_RSS_TARGET_BYTES = 80e6;
 import type { BenchResults, ScenarioReport } from './results.js';
 
 /** A message reaches every one of 1,000 long-polling queues within this (p99). */
@@ -195,7 +199,13 @@ async function main(): Promise<number> {
         (ceiling && ceiling.path !== '/api/v1/bench/ceiling' ? `; ceiling = ${ceiling.method} ${ceiling.path} (no bench route on this server)` : ''),
     );
     console.log(formatTable(rowsOf(reports)));
-    if (memoryStart) console.log(`server memory after start-up: RSS ${memoryStart.rssMiB.toFixed(1)} MiB (anon ${memoryStart.anonMiB.toFixed(1)}, file ${memoryStart.fileMiB.toFixed(1)})`);
+    const idleRssMet = memoryStart === undefined ? undefined : memoryStart.rssMiB * MIB < IDLE_RSS_TARGET_BYTES;
+    if (memoryStart) {
+      console.log(
+        `server memory after start-up: RSS ${memoryStart.rssMiB.toFixed(1)} MiB (anon ${memoryStart.anonMiB.toFixed(1)}, file ${memoryStart.fileMiB.toFixed(1)}); ` +
+          `${idleRssMet ? 'OK' : 'MISS'} idle RSS < 80 MB (${(memoryStart.rssMiB * MIB / 1e6).toFixed(1)} MB)`,
+      );
+    }
     if (preloadReport) {
       const p = preloadReport;
       console.log(
@@ -211,6 +221,7 @@ async function main(): Promise<number> {
       );
     }
     const missedExtra: string[] = [];
+    if (idleRssMet === false) missedExtra.push('idle RSS < 80 MB');
     const skipped = (name: string) => console.log(`${name}: skipped against an external target (it measures parley's own code or needs the demo organization)`);
     const inProcess = (name: string) => !interrupted && selected(opts, name);
     let render: RenderBenchReport | undefined;

@@ -58,7 +58,7 @@ async function serve(config: Config): Promise<void> {
   const { configureLogger, flushLogger } = await import('./log.js');
   const log = configureLogger({ level: config.logLevel, format: config.logFormat });
   const { startServer } = await import('./main.js');
-  const server = await startServer(config, { log: (line) => console.log(line) });
+  const server = await startServer(config, { log: (line) => console.log(line), releaseStartupMemory: true });
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;

@@ -54,6 +54,7 @@ import { isUploadPath, type UploadRoute } from './http/multipart-upload.js';
 import { OutgoingWebhooks } from './api/outgoing-webhooks.js';
 import { postWebhook } from './http/webhook-client.js';
 import { closeRenderPool, setRenderPool, type RenderPool } from './realm/render-pool.js';
+import { releaseStartupGarbage } from './ops/startup-memory.js';
 
 /** A running server. */
 export interface RunningServer {
@@ -101,6 +102,11 @@ export async function startServer(
     attachmentExpiry?: AttachmentExpiryOptions;
     /** Test hook: the pool rendering large messages (default: worker threads, realm/render-pool.ts). */
     renderPool?: RenderPool;
+    /**
+     * Collect start-up's garbage before answering (ops/startup-memory.ts): ~30 MiB less idle RSS
+     * for ~0.2 s more start-up. The CLI sets it; in-process tests start many servers and skip it.
+     */
+    releaseStartupMemory?: boolean;
   } = {},
 ): Promise<RunningServer> {
   const log = options.log ?? (() => {});
@@ -278,6 +284,7 @@ export async function startServer(
       throw error;
     }
   }
+  if (options.releaseStartupMemory === true) await releaseStartupGarbage();
   starting = false;
   log(`organization URL: ${registry.urlFor('')}`);
   if (metricsServer !== undefined) log(`parley metrics on http://${config.metricsHost}:${metricsServer.port}/metrics`);

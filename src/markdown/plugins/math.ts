@@ -24,7 +24,13 @@ interface KatexApi {
   renderToString(tex: string, options: { displayMode: boolean; throwOnError: boolean; strict: 'ignore' }): string;
 }
 
-const katex = createRequire(import.meta.url)('katex') as KatexApi;
+/**
+ * KaTeX, loaded by the first formula: ~2 MiB of heap and 1.2 MB of source that an idle server (or
+ * one whose users never write `$$`) does not need (issue 17). `require` keeps the first render
+ * synchronous; a load failure throws there like any other render error would.
+ */
+let katexApi: KatexApi | undefined;
+const katex = (): KatexApi => (katexApi ??= createRequire(import.meta.url)('katex') as KatexApi);
 
 /** Recent KaTeX results by mode + TeX (bounded; cleared when full): a repeated formula renders once. */
 const texCache = new Map<string, string | null>();
@@ -39,10 +45,11 @@ export function renderTex(tex: string, inline: boolean, work?: RenderWork): stri
   const cached = texCache.get(key);
   if (cached !== undefined) return cached;
   chargeWork(work, TEX_RENDER_WORK + tex.length);
+  const api = katex(); // outside the try: a missing KaTeX is a server fault, not TeX that does not parse
   let html: string | null;
   try {
     // `strict: 'ignore'`: same HTML as KaTeX's default 'warn', without a console warning per message.
-    html = katex.renderToString(tex, { displayMode: !inline, throwOnError: true, strict: 'ignore' }).trim();
+    html = api.renderToString(tex, { displayMode: !inline, throwOnError: true, strict: 'ignore' }).trim();
   } catch {
     html = null;
   }
