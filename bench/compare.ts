@@ -64,7 +64,10 @@ export function runCompare(aFile: string, bFile: string, out: (line: string) => 
   const b = readResults(bFile);
   const rows = matchScenarios(a, b);
   const text = compareText(rows);
-  out(`A: ${aFile} (${a.timestamp})\nB: ${bFile} (${b.timestamp})\n${text}`);
+  const driverA = a.driver?.closedLoop ?? 'autocannon';
+  const driverB = b.driver?.closedLoop ?? 'autocannon';
+  const drivers = driverA === driverB ? '' : `\nNOTE: A was driven by ${driverA}, B by ${driverB}: the ceilings differ, compare the ×ceiling columns only`;
+  out(`A: ${aFile} (${a.timestamp})\nB: ${bFile} (${b.timestamp})${drivers}\n${text}`);
   const html = bFile.replace(/\.json$/, '') + '.compare.html';
   writeFileSync(html, compareHtml(aFile, bFile, rows, text));
   out(`comparison: ${html}`);

@@ -70,6 +70,7 @@ export function fanoutScenario(f: FanoutReport, pid: number | undefined, p99Targ
     path: `/api/v1/messages → ${f.queues} × GET /api/v1/events`,
     connections: f.queues,
     durationSec: f.elapsedSec,
+    driver: 'fanout',
     result: {
       reqPerSec: f.eventsPerSec,
       responses: f.messagesSent,

@@ -87,7 +87,7 @@ svg{font-family:system-ui,sans-serif;margin:0.5em 0.5em 0 0}.miss{color:#b00}.no
 
 const rowOf = (r: ScenarioReport) => [
   scenarioKey(r),
-  r.result.mode?.kind === 'open' ? `open ${r.result.mode.rate}/s` : `closed ${r.connections}`,
+  (r.result.mode?.kind === 'open' ? `open ${r.result.mode.rate}/s` : `closed ${r.connections}`) + (r.driver !== undefined && r.driver !== 'open-loop' ? `, ${r.driver}` : ''),
   num(r.result.reqPerSec, 0),
   num(r.ratioToCeiling, 3),
   num(r.result.latencyMs.p50, 2),

@@ -18,9 +18,14 @@ export const USAGE = `usage: npm run bench -- [options]
   --fanout N               fan-out scenario: N long-polling queues (default 1000; 0 = skip)
   --fanout-messages K      messages sent in the fan-out scenario (default 50)
   --search-messages N      messages of the in-process search-index bench (default 1000000)
+  --driver NAME            closed-loop load generator: autocannon (default) or wrk (apt-get install wrk)
   --only a,b               scenario names or groups (from the files), plus fanout, render, render-adversarial,
                            rate-limit, upload, webapp, search-index (the ceiling always runs)
   --compare A.json B.json  before/after table of two results files (also written as HTML)`;
+
+/** Closed-loop load generators (`--driver`): autocannon in the bench process, or wrk (bench/wrk.ts). */
+export const DRIVERS = ['autocannon', 'wrk'] as const;
+export type Driver = (typeof DRIVERS)[number];
 
 /** Scenarios that are code, not files. */
 export const IN_PROCESS = ['fanout', 'render', 'render-adversarial', 'rate-limit', 'upload', 'webapp', 'search-index'] as const;
@@ -51,6 +56,7 @@ export function parseOptions(argv: string[]) {
       'preload-time-limit': { type: 'string' },
       'preload-connections': { type: 'string' },
       only: { type: 'string' },
+      driver: { type: 'string' },
       fanout: { type: 'string' },
       'fanout-messages': { type: 'string' },
       'search-messages': { type: 'string' },
@@ -63,6 +69,8 @@ export function parseOptions(argv: string[]) {
   if (values.compare === undefined && positionals.length > 0) throw new Error(`unexpected argument '${positionals[0]}'`);
   if (values.target !== undefined && (values.email === undefined || values['api-key'] === undefined)) throw new Error('--target needs --email and --api-key');
   if (values.target !== undefined && !/^https?:\/\//.test(values.target)) throw new Error(`--target must be an http(s) URL, got '${values.target}'`);
+  const driver = values.driver ?? 'autocannon';
+  if (!(DRIVERS as readonly string[]).includes(driver)) throw new Error(`--driver must be one of ${DRIVERS.join(', ')}, got '${driver}'`);
   return {
     help: values.help ?? false,
     compare: values.compare === undefined ? null : ([values.compare, positionals[0]!] as const),
@@ -82,6 +90,7 @@ export function parseOptions(argv: string[]) {
     fanout: intOption(values.fanout, 'fanout', 1000),
     fanoutMessages: intOption(values['fanout-messages'], 'fanout-messages', 50, 1),
     searchMessages: intOption(values['search-messages'], 'search-messages', 1_000_000, 1),
+    driver: driver as Driver,
     only: values.only === undefined ? null : new Set(values.only.split(',').map((s) => s.trim()).filter((s) => s !== '')),
   };
 }

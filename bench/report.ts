@@ -3,6 +3,8 @@
 /** One table row. */
 export interface Row {
   scenario: string;
+  /** Load generator: autocannon, wrk, open-loop, fanout (`-` in older results). */
+  driver: string;
   request: string;
   reqPerSec: number;
   /** req/s divided by the ceiling's req/s. */
@@ -28,9 +30,10 @@ const shortRequest = (request: string) => (request.length <= REQUEST_WIDTH ? req
 
 /** Formats `rows` as an aligned table with a header line. */
 export function formatTable(rows: Row[]): string {
-  const header = ['scenario', 'request', 'req/s', '×ceiling', 'p50 ms', 'p99 ms', 'max ms', '2xx', 'bad', 'RSS MiB', 'anon MiB', 'targets'];
+  const header = ['scenario', 'driver', 'request', 'req/s', '×ceiling', 'p50 ms', 'p99 ms', 'max ms', '2xx', 'bad', 'RSS MiB', 'anon MiB', 'targets'];
   const cells = rows.map((r) => [
     r.scenario,
+    r.driver,
     shortRequest(r.request),
     fixed(r.reqPerSec, 0),
     fixed(r.ratio, 3),
@@ -44,7 +47,7 @@ export function formatTable(rows: Row[]): string {
     r.targets,
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i]!.length)));
-  const numeric = new Set([2, 3, 4, 5, 6, 7, 8, 9, 10]);
+  const numeric = new Set([3, 4, 5, 6, 7, 8, 9, 10, 11]);
   const line = (c: string[]) =>
     c.map((v, i) => (i === c.length - 1 ? v : numeric.has(i) ? v.padStart(widths[i]!) : v.padEnd(widths[i]!))).join('  ');
   return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...cells.map(line)].join('\n');

@@ -6,6 +6,12 @@
 import type { LoadResult } from './load.js';
 import type { ProcessMemory } from '../test/support/server-process.js';
 
+/**
+ * What generated a scenario's load: a closed-loop generator (`--driver`), the open-loop runner
+ * (bench/open-loop.ts, undici) or the fan-out long-pollers (bench/fanout.ts).
+ */
+export type LoadDriverName = 'autocannon' | 'wrk' | 'open-loop' | 'fanout';
+
 /** One measured scenario (table row + JSON entry). */
 export interface ScenarioReport {
   name: string;
@@ -17,6 +23,8 @@ export interface ScenarioReport {
   mix?: string[];
   connections: number;
   durationSec: number;
+  /** The load generator (absent in older files: autocannon or open-loop, see `result.mode`). */
+  driver?: LoadDriverName;
   result: LoadResult;
   /** reqPerSec / ceiling reqPerSec (NaN when not comparable, e.g. fan-out). */
   ratioToCeiling: number;
@@ -35,6 +43,8 @@ export interface BenchResults {
   timestamp: string;
   machine?: { cpus: number; cpuModel?: string; totalMemMiB?: number; node?: string; loadAverage?: number[] };
   target?: { url: string; external: boolean };
+  /** The closed-loop load generator of the run (`--driver`; absent in older files: autocannon). */
+  driver?: { closedLoop: string; version?: string };
   scenarios: ScenarioReport[];
   [section: string]: unknown;
 }

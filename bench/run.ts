@@ -16,6 +16,7 @@ import { cpus, loadavg, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fetchApiKey, processMemory, REPO_ROOT, startServer, type ProcessMemory, type ServerProcess } from '../test/support/server-process.js';
 import { stopCurrentLoad } from './load.js';
+import { stopCurrentWrk, wrkVersion } from './wrk.js';
 import { stopOpenLoop } from './open-loop.js';
 import { formatTable, type Row } from './report.js';
 import { runFanout, type FanoutReport } from './fanout.js';
@@ -60,6 +61,7 @@ function checkOnly(opts: Options, scenarios: readonly Scenario[]): void {
 function rowsOf(reports: readonly ScenarioReport[]): Row[] {
   return reports.map((r) => ({
     scenario: `${r.name} (${r.phase})${r.result.mode?.kind === 'open' ? ' open' : ''}`,
+    driver: r.driver ?? '-',
     request: r.mix && r.mix.length > 1 ? `mix of ${r.mix.length}: ${r.method} ${r.path}…` : `${r.method} ${r.path}`,
     reqPerSec: r.result.reqPerSec,
     ratio: r.ratioToCeiling,
@@ -86,6 +88,12 @@ async function main(): Promise<number> {
   }
   const scenarios = loadScenarios(opts.scenarios ?? join(REPO_ROOT, 'bench', 'scenarios'));
   checkOnly(opts, scenarios);
+  // Checked before anything starts: the closed-loop scenarios, the ceiling first, need it.
+  const wrk = opts.driver === 'wrk' ? wrkVersion() : null;
+  if (opts.driver === 'wrk' && wrk === null) {
+    console.error('--driver wrk: wrk is not installed or not on PATH (apt-get install wrk); nothing was run');
+    return 1;
+  }
   const external = opts.target !== null;
   const cleanups: Array<() => unknown> = [];
   let server: ServerProcess | undefined;
@@ -100,6 +108,7 @@ async function main(): Promise<number> {
     interrupted = true;
     process.stderr.write(`\n${signal}: stopping the load${server ? ', then the server' : ''}\n`);
     stopCurrentLoad();
+    stopCurrentWrk();
     stopOpenLoop();
     setTimeout(() => server?.child.kill('SIGKILL'), 10_000).unref();
   };
@@ -128,7 +137,7 @@ async function main(): Promise<number> {
       target.vars.sparseTopic = 'castle';
     }
     const pid = server?.pid;
-    const defaults = { duration: opts.duration, connections: opts.connections, warmup: opts.warmup, pid };
+    const defaults = { duration: opts.duration, connections: opts.connections, warmup: opts.warmup, driver: opts.driver, pid };
     const memoryStart: ProcessMemory | undefined = pid === undefined ? undefined : processMemory(pid);
     const reports: ScenarioReport[] = [];
     const byName = new Map(scenarios.map((s) => [s.name, s]));
@@ -143,6 +152,9 @@ async function main(): Promise<number> {
       }
     };
     process.stderr.write(`scenarios: ${opts.duration} s each unless set, ${opts.connections} connections unless set\n`);
+    if (wrk !== null) {
+      process.stderr.write(`driver: ${wrk}, one thread, for the closed-loop scenarios (the ceiling too); open-loop scenarios, preload, fan-out and in-process benches keep their own drivers\n`);
+    }
     await runPhase('empty');
 
     let fanout: FanoutReport | undefined;
@@ -183,7 +195,7 @@ async function main(): Promise<number> {
 
     console.log('');
     console.log(
-      `parley bench — ${target.url}${external ? ' (external target)' : ''}, ${cpus().length} CPUs (client and server share them), load average at start ${loadAverage.map((x) => x.toFixed(1)).join(' ')}` +
+      `parley bench — ${target.url}${external ? ' (external target)' : ''}, ${cpus().length} CPUs (client and server share them), load average at start ${loadAverage.map((x) => x.toFixed(1)).join(' ')}, closed loop driven by ${opts.driver}` +
         (ceiling && ceiling.path !== '/api/v1/bench/ceiling' ? `; ceiling = ${ceiling.method} ${ceiling.path} (no bench route on this server)` : ''),
     );
     console.log(formatTable(rowsOf(reports)));
@@ -261,6 +273,7 @@ async function main(): Promise<number> {
       timestamp: new Date().toISOString(),
       machine: { cpus: cpus().length, cpuModel: cpus()[0]?.model, totalMemMiB: Math.round(totalmem() / 2 ** 20), node: process.version, loadAverage },
       target: { url: target.url, external },
+      driver: { closedLoop: opts.driver, ...(wrk !== null && { version: wrk }) },
       options: { ...opts, only: opts.only === null ? null : [...opts.only], apiKey: opts.apiKey === null ? null : '(hidden)' },
       scenarioFiles: scenarios,
       server: pid === undefined ? null : { pid, memoryStart },

@@ -33,6 +33,13 @@ const RequestTemplate = Type.Object(
   { additionalProperties: false },
 );
 
+/** Goals of a scenario: req/s as a share of the ceiling's, and the p99 latency in ms. */
+const TargetValues = Type.Object(
+  { ratioToCeiling: Type.Optional(Type.Number({ minimum: 0 })), p99Ms: Type.Optional(Type.Number({ exclusiveMinimum: 0 })) },
+  { additionalProperties: false },
+);
+export type TargetValuesT = Static<typeof TargetValues>;
+
 /** A scenario file. */
 export const ScenarioSchema = Type.Object(
   {
@@ -61,7 +68,14 @@ export const ScenarioSchema = Type.Object(
     ceiling: Type.Optional(Type.Boolean()),
     /** Goals shown next to the figures (never change the exit code). */
     targets: Type.Optional(
-      Type.Object({ ratioToCeiling: Type.Optional(Type.Number({ minimum: 0 })), p99Ms: Type.Optional(Type.Number({ exclusiveMinimum: 0 })) }, { additionalProperties: false }),
+      Type.Object(
+        {
+          ...TargetValues.properties,
+          /** Overrides per closed-loop load generator (`--driver`): a cheaper client measures a higher ceiling, so ratios differ. */
+          byDriver: Type.Optional(Type.Object({ autocannon: Type.Optional(TargetValues), wrk: Type.Optional(TargetValues) }, { additionalProperties: false })),
+        },
+        { additionalProperties: false },
+      ),
     ),
     /** Each request must answer 200 with this substring before the scenario is measured. */
     expect: Type.Optional(Type.String()),
@@ -118,7 +132,7 @@ export type ScenarioVars = Record<string, string | number>;
 
 const PLACEHOLDER = /\{([a-zA-Z]+)\}/g;
 
-function fill(text: string, vars: ScenarioVars, seq: number, source: string): string {
+function fill(text: string, vars: ScenarioVars, seq: number | string, source: string): string {
   return text.replace(PLACEHOLDER, (_, name: string) => {
     if (name === 'seq') return String(seq);
     const v = vars[name];
@@ -133,8 +147,11 @@ function placeholdersOf(t: RequestTemplateT): string[] {
   return [...text.matchAll(PLACEHOLDER)].map((m) => m[1]!);
 }
 
-/** Builds one concrete request from a template (`seq`: the request's counter). */
-export function instantiate(t: RequestTemplateT, vars: ScenarioVars, seq: number, source = 'scenario', auth?: string): LoadRequest {
+/**
+ * Builds one concrete request from a template (`seq`: the request's counter, or a marker string
+ * that a load generator replaces per request, e.g. bench/wrk.ts's Lua script).
+ */
+export function instantiate(t: RequestTemplateT, vars: ScenarioVars, seq: number | string, source = 'scenario', auth?: string): LoadRequest {
   let path = fill(t.path, vars, seq, source);
   if (t.query !== undefined) {
     const q = new URLSearchParams();

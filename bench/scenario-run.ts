@@ -1,13 +1,16 @@
 /**
  * Runs one scenario file (bench/scenario-file.ts) against the server under test: a warm-up, then
- * the measured run, closed loop through autocannon (bench/load.ts) or open loop
- * (bench/open-loop.ts), and the judgement against the scenario's targets.
+ * the measured run, closed loop through the `--driver` (autocannon, bench/load.ts, or wrk,
+ * bench/wrk.ts) or open loop (bench/open-loop.ts, whatever the driver), and the judgement
+ * against the scenario's targets (the driver's own where the file sets them).
  */
 import { processMemory } from '../test/support/server-process.js';
 import { runLoad, type LoadRequest, type LoadResult } from './load.js';
 import { runOpenLoop } from './open-loop.js';
 import { requestPicker, type RequestTemplateT, type Scenario, type ScenarioVars } from './scenario-file.js';
-import type { ScenarioReport } from './results.js';
+import type { LoadDriverName, ScenarioReport } from './results.js';
+import type { Driver } from './options.js';
+import { runWrk } from './wrk.js';
 import type { Target } from './target.js';
 
 /** Run-wide defaults a scenario file may override. */
@@ -15,6 +18,8 @@ export interface RunDefaults {
   duration: number;
   connections: number;
   warmup: number;
+  /** Closed-loop load generator (`--driver`); open-loop scenarios keep their own runner. */
+  driver: Driver;
   /** The server's pid when the harness started it (memory figures), else undefined. */
   pid: number | undefined;
 }
@@ -40,9 +45,26 @@ async function sampleReply(url: string, request: LoadRequest): Promise<string> {
   }
 }
 
-async function drive(target: Target, s: Scenario, next: () => LoadRequest, seconds: number, connections: number): Promise<LoadResult> {
+/** The load generator that runs `s`: open-loop scenarios have their own, closed-loop ones the `--driver`. */
+export function driverOf(s: Scenario, driver: Driver): LoadDriverName {
+  return s.mode === 'open' ? 'open-loop' : driver;
+}
+
+/** What one drive needs besides the scenario: the mix with its placeholder values. */
+interface Mix {
+  templates: RequestTemplateT[];
+  vars: ScenarioVars;
+  /** Next concrete request (autocannon and open loop; wrk's Lua script does its own). */
+  next: () => LoadRequest;
+}
+
+async function drive(target: Target, s: Scenario, mix: Mix, seconds: number, connections: number, driver: Driver): Promise<LoadResult> {
+  const { next } = mix;
   if (s.mode === 'open') {
     return runOpenLoop({ url: target.url, next, rate: s.rate!, durationSec: seconds, maxInFlight: s.maxInFlight ?? 1000, connections: Math.min(connections, s.maxInFlight ?? 1000) });
+  }
+  if (driver === 'wrk') {
+    return runWrk({ url: target.url, templates: mix.templates, vars: mix.vars, source: s.name, auth: target.auth, connections, duration: seconds });
   }
   const first = next();
   return runLoad({
@@ -69,6 +91,8 @@ export async function measureScenario(
   const templates = templatesFor(s, target);
   if (templates === null) return null;
   const next = requestPicker(templates, vars, s.name, target.auth);
+  const mix: Mix = { templates, vars, next };
+  const driver = driverOf(s, defaults.driver);
   const connections = s.connections ?? defaults.connections;
   const duration = s.duration ?? defaults.duration;
   const warmup = s.warmup ?? defaults.warmup;
@@ -79,13 +103,14 @@ export async function measureScenario(
       if (!reply.startsWith('HTTP 200') || !reply.includes(s.expect)) throw new Error(`${s.name}: unexpected reply ${reply}`);
     }
   }
-  const label = `  ${s.name} (${phase}, ${s.mode} loop${s.mode === 'open' ? ` ${s.rate} req/s` : ''})`;
+  const own = s.mode === 'open' && defaults.driver !== 'autocannon' ? ', its own driver, not ' + defaults.driver : '';
+  const label = `  ${s.name} (${phase}, ${s.mode} loop${s.mode === 'open' ? ` ${s.rate} req/s${own}` : `, ${driver}`})`;
   if (warmup > 0) {
     process.stderr.write(`${label}: warm-up ${warmup} s… `);
-    await drive(target, s, next, warmup, connections);
+    await drive(target, s, mix, warmup, connections, defaults.driver);
   } else process.stderr.write(`${label}: `);
   process.stderr.write(`measuring ${duration} s… `);
-  const result = await drive(target, s, next, duration, connections);
+  const result = await drive(target, s, mix, duration, connections, defaults.driver);
   process.stderr.write(`${Math.round(result.reqPerSec)} req/s\n`);
   const problems: string[] = [];
   if (result.errors > 0) problems.push(`${result.errors} connection errors`);
@@ -102,6 +127,7 @@ export async function measureScenario(
     mix: templates.map(describe),
     connections,
     durationSec: duration,
+    driver,
     result,
     ratioToCeiling: NaN,
     memory: defaults.pid === undefined ? undefined : processMemory(defaults.pid),
@@ -112,10 +138,17 @@ export async function measureScenario(
   return report;
 }
 
-/** Fills `r`'s ratio to the ceiling and its targets (from the scenario file, if any). */
+/**
+ * Fills `r`'s ratio to the ceiling and its targets: the scenario file's `targets`, overridden by
+ * `targets.byDriver[driver]` for the driver that ran it (marked `(wrk)` etc. in the description).
+ */
 export function judge(r: ScenarioReport, s: Scenario | undefined, ceilingReqPerSec: number): void {
   r.ratioToCeiling = r.name === 'fanout' ? NaN : r.result.reqPerSec / ceilingReqPerSec;
   const t = s?.targets;
-  if (t?.ratioToCeiling !== undefined) r.targets.push({ description: `≥ ${t.ratioToCeiling} × ceiling`, met: r.ratioToCeiling >= t.ratioToCeiling });
-  if (t?.p99Ms !== undefined) r.targets.push({ description: `p99 < ${t.p99Ms} ms`, met: r.result.latencyMs.p99 < t.p99Ms });
+  const own = r.driver === 'autocannon' || r.driver === 'wrk' ? t?.byDriver?.[r.driver] : undefined;
+  const ratio = own?.ratioToCeiling ?? t?.ratioToCeiling;
+  const p99 = own?.p99Ms ?? t?.p99Ms;
+  const mark = (fromDriver: boolean) => (fromDriver ? ` (${r.driver})` : '');
+  if (ratio !== undefined) r.targets.push({ description: `≥ ${ratio} × ceiling${mark(own?.ratioToCeiling !== undefined)}`, met: r.ratioToCeiling >= ratio });
+  if (p99 !== undefined) r.targets.push({ description: `p99 < ${p99} ms${mark(own?.p99Ms !== undefined)}`, met: r.result.latencyMs.p99 < p99 });
 }
