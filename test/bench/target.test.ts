@@ -5,30 +5,14 @@
  * writes a results JSON and an HTML report; the comparison then tabulates two results files.
  */
 import t from 'tap';
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DEFAULT_DEMO_PASSWORD, fetchApiKey, REPO_ROOT, startServer } from '../support/server-process.js';
+import { DEFAULT_DEMO_PASSWORD, fetchApiKey, startServer } from '../support/server-process.js';
 import type { BenchResults } from '../../bench/results.js';
 import { parseOptions } from '../../bench/options.js';
 import { runCompare } from '../../bench/compare.js';
-
-/** Runs bench/run.ts with `args` (a real child process, as a user would); resolves with its exit code and output (killed after `timeoutMs`). */
-function bench(args: string[], timeoutMs = 150_000): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import=tsx', join(REPO_ROOT, 'bench', 'run.ts'), ...args], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
-    child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
-    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
+import { runBench } from '../support/bench-process.js';
 
 // Two child processes with tsx start-up and ~10 s of load on a shared machine.
 t.test('--target runs the scenarios against a running server, then --compare', { timeout: 600_000 }, async (t) => {
@@ -37,7 +21,7 @@ t.test('--target runs the scenarios against a running server, then --compare', {
   const out = mkdtempSync(join(tmpdir(), 'parley-bench-results-'));
   t.teardown(() => rmSync(out, { recursive: true, force: true }));
 
-  const run = await bench([
+  const run = await runBench([
     '--target', server.url, '--email', 'hamlet@zulip.com', '--api-key', key,
     '--only', 'send,fetch,list-channel,search,mix-open,fanout',
     '--duration', '1', '--warmup', '0', '--connections', '4', '--fanout', '4', '--fanout-messages', '3', '--out', out,

@@ -7,7 +7,6 @@
  * wrk is not installed; the harness's early exit without wrk is tested with a PATH that lacks it.
  */
 import t, { type Test } from 'tap';
-import { spawn } from 'node:child_process';
 import { createServer } from 'node:http';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -20,24 +19,9 @@ import { loadScenarios, parseScenario } from '../../bench/scenario-file.js';
 import { parseOptions } from '../../bench/options.js';
 import type { BenchResults, ScenarioReport } from '../../bench/results.js';
 import type { LoadResult } from '../../bench/load.js';
+import { runBench } from '../support/bench-process.js';
 
 const noWrk = wrkVersion() === null ? 'wrk is not installed' : false;
-
-/** Runs bench/run.ts as a child process (as a user would); killed after `timeoutMs`. */
-function bench(args: string[], env: NodeJS.ProcessEnv = process.env, timeoutMs = 150_000): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import=tsx', join(REPO_ROOT, 'bench', 'run.ts'), ...args], { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
-    child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
-    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
 
 const ordered = (t: Test, r: LoadResult, what: string) => {
   const l = r.latencyMs;
@@ -110,7 +94,7 @@ t.test('--driver wrk against a real parley (--target): ceiling and send', { skip
   const { api_key: key } = await fetchApiKey(server.url, 'hamlet@zulip.com', DEFAULT_DEMO_PASSWORD);
   const out = mkdtempSync(join(tmpdir(), 'parley-bench-wrk-'));
   t.teardown(() => rmSync(out, { recursive: true, force: true }));
-  const run = await bench([
+  const run = await runBench([
     '--target', server.url, '--email', 'hamlet@zulip.com', '--api-key', key, '--channel', 'Verona', '--topic', 'wrk',
     '--driver', 'wrk', '--only', 'send', '--fanout', '0', '--duration', '1', '--warmup', '1', '--connections', '4', '--out', out,
   ]);
@@ -160,7 +144,7 @@ t.test('--driver wrk without wrk on PATH stops before anything runs', async (t) 
   const empty = mkdtempSync(join(tmpdir(), 'parley-no-wrk-'));
   const out = join(empty, 'results');
   t.teardown(() => rmSync(empty, { recursive: true, force: true }));
-  const run = await bench(['--driver', 'wrk', '--only', 'send', '--out', out], { ...process.env, PATH: empty }, 60_000);
+  const run = await runBench(['--driver', 'wrk', '--only', 'send', '--out', out], { env: { ...process.env, PATH: empty }, timeoutMs: 60_000 });
   t.equal(run.code, 1, 'exit 1');
   t.match(run.stderr, /wrk is not installed.*apt-get install wrk/, 'with the install hint');
   t.notMatch(run.stderr, /server pid/, 'no server was started');
