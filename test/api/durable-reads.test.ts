@@ -23,13 +23,18 @@ function gate() {
   };
 }
 
-t.test('a message in memory but not yet durable is invisible to reads', async (t) => {
+/** A test server whose appends wait at `flush` (opened at teardown), with hamlet and othello logged in. */
+async function gatedServer(t: Parameters<typeof startTestServer>[0]) {
   const flush = gate();
   const s = await startTestServer(t, {}, { afterAppend: flush.hook });
   t.teardown(() => flush.open());
   const hamlet = await s.as('hamlet@zulip.com');
   const othello = await s.as('othello@zulip.com');
-  const realm = s.server.registry.bySubdomainName('')!;
+  return { flush, s, hamlet, othello, realm: s.server.registry.bySubdomainName('')! };
+}
+
+t.test('a message in memory but not yet durable is invisible to reads', async (t) => {
+  const { flush, hamlet, othello, realm } = await gatedServer(t);
   const newest = async (extra: Record<string, unknown> = {}) =>
     (await hamlet.call('GET', '/messages', { anchor: 'newest', num_before: 5, num_after: 0, ...extra })).body;
 
@@ -86,12 +91,7 @@ t.test('a message in memory but not yet durable is invisible to reads', async (t
  * (api/durable-read.ts), so nobody sees a change a crash could take back.
  */
 t.test('an edit, move, flag, reaction or deletion not yet durable: reads wait for it', async (t) => {
-  const flush = gate();
-  const s = await startTestServer(t, {}, { afterAppend: flush.hook });
-  t.teardown(() => flush.open());
-  const hamlet = await s.as('hamlet@zulip.com');
-  const othello = await s.as('othello@zulip.com');
-  const realm = s.server.registry.bySubdomainName('')!;
+  const { flush, s, hamlet, othello, realm } = await gatedServer(t);
   const sent = await hamlet.call('POST', '/messages', { type: 'stream', to: 'Verona', topic: 'held', content: 'original words' });
   t.equal(sent.status, 200);
   const id = sent.body.id as number;

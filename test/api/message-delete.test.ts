@@ -14,11 +14,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startTestServer, DEMO_PASSWORD, type Caller, basicCall, loginApiKey } from '../support/test-server.js';
 import { verifyAction } from '../support/verify-action.js';
-import { decide, fingerprint, rejects, smallRealm, snapshotCopy } from '../support/realm-fixture.js';
+import { checkReplayAndSnapshot, decide, rejects, smallRealm, snapshotCopy } from '../support/realm-fixture.js';
 import { startServer } from '../../src/main.js';
 import { DEFAULT_CONFIG } from '../../src/config.js';
 import { evolve } from '../../src/domain/evolve.js';
-import { fromSnapshot, toSnapshot } from '../../src/domain/realm-snapshot.js';
 import { systemGroupId } from '../../src/domain/groups.js';
 import { canAccessMessage } from '../../src/domain/access.js';
 import { scanUserMessages } from '../../src/events/register/messages.js';
@@ -273,13 +272,6 @@ t.test('handler rules on a small realm', async (t) => {
   t.equal(state.streams.get(streams.secret)!.firstMessageId, null, 'no message left: null');
 
   // Replay and snapshot.
-  const replayed = fromSnapshot(base.id, structuredClone(toSnapshot(base).core), toSnapshot(base).columns);
-  replayed.host = base.host;
-  for (const r of records) evolve(replayed, r);
-  t.equal(fingerprint(replayed), fingerprint(state), 'replaying the records gives the same state');
-  const { core, columns } = toSnapshot(state);
-  const restored = fromSnapshot(state.id, structuredClone(core), columns);
-  restored.host = state.host;
-  t.equal(fingerprint(restored), fingerprint(state), 'snapshot round trip');
+  const { restored } = checkReplayAndSnapshot(t, base, records, state);
   t.notOk(restored.messages.exists(dm));
 });
