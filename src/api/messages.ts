@@ -12,7 +12,7 @@ import { defineEndpoint } from './define-endpoint.js';
 import { P } from './params.js';
 import { accessMessage } from '../domain/access.js';
 import { codePointLength, MAX_MESSAGE_LENGTH } from '../domain/messages.js';
-import { messageToWire } from '../events/wire/messages.js';
+import { flagsSuffix, messageJsonPrefix } from '../events/wire/message-json.js';
 import { renderMessageContent } from '../realm/message-render.js';
 import { prerenderContent, prerenderRawContent } from '../realm/render-offload.js';
 import { cleanNarrow, parseNarrow, type NarrowTerm, compileNarrow } from '../domain/narrow.js';
@@ -25,6 +25,7 @@ import { messageLookupIndex } from '../domain/recipient-index.js';
 import { escapeTopicHtml, highlightHtml, highlightTopic } from '../domain/message-search.js';
 import { isDamagedBody } from '../realm/damaged-body.js';
 import { durableRead } from './durable-read.js';
+import { RawJson } from './raw-json.js';
 import type { RealmHandle } from '../realm/realm-handle.js';
 import type { User } from '../domain/realm-state.js';
 import type { MessageBody } from '../domain/records.js';
@@ -92,12 +93,9 @@ export const getMessage = defineEndpoint({
       const state = realm.state;
       const body = readableBody(realm, user, id);
       if (body instanceof ZulipError) return body;
-      const message = messageToWire(state, user, id, body, {
-        applyMarkdown: params.apply_markdown,
-        clientGravatar: false,
-        allowEmptyTopicName: params.allow_empty_topic_name,
-      });
-      return { raw_content: body.content, message };
+      const view = { applyMarkdown: params.apply_markdown, clientGravatar: false, allowEmptyTopicName: params.allow_empty_topic_name };
+      const prefix = messageJsonPrefix(state, id, () => body, view)!;
+      return { raw_content: body.content, message: new RawJson(prefix + flagsSuffix(state, user, id)) };
     }),
 });
 
@@ -165,12 +163,15 @@ export const getMessages = defineEndpoint({
       if (numBefore > 0 && numAfter > 0 && !includeAnchor) {
         return Errors.badRequest('The anchor can only be excluded at an end of the range');
       }
-      return fetchMessageList(
+      const list = fetchMessageList(
         state,
         user,
         { anchor, includeAnchor, numBefore, numAfter, narrow: cleaned, applyMarkdown, clientGravatar, allowEmptyTopicName, visibleUpTo: realm.durableMessageId },
         (id) => realm.messageBody(id),
       );
+      if (list instanceof ZulipError) return list;
+      const { messagesJson, ...rest } = list;
+      return { messages: new RawJson(messagesJson), ...rest };
     });
   },
 });

@@ -48,6 +48,7 @@ import { evolvePushDevices } from './push-devices.js';
 import { apiKeyRegenerated } from './api-key-change.js';
 import { evolveBots } from './bots.js';
 import { assertNever, checkRecordVersion } from './record-versions.js';
+import { forgetStaleWire } from './message-wire-cache.js';
 
 /**
  * Applies one record to the state, in place. Throws `UnknownRecordError` (before touching the
@@ -55,6 +56,7 @@ import { assertNever, checkRecordVersion } from './record-versions.js';
  */
 export function evolve(state: RealmState, record: RealmRecord): void {
   checkRecordVersion(record);
+  forgetStaleWire(state, record);
   switch (record.type) {
     case 'realm_created':
       return realmCreated(state, record);

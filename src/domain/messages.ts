@@ -100,7 +100,7 @@ export function defaultReadBySender(client: string): boolean {
   return READ_BY_SENDER_CLIENTS.has(lower) || lower.includes('desktop app');
 }
 
-/** Options for `messageToWire`. */
+/** How a reader asked for message objects (`GET /messages` parameters; events/wire/message-json.ts). */
 export interface MessageView {
   applyMarkdown: boolean;
   clientGravatar: boolean;

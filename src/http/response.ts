@@ -6,6 +6,7 @@
 import type { HttpResponse } from 'uWebSockets.js';
 import { Errors } from '../errors.js';
 import type { ApiResponse } from '../api/registry.js';
+import { stringifyBody } from '../api/raw-json.js';
 import type { ResponseState } from './request.js';
 import { log } from '../log.js';
 
@@ -45,7 +46,7 @@ export function statusLine(status: number): string {
 function serialize(response: ApiResponse): { status: number; text: string | null; headers?: Readonly<Record<string, string>> } {
   if (response.body === null) return { status: response.status, text: null, headers: response.headers };
   try {
-    return { status: response.status, text: JSON.stringify(response.body) + '\n', headers: response.headers };
+    return { status: response.status, text: stringifyBody(response.body) + '\n', headers: response.headers };
   } catch (error) {
     log.error({ err: error }, 'response body is not serializable');
     const internal = Errors.internal();

@@ -135,7 +135,8 @@ t.test('history endpoint and edit_history visibility', async (t) => {
   t.same((await hamlet.call('GET', `/messages/999/history`)).body, bad('Invalid message(s)'));
 
   // Realm disallows history: the endpoint errors first, message objects drop edit_history.
-  realmOf(s).state.settings.allowEditHistory = false;
+  const iago = await s.as('iago@zulip.com');
+  t.equal((await iago.call('PATCH', '/realm', { allow_edit_history: 'false' })).body.result, 'success');
   t.same((await hamlet.call('GET', `/messages/999/history`)).body, bad('Message edit history is disabled in this organization'));
   const m = (await hamlet.call('GET', `/messages/${id}`)).body.message;
   t.notOk('edit_history' in m, 'no edit_history');

@@ -4,15 +4,13 @@
  * message, for `message` events and fetched messages, typed by the schema that checks it
  * (`MessageSchema`), so a field the schema does not allow, or of the wrong type, fails `tsc`.
  */
-import type { RealmState, User } from '../../domain/realm-state.js';
-import type { MessageBody } from '../../domain/records.js';
-import { Flag, flagNames } from '../../domain/message-index.js';
+import type { RealmState } from '../../domain/realm-state.js';
 import { apiEmail, avatarUrl } from '../../domain/users.js';
 import { reactionsWire } from '../../domain/reactions.js';
 import { submessagesWire } from '../../domain/submessages.js';
 import { isResolveToggle, topicForClient } from '../../domain/message-edits.js';
 import { topicLinks } from '../../domain/topic-links.js';
-import { indexedMessageFields, type MessageFields, type MessageView } from '../../domain/messages.js';
+import type { MessageFields } from '../../domain/messages.js';
 import type { MessageObject } from '../schemas.js';
 
 type DisplayRecipientUser = Extract<MessageObject['display_recipient'], unknown[]>[number];
@@ -21,7 +19,7 @@ type EditHistoryEntryObject = NonNullable<MessageObject['edit_history']>[number]
 /**
  * Zulip's message object without `flags` (https://zulip.com/api/get-message): the shape of
  * `message` in message events
- * and, plus flags, of fetched messages. `content` is given already chosen (HTML or Markdown).
+ * and, plus flags, of fetched messages (message-json.ts). `content` is given already chosen (HTML or Markdown).
  */
 export function buildMessageWire(
   state: RealmState,
@@ -65,30 +63,6 @@ function directRecipients(state: RealmState, userIds: readonly number[]): Displa
     out.push({ id: u.id, email: apiEmail(u, state.host), full_name: u.fullName, is_mirror_dummy: false });
   }
   return out.sort((a, b) => (a.email < b.email ? -1 : a.email > b.email ? 1 : 0));
-}
-
-/**
- * Zulip's message object for `viewer` (https://zulip.com/api/get-message) from the index and the
- * stored body. `flags` is
- * the viewer's UserMessage flags or `["read","historical"]` without a row.
- */
-export function messageToWire(
-  state: RealmState,
-  viewer: User,
-  id: number,
-  body: MessageBody,
-  view: MessageView,
-): MessageObject {
-  const wire = buildMessageWire(
-    state,
-    indexedMessageFields(state, id),
-    view.applyMarkdown ? body.rendered : body.content,
-    view.applyMarkdown ? 'text/html' : 'text/x-markdown',
-    view,
-  );
-  wire.flags = flagNames(state.messages.userFlags(viewer.id, id) ?? Flag.read | Flag.historical);
-  addEditFields(state, id, wire, view.allowEmptyTopicName);
-  return wire;
 }
 
 /**

@@ -22,8 +22,7 @@ import { Flag, MessageBit, type MessageIndex, type UserMessages } from '../../do
 import type { MessageBody } from '../../domain/records.js';
 import type { RealmState, User } from '../../domain/realm-state.js';
 import { canAccessStreamHistory, channelMessageAccess } from '../../domain/access.js';
-import { messageToWire } from '../../events/wire/messages.js';
-import type { MessageObject } from '../../events/schemas.js';
+import { flagsSuffix, messageJsonPrefix } from '../../events/wire/message-json.js';
 import {
   LARGER_THAN_MAX_MESSAGE_ID,
   MAX_POSSIBLE_MESSAGE_ID,
@@ -289,10 +288,21 @@ export function selectMessages(
   };
 }
 
+/** The success body of `GET /messages`, its `messages` already as JSON text (an array). */
+export interface MessageListJson {
+  messagesJson: string;
+  found_anchor: boolean;
+  found_oldest: boolean;
+  found_newest: boolean;
+  history_limited: boolean;
+  anchor: number;
+}
+
 /**
  * The success body of `GET /messages`: `{messages, found_anchor, found_oldest, found_newest,
- * history_limited, anchor}` with each message as `messageToWire` builds it for `viewer` (its
- * flags, or `["read","historical"]` without a row) plus, for `search` narrows,
+ * history_limited, anchor}`, `messages` as JSON text: each message object as `messageToWire`
+ * builds it for `viewer` (its flags, or `["read","historical"]` without a row), from the realm's
+ * cached message texts (events/wire/message-json.ts), plus, for `search` narrows,
  * `match_content` / `match_subject` with the query words in `<span class="highlight">`.
  * Returns a BAD_NARROW ZulipError instead when the narrow does not compile.
  */
@@ -301,25 +311,27 @@ export function fetchMessageList(
   viewer: User,
   req: MessageListRequest,
   readBody: BodyReader,
-): Record<string, unknown> | ZulipError {
+): MessageListJson | ZulipError {
   const selected = selectMessages(state, viewer, req, readBody);
   if (!('ids' in selected)) return selected;
   const view = { applyMarkdown: req.applyMarkdown, clientGravatar: req.clientGravatar, allowEmptyTopicName: req.allowEmptyTopicName };
   const search = selected.narrow.search;
-  // Search narrows add Zulip's highlighted copies (`messages_for_ids` `search_fields`).
-  const messages: Array<MessageObject & { match_content?: string; match_subject?: string }> = [];
+  let messagesJson = '';
   for (const id of selected.ids) {
-    const body = readBody(id);
-    if (body === undefined) continue;
-    const wire: (typeof messages)[number] = messageToWire(state, viewer, id, body, view);
+    // Search narrows add Zulip's highlighted copies (`messages_for_ids` `search_fields`).
+    let highlights = '';
     if (search !== null) {
-      wire.match_content = highlightHtml(body.rendered, search);
-      wire.match_subject = highlightTopic(state.topics.value(state.messages.topic.get(id)), search);
+      const body = readBody(id);
+      if (body === undefined) continue;
+      const topic = state.topics.value(state.messages.topic.get(id));
+      highlights = `,"match_content":${JSON.stringify(highlightHtml(body.rendered, search))},"match_subject":${JSON.stringify(highlightTopic(topic, search))}`;
     }
-    messages.push(wire);
+    const prefix = messageJsonPrefix(state, id, readBody, view);
+    if (prefix === undefined) continue;
+    messagesJson += (messagesJson === '' ? '[' : ',') + prefix + highlights + flagsSuffix(state, viewer, id);
   }
   return {
-    messages,
+    messagesJson: messagesJson === '' ? '[]' : `${messagesJson}]`,
     found_anchor: selected.foundAnchor,
     found_oldest: selected.foundOldest,
     found_newest: selected.foundNewest,
