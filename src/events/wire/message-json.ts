@@ -1,6 +1,6 @@
 /**
- * Message objects as JSON text for reads (`GET /messages`, `GET /messages/{id}`): the same object
- * as `messageToWire` (messages.ts), serialized once per message and view through the realm's
+ * Message objects as JSON text for reads (`GET /messages`, `GET /messages/{id}`): Zulip's message
+ * object (`buildMessageWire` + `addEditFields`, messages.ts), serialized once per message and view through the realm's
  * `MessageWireCache` (domain/message-wire-cache.ts); a read adds the viewer's `flags` (and a
  * search's highlights) to the cached text. Zulip's split is the same: a cached `wide_dict`, then
  * `finalize_payload` per request (zerver/lib/message_cache.py).

@@ -300,9 +300,9 @@ export interface MessageListJson {
 
 /**
  * The success body of `GET /messages`: `{messages, found_anchor, found_oldest, found_newest,
- * history_limited, anchor}`, `messages` as JSON text: each message object as `messageToWire`
- * builds it for `viewer` (its flags, or `["read","historical"]` without a row), from the realm's
- * cached message texts (events/wire/message-json.ts), plus, for `search` narrows,
+ * history_limited, anchor}`, `messages` as JSON text: each message object with `viewer`'s flags
+ * (or `["read","historical"]` without a row), from the realm's cached message texts
+ * (events/wire/message-json.ts), plus, for `search` narrows,
  * `match_content` / `match_subject` with the query words in `<span class="highlight">`.
  * Returns a BAD_NARROW ZulipError instead when the narrow does not compile.
  */
