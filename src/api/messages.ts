@@ -95,7 +95,7 @@ export const getMessage = defineEndpoint({
       if (body instanceof ZulipError) return body;
       const view = { applyMarkdown: params.apply_markdown, clientGravatar: false, allowEmptyTopicName: params.allow_empty_topic_name };
       const prefix = messageJsonPrefix(state, id, () => body, view)!;
-      return { raw_content: body.content, message: new RawJson(prefix + flagsSuffix(state, user, id)) };
+      return { raw_content: body.content, message: new RawJson([prefix, flagsSuffix(state, user, id)]) };
     }),
 });
 

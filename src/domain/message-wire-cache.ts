@@ -1,11 +1,11 @@
 /**
- * A realm's cache of message objects as JSON text, viewer-independent (no `flags`), so that
+ * A realm's cache of message objects as JSON (UTF-8 bytes), viewer-independent (no `flags`), so that
  * `GET /messages` and `GET /messages/{id}` serialize a message once rather than on every read
  * (issue 17: JSON building was a third of a list request's CPU). Zulip does the same with its
  * message cache: `MessageDict.wide_dict` is cached (zerver/lib/message_cache.py `MessageDict`,
  * `messages_for_ids`) and only the per-user parts are added per request (`finalize_payload`).
  *
- * The cache holds opaque strings; events/wire/message-json.ts builds them. What keeps them true is
+ * The cache holds opaque bytes; events/wire/message-json.ts builds them. What keeps them true is
  * `forgetStaleWire`, run by `evolve` for every record: a record changes a message's wire form either
  * not at all (a new message, flags, drafts...), for the messages it names (reactions, edits,
  * deletions, submessages), or possibly for all of them (a user, channel or setting changed: the
@@ -16,15 +16,15 @@ import { LRUCache } from 'lru-cache';
 import type { RealmState } from './realm-state.js';
 import type { RealmRecord } from './records.js';
 
-/** Text kept per realm at most, in UTF-16 code units (~bytes for Latin-1 text): 4 Mi. */
-export const WIRE_CACHE_MAX_CHARS = 4 * 1024 * 1024;
+/** Bytes of JSON kept per realm at most (4 MiB). */
+export const WIRE_CACHE_MAX_BYTES = 4 * 1024 * 1024;
 
 /** Variants of one message's text: `apply_markdown` × `client_gravatar` × `allow_empty_topic_name`. */
 const VARIANTS = 8;
 
-/** One realm state's message texts, keyed by message id and view variant. */
+/** One realm state's message texts (UTF-8 JSON), keyed by message id and view variant. */
 export class MessageWireCache {
-  private readonly texts = new LRUCache<number, string>({ maxSize: WIRE_CACHE_MAX_CHARS, sizeCalculation: (text) => text.length });
+  private readonly texts = new LRUCache<number, Uint8Array>({ maxSize: WIRE_CACHE_MAX_BYTES, sizeCalculation: (text) => text.byteLength });
   /** The realm's host and subdomain the texts were built with (sender emails, `sender_realm_str`). */
   private host: string;
   private subdomain: string;
@@ -35,7 +35,7 @@ export class MessageWireCache {
   }
 
   /** The cached text of message `id` in view `variant` (0–7), or `undefined`. */
-  get(state: RealmState, id: number, variant: number): string | undefined {
+  get(state: RealmState, id: number, variant: number): Uint8Array | undefined {
     // The host and subdomain are set outside `evolve` (start-up, a subdomain change).
     if (state.host !== this.host || state.subdomain !== this.subdomain) {
       this.clear();
@@ -47,7 +47,7 @@ export class MessageWireCache {
   }
 
   /** Stores the text of message `id` in view `variant`. */
-  set(id: number, variant: number, text: string): void {
+  set(id: number, variant: number, text: Uint8Array): void {
     this.texts.set(id * VARIANTS + variant, text);
   }
 

@@ -6,7 +6,7 @@
 import type { HttpResponse } from 'uWebSockets.js';
 import { Errors } from '../errors.js';
 import type { ApiResponse } from '../api/registry.js';
-import { stringifyBody } from '../api/raw-json.js';
+import { encodeBody } from '../api/raw-json.js';
 import type { ResponseState } from './request.js';
 import { log } from '../log.js';
 
@@ -43,10 +43,10 @@ export function statusLine(status: number): string {
 }
 
 /** Serializes a body; an unserializable one (cycle, BigInt) is logged and becomes a 500. */
-function serialize(response: ApiResponse): { status: number; text: string | null; headers?: Readonly<Record<string, string>> } {
+function serialize(response: ApiResponse): { status: number; text: string | Buffer | null; headers?: Readonly<Record<string, string>> } {
   if (response.body === null) return { status: response.status, text: null, headers: response.headers };
   try {
-    return { status: response.status, text: stringifyBody(response.body) + '\n', headers: response.headers };
+    return { status: response.status, text: encodeBody(response.body), headers: response.headers };
   } catch (error) {
     log.error({ err: error }, 'response body is not serializable');
     const internal = Errors.internal();

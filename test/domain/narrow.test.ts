@@ -209,8 +209,8 @@ t.test('access: protected and shared history, admins, guests', async (t) => {
   const flags = fetchMessageList(state, state.users.get(u.member)!, {
     anchor: LARGER_THAN_MAX_MESSAGE_ID, includeAnchor: true, numBefore: 10, numAfter: 0,
     narrow: w.terms(u.member, [op('channel', 'empty')]), applyMarkdown: false, clientGravatar: true, allowEmptyTopicName: false,
-  }, w.readBody) as { messagesJson: string };
-  const messages = JSON.parse(flags.messagesJson) as Array<{ flags: string[]; content: string }>;
+  }, w.readBody) as { messagesJson: Uint8Array[] };
+  const messages = JSON.parse(Buffer.concat(flags.messagesJson).toString()) as Array<{ flags: string[]; content: string }>;
   t.same(messages.map((m) => [m.content, m.flags]), [['nobody here', ['read', 'historical']]]);
   void s1;
 });

@@ -2,13 +2,13 @@
  * Cached message JSON (src/events/wire/message-json.ts, src/domain/message-wire-cache.ts): after every
  * kind of change a user can make, `GET /messages` and `GET /messages/{id}` answer exactly what a
  * server with an empty cache answers, in every view (`apply_markdown` × `client_gravatar` ×
- * `allow_empty_topic_name`); the cache is really used; `stringifyBody` splices raw JSON only.
+ * `allow_empty_topic_name`); the cache is really used; `encodeBody` splices raw JSON only.
  */
 import t, { type Test } from 'tap';
-import { startTestServer, type Caller, type TestServer } from '../support/test-server.js';
-import { messageWireCache, WIRE_CACHE_MAX_CHARS } from '../../src/domain/message-wire-cache.js';
+import { startTestServer, type Caller, type Reply, type TestServer } from '../support/test-server.js';
+import { messageWireCache, WIRE_CACHE_MAX_BYTES } from '../../src/domain/message-wire-cache.js';
 import { flagsSuffix, messageJsonPrefix } from '../../src/events/wire/message-json.js';
-import { RawJson, stringifyBody } from '../../src/api/raw-json.js';
+import { RawJson, encodeBody } from '../../src/api/raw-json.js';
 import type { MessageBody } from '../../src/domain/records.js';
 
 const realmOf = (s: TestServer) => s.server.registry.all()[0]!;
@@ -50,7 +50,7 @@ t.test('cached message objects follow every change', async (t) => {
   const [one, two, , three] = ids as [number, number, number, number];
   await sameAsUncached(t, s, hamlet, ids, 'start');
 
-  const changes: Array<[string, () => Promise<{ body: { result: string } }>]> = [
+  const changes: Array<[string, () => Promise<Reply>]> = [
     ['content edit', () => hamlet.call('PATCH', `/messages/${one}`, { content: 'cached **edited**' })],
     ['topic move', () => hamlet.call('PATCH', `/messages/${one}`, { topic: 'cached moved #7', propagate_mode: 'change_all' })],
     ['channel move', () => iago.call('PATCH', `/messages/${three}`, { stream_id: realmStreamId(s, 'Scotland') })],
@@ -92,32 +92,34 @@ t.test('a cached message is served without reading its body again', async (t) =>
   const first = messageJsonPrefix(realm.state, id, readBody, view);
   const second = messageJsonPrefix(realm.state, id, readBody, view);
   t.equal(reads, 1, 'one body read for two builds');
-  t.equal(second, first);
+  t.equal(second, first, 'the same bytes, not a copy');
   const user = [...realm.state.users.values()].find((u) => u.email === 'hamlet@zulip.com')!;
-  const message = JSON.parse(first! + flagsSuffix(realm.state, user, id)) as Record<string, unknown>;
+  const message = JSON.parse(Buffer.concat([first!, flagsSuffix(realm.state, user, id)]).toString()) as Record<string, unknown>;
   t.equal(message.content, '<p>hello</p>');
   t.same(message, (await hamlet.call('GET', `/messages/${id}`)).body.message, 'the object GET /messages/{id} answers');
   t.equal(messageJsonPrefix(realm.state, 999_999, () => undefined, view), undefined, 'no body: nothing');
   t.equal(messageWireCache(realm.state).size, 1, 'a message without a body is not cached');
 });
 
-t.test('the cache is bounded by its size in characters', async (t) => {
+t.test('the cache is bounded by its size in bytes', async (t) => {
   const s = await startTestServer(t);
   const cache = messageWireCache(realmOf(s).state);
-  const text = 'x'.repeat(64 * 1024);
-  const count = Math.ceil((2 * WIRE_CACHE_MAX_CHARS) / text.length);
+  const text = Buffer.alloc(64 * 1024, 'x');
+  const count = Math.ceil((2 * WIRE_CACHE_MAX_BYTES) / text.length);
   for (let id = 1; id <= count; id++) cache.set(id, 0, text);
-  t.ok(cache.size * text.length <= WIRE_CACHE_MAX_CHARS, `holds ${cache.size} of ${count} texts`);
+  t.ok(cache.size * text.length <= WIRE_CACHE_MAX_BYTES, `holds ${cache.size} of ${count} texts`);
   t.ok(cache.size >= count / 2 - 1, 'keeps the most recent ones');
   t.equal(cache.get(realmOf(s).state, count, 0), text, 'the newest is there');
   t.equal(cache.get(realmOf(s).state, 1, 0), undefined, 'the oldest is gone');
 });
 
-t.test('stringifyBody splices top-level raw JSON and is JSON.stringify otherwise', async (t) => {
-  const plain = { result: 'success', msg: '', n: 1, list: [1, { a: 'b' }], skip: undefined, nested: { r: new RawJson('[1]') } };
-  t.equal(stringifyBody(plain), JSON.stringify(plain), 'no top-level raw: JSON.stringify (nested RawJson is an ordinary object)');
-  const body = { result: 'success', messages: new RawJson('[{"id":1}]'), gone: undefined, anchor: 5 };
-  t.equal(stringifyBody(body), '{"result":"success","messages":[{"id":1}],"anchor":5}');
-  t.same(JSON.parse(stringifyBody({ only: new RawJson('"x"') })), { only: 'x' });
-  t.equal(stringifyBody({ a: new RawJson('1'), b: () => 1 }), '{"a":1}', 'functions are left out as JSON.stringify does');
+t.test('encodeBody splices top-level raw JSON and is JSON.stringify otherwise', async (t) => {
+  const plain = { result: 'success', msg: '', n: 1, list: [1, { a: 'b' }], skip: undefined, nested: { r: new RawJson(['[1]']) } };
+  t.equal(encodeBody(plain), JSON.stringify(plain) + '\n', 'no top-level raw: JSON.stringify (a nested RawJson is an ordinary object)');
+  const body = { result: 'success', messages: new RawJson(['[', Buffer.from('{"id":1,"s":"é🐙"'), '}]']), gone: undefined, anchor: 5 };
+  const encoded = encodeBody(body);
+  t.ok(Buffer.isBuffer(encoded), 'bytes when there is raw JSON');
+  t.equal(encoded.toString(), '{"result":"success","messages":[{"id":1,"s":"é🐙"}],"anchor":5}\n', 'UTF-8 chunks and strings together');
+  t.same(JSON.parse(encodeBody({ only: new RawJson(['"ü"']) }).toString()), { only: 'ü' }, 'strings are encoded as UTF-8');
+  t.equal(encodeBody({ a: new RawJson(['1']), b: () => 1, c: undefined }).toString(), '{"a":1}\n', 'functions and undefined are left out as JSON.stringify does');
 });

@@ -19,7 +19,7 @@ function variantOf(view: MessageView): number {
 
 /**
  * Message `id`'s object without `flags` and without its closing brace (`{"id":…,"edit_history":[…]`),
- * from the cache or built from `body` and cached. `body` is read only on a miss; `undefined` from
+ * as UTF-8 JSON, from the cache or built from `body` and cached. `body` is read only on a miss; `undefined` from
  * it means the message has no readable body (the caller skips it); nothing is cached then.
  */
 export function messageJsonPrefix(
@@ -27,7 +27,7 @@ export function messageJsonPrefix(
   id: number,
   readBody: (id: number) => MessageBody | undefined,
   view: MessageView,
-): string | undefined {
+): Uint8Array | undefined {
   const cache = messageWireCache(state);
   const variant = variantOf(view);
   const cached = cache.get(state, id, variant);
@@ -42,17 +42,24 @@ export function messageJsonPrefix(
     view,
   );
   addEditFields(state, id, wire, view.allowEmptyTopicName);
-  const prefix = JSON.stringify(wire).slice(0, -1);
+  const prefix = utf8(JSON.stringify(wire).slice(0, -1));
   cache.set(id, variant, prefix);
   return prefix;
 }
 
-const flagsJsonByBits = new Map<number, string>();
+/** `text` as UTF-8 in a buffer of its own (not a slice of Node's shared pool, which a cache would pin). */
+function utf8(text: string): Uint8Array {
+  const bytes = Buffer.allocUnsafeSlow(Buffer.byteLength(text));
+  bytes.write(text);
+  return bytes;
+}
 
-/** `,"flags":[…]}`: closes a prefix with `viewer`'s flags (`["read","historical"]` without a row). */
-export function flagsSuffix(state: RealmState, viewer: User, id: number): string {
+const flagsJsonByBits = new Map<number, Uint8Array>();
+
+/** `,"flags":[…]}` as UTF-8: closes a prefix with `viewer`'s flags (`["read","historical"]` without a row). */
+export function flagsSuffix(state: RealmState, viewer: User, id: number): Uint8Array {
   const bits = state.messages.userFlags(viewer.id, id) ?? Flag.read | Flag.historical;
   let json = flagsJsonByBits.get(bits);
-  if (json === undefined) flagsJsonByBits.set(bits, (json = `,"flags":${JSON.stringify(flagNames(bits))}}`));
+  if (json === undefined) flagsJsonByBits.set(bits, (json = utf8(`,"flags":${JSON.stringify(flagNames(bits))}}`)));
   return json;
 }

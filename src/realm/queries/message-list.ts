@@ -288,9 +288,14 @@ export function selectMessages(
   };
 }
 
-/** The success body of `GET /messages`, its `messages` already as JSON text (an array). */
+const OPEN = Buffer.from('[');
+const COMMA = Buffer.from(',');
+const CLOSE = Buffer.from(']');
+const EMPTY_ARRAY = Buffer.from('[]');
+
+/** The success body of `GET /messages`, its `messages` already as JSON: UTF-8 chunks of one array. */
 export interface MessageListJson {
-  messagesJson: string;
+  messagesJson: Uint8Array[];
   found_anchor: boolean;
   found_oldest: boolean;
   found_newest: boolean;
@@ -316,22 +321,25 @@ export function fetchMessageList(
   if (!('ids' in selected)) return selected;
   const view = { applyMarkdown: req.applyMarkdown, clientGravatar: req.clientGravatar, allowEmptyTopicName: req.allowEmptyTopicName };
   const search = selected.narrow.search;
-  let messagesJson = '';
+  const messagesJson: Uint8Array[] = [];
   for (const id of selected.ids) {
     // Search narrows add Zulip's highlighted copies (`messages_for_ids` `search_fields`).
-    let highlights = '';
+    let highlights: Uint8Array | undefined;
     if (search !== null) {
       const body = readBody(id);
       if (body === undefined) continue;
       const topic = state.topics.value(state.messages.topic.get(id));
-      highlights = `,"match_content":${JSON.stringify(highlightHtml(body.rendered, search))},"match_subject":${JSON.stringify(highlightTopic(topic, search))}`;
+      highlights = Buffer.from(`,"match_content":${JSON.stringify(highlightHtml(body.rendered, search))},"match_subject":${JSON.stringify(highlightTopic(topic, search))}`);
     }
     const prefix = messageJsonPrefix(state, id, readBody, view);
     if (prefix === undefined) continue;
-    messagesJson += (messagesJson === '' ? '[' : ',') + prefix + highlights + flagsSuffix(state, viewer, id);
+    messagesJson.push(messagesJson.length === 0 ? OPEN : COMMA, prefix);
+    if (highlights !== undefined) messagesJson.push(highlights);
+    messagesJson.push(flagsSuffix(state, viewer, id));
   }
+  messagesJson.push(messagesJson.length === 0 ? EMPTY_ARRAY : CLOSE);
   return {
-    messagesJson: messagesJson === '' ? '[]' : `${messagesJson}]`,
+    messagesJson,
     found_anchor: selected.foundAnchor,
     found_oldest: selected.foundOldest,
     found_newest: selected.foundNewest,
