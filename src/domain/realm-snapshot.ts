@@ -111,6 +111,68 @@ export interface RealmCore {
   pushDevices?: PushDevicesCore;
 }
 
+/**
+ * One optional part of `RealmCore`: written from the state, and read back into a fresh state
+ * (`undefined` when the snapshot was written before the part existed, or when it was empty).
+ */
+interface CorePart<T> {
+  toCore(state: RealmState): T | undefined;
+  fromCore(state: RealmState, core: T | undefined): void;
+}
+
+/** The optional keys of `RealmCore`. */
+type OptionalCoreKey = { [K in keyof RealmCore]-?: undefined extends RealmCore[K] ? K : never }[keyof RealmCore];
+
+/** Every optional part, in the order they are written and restored (a new part must be listed: the type says so). */
+const CORE_PARTS: { [K in OptionalCoreKey]: CorePart<NonNullable<RealmCore[K]>> } = {
+  userTopics: { toCore: userTopicsToCore, fromCore: userTopicsFromCore },
+  linkifiers: { toCore: linkifiersToCore, fromCore: linkifiersFromCore },
+  invites: { toCore: invitesToCore, fromCore: invitesFromCore },
+  profileFields: { toCore: profileFieldsToCore, fromCore: profileFieldsFromCore },
+  userStatus: { toCore: userStatusToCore, fromCore: userStatusFromCore },
+  navigationViews: { toCore: navigationViewsToCore, fromCore: navigationViewsFromCore },
+  channelFolders: { toCore: channelFoldersToCore, fromCore: channelFoldersFromCore },
+  drafts: { toCore: draftsToCore, fromCore: draftsFromCore },
+  scheduledMessages: { toCore: scheduledMessagesToCore, fromCore: scheduledMessagesFromCore },
+  realmIcon: {
+    toCore: (state) => state.realmIcon,
+    fromCore: (state, icon) => {
+      if (icon !== undefined && icon !== null) state.realmIcon = { ...icon };
+      else delete state.realmIcon;
+    },
+  },
+  submessages: { toCore: submessagesToCore, fromCore: submessagesFromCore },
+  attachments: { toCore: attachmentsToCore, fromCore: attachmentsFromCore },
+  reactions: { toCore: reactionsToCore, fromCore: reactionsFromCore },
+  presence: {
+    toCore: (state) => state.presence.toCore(),
+    fromCore: (state, core) => {
+      state.presence = PresenceStore.fromCore(core);
+    },
+  },
+  editHistory: { toCore: editHistoryToCore, fromCore: editHistoryFromCore },
+  playgrounds: { toCore: playgroundsToCore, fromCore: playgroundsFromCore },
+  userDefaults: {
+    toCore: (state) => state.userDefaults,
+    fromCore: (state, defaults) => {
+      if (defaults !== undefined) state.userDefaults = defaults;
+    },
+  },
+  realmDomains: {
+    toCore: (state) => state.realmDomains,
+    fromCore: (state, domains) => {
+      if (domains !== undefined) state.realmDomains = domains;
+    },
+  },
+  botStorage: { toCore: botStorageToCore, fromCore: botStorageFromCore },
+  realmEmoji: { toCore: realmEmojiToCore, fromCore: realmEmojiFromCore },
+  sessions: { toCore: sessionsToCore, fromCore: sessionsFromCore },
+  mutedUsers: { toCore: mutedUsersToCore, fromCore: mutedUsersFromCore },
+  alertWords: { toCore: alertWordsToCore, fromCore: alertWordsFromCore },
+  savedSnippets: { toCore: savedSnippetsToCore, fromCore: savedSnippetsFromCore },
+  pushDevices: { toCore: pushDevicesToCore, fromCore: pushDevicesFromCore },
+};
+
 const umIds = (userId: number) => `um:ids:${userId}`;
 const umFlags = (userId: number) => `um:flags:${userId}`;
 
@@ -139,32 +201,9 @@ export function toSnapshot(state: RealmState): { core: RealmCore; columns: Recor
     clients: state.clients.toArray(),
     nextIds: state.nextIds,
     userMessageOwners: [...state.messages.users.keys()],
-    userTopics: userTopicsToCore(state),
-    linkifiers: linkifiersToCore(state),
-    invites: invitesToCore(state),
-    profileFields: profileFieldsToCore(state),
-    userStatus: userStatusToCore(state),
-    navigationViews: navigationViewsToCore(state),
-    channelFolders: channelFoldersToCore(state),
-    drafts: draftsToCore(state),
-    scheduledMessages: scheduledMessagesToCore(state),
-    realmIcon: state.realmIcon,
-    submessages: submessagesToCore(state),
-    attachments: attachmentsToCore(state),
-    reactions: reactionsToCore(state),
-    presence: state.presence.toCore(),
-    editHistory: editHistoryToCore(state),
-    playgrounds: playgroundsToCore(state),
-    userDefaults: state.userDefaults,
-    realmDomains: state.realmDomains,
-    botStorage: botStorageToCore(state),
-    realmEmoji: realmEmojiToCore(state),
-    sessions: sessionsToCore(state),
-    mutedUsers: mutedUsersToCore(state),
-    alertWords: alertWordsToCore(state),
-    savedSnippets: savedSnippetsToCore(state),
-    pushDevices: pushDevicesToCore(state),
   };
+  const parts = core as unknown as Record<OptionalCoreKey, unknown>;
+  for (const key of Object.keys(CORE_PARTS) as OptionalCoreKey[]) parts[key] = CORE_PARTS[key].toCore(state);
   return { core, columns };
 }
 
@@ -206,32 +245,8 @@ export function fromSnapshot(id: number, coreObject: object, columns: Record<str
   state.messages = restoreMessages(columns, core.userMessageOwners);
   // The restored messages are not in the word index yet: the realm layer backfills them.
   state.wordIndex = new MessageWordIndex(state.messages.bits.length);
-  userTopicsFromCore(state, core.userTopics);
-  linkifiersFromCore(state, core.linkifiers);
-  invitesFromCore(state, core.invites);
-  profileFieldsFromCore(state, core.profileFields);
-  userStatusFromCore(state, core.userStatus);
-  navigationViewsFromCore(state, core.navigationViews);
-  channelFoldersFromCore(state, core.channelFolders);
-  draftsFromCore(state, core.drafts);
-  scheduledMessagesFromCore(state, core.scheduledMessages);
-  if (core.realmIcon !== undefined && core.realmIcon !== null) state.realmIcon = { ...core.realmIcon };
-  else delete state.realmIcon;
-  submessagesFromCore(state, core.submessages);
-  attachmentsFromCore(state, core.attachments);
-  reactionsFromCore(state, core.reactions);
-  state.presence = PresenceStore.fromCore(core.presence);
-  editHistoryFromCore(state, core.editHistory);
-  playgroundsFromCore(state, core.playgrounds);
-  if (core.userDefaults !== undefined) state.userDefaults = core.userDefaults;
-  if (core.realmDomains !== undefined) state.realmDomains = core.realmDomains;
-  botStorageFromCore(state, core.botStorage);
-  realmEmojiFromCore(state, core.realmEmoji);
-  sessionsFromCore(state, core.sessions);
-  mutedUsersFromCore(state, core.mutedUsers);
-  alertWordsFromCore(state, core.alertWords);
-  savedSnippetsFromCore(state, core.savedSnippets);
-  pushDevicesFromCore(state, core.pushDevices);
+  const parts = CORE_PARTS as Record<OptionalCoreKey, CorePart<unknown>>;
+  for (const key of Object.keys(CORE_PARTS) as OptionalCoreKey[]) parts[key].fromCore(state, core[key]);
   return state;
 }
 
