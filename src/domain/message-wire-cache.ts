@@ -1,5 +1,6 @@
 /**
- * A realm's cache of message objects as JSON (UTF-8 bytes), viewer-independent (no `flags`), so that
+ * A cache of message objects as JSON (UTF-8 bytes), per realm state within one process-wide byte
+ * budget, viewer-independent (no `flags`), so that
  * `GET /messages` and `GET /messages/{id}` serialize a message once rather than on every read
  * (issue 17: JSON building was a third of a list request's CPU). Zulip does the same with its
  * message cache: `MessageDict.wide_dict` is cached (zerver/lib/message_cache.py `MessageDict`,
@@ -9,22 +10,39 @@
  * `forgetStaleWire`, run by `evolve` for every record: a record changes a message's wire form either
  * not at all (a new message, flags, drafts...), for the messages it names (reactions, edits,
  * deletions, submessages), or possibly for all of them (a user, channel or setting changed: the
- * cache is dropped). The table below is typed over every record type, so a new record type does not
+ * realm's entries are dropped). The table below is typed over every record type, so a new record type does not
  * compile until it says which. A reloaded realm state is a new object and starts with no cache.
  */
 import { LRUCache } from 'lru-cache';
 import type { RealmState } from './realm-state.js';
 import type { RealmRecord } from './records.js';
 
-/** Bytes of JSON kept per realm at most (4 MiB). */
-export const WIRE_CACHE_MAX_BYTES = 4 * 1024 * 1024;
+/**
+ * Bytes of JSON kept at most, for every realm of the process together (8 MiB): one budget, so that
+ * a server hosting many organizations does not keep a full cache for each idle one.
+ */
+export const WIRE_CACHE_MAX_BYTES = 8 * 1024 * 1024;
 
 /** Variants of one message's text: `apply_markdown` × `client_gravatar` × `allow_empty_topic_name`. */
 const VARIANTS = 8;
 
-/** One realm state's message texts (UTF-8 JSON), keyed by message id and view variant. */
+/**
+ * Every realm's texts, least recently used evicted first. Keys are `generation:slot`; a realm's cache
+ * drops everything by moving to a new generation (the old entries are never read again and age out).
+ */
+const texts = new LRUCache<string, Uint8Array>({ maxSize: WIRE_CACHE_MAX_BYTES, sizeCalculation: (text) => text.byteLength });
+let nextGeneration = 1;
+
+/** Bytes held by every realm's cache together (for tests and metrics). */
+export function wireCacheBytes(): number {
+  return texts.calculatedSize;
+}
+
+/** One realm state's view of the process-wide cache: message texts (UTF-8 JSON) by id and view variant. */
 export class MessageWireCache {
-  private readonly texts = new LRUCache<number, Uint8Array>({ maxSize: WIRE_CACHE_MAX_BYTES, sizeCalculation: (text) => text.byteLength });
+  private generation = nextGeneration++;
+  /** Whether anything was stored since the last `clear` (else there is nothing to forget). */
+  private filled = false;
   /** The realm's host and subdomain the texts were built with (sender emails, `sender_realm_str`). */
   private host: string;
   private subdomain: string;
@@ -43,28 +61,34 @@ export class MessageWireCache {
       this.subdomain = state.subdomain;
       return undefined;
     }
-    return this.texts.get(id * VARIANTS + variant);
+    return texts.get(this.key(id, variant));
   }
 
   /** Stores the text of message `id` in view `variant`. */
   set(id: number, variant: number, text: Uint8Array): void {
-    this.texts.set(id * VARIANTS + variant, text);
+    texts.set(this.key(id, variant), text);
+    this.filled = true;
   }
 
   /** Forgets every variant of the given messages. */
   forget(ids: readonly number[]): void {
-    if (this.texts.size === 0) return;
-    for (const id of ids) for (let v = 0; v < VARIANTS; v++) this.texts.delete(id * VARIANTS + v);
+    if (!this.filled) return;
+    for (const id of ids) for (let v = 0; v < VARIANTS; v++) texts.delete(this.key(id, v));
   }
 
-  /** Forgets everything. */
+  /** Forgets everything of this realm. */
   clear(): void {
-    this.texts.clear();
+    this.generation = nextGeneration++;
+    this.filled = false;
   }
 
-  /** Texts held (for tests and metrics). */
-  get size(): number {
-    return this.texts.size;
+  /** Whether anything was stored since the last `clear` (entries may have been evicted since). */
+  get isFilled(): boolean {
+    return this.filled;
+  }
+
+  private key(id: number, variant: number): string {
+    return `${this.generation}:${id * VARIANTS + variant}`;
   }
 }
 
@@ -171,7 +195,7 @@ const WIRE_EFFECTS: { [T in RealmRecord['type']]: WireEffect<Extract<RealmRecord
  */
 export function forgetStaleWire(state: RealmState, record: RealmRecord): void {
   const cache = caches.get(state);
-  if (cache === undefined || cache.size === 0) return;
+  if (cache === undefined || !cache.isFilled) return;
   const effect = WIRE_EFFECTS[record.type] as WireEffect<RealmRecord>;
   if (effect === 'none') return;
   if (effect === 'all') cache.clear();

@@ -6,7 +6,7 @@
  */
 import t, { type Test } from 'tap';
 import { startTestServer, type Caller, type Reply, type TestServer } from '../support/test-server.js';
-import { messageWireCache, WIRE_CACHE_MAX_BYTES } from '../../src/domain/message-wire-cache.js';
+import { messageWireCache, wireCacheBytes, WIRE_CACHE_MAX_BYTES } from '../../src/domain/message-wire-cache.js';
 import { flagsSuffix, messageJsonPrefix } from '../../src/events/wire/message-json.js';
 import { RawJson, encodeBody } from '../../src/api/raw-json.js';
 import type { MessageBody } from '../../src/domain/records.js';
@@ -31,7 +31,7 @@ async function readAll(c: Caller, ids: readonly number[]): Promise<unknown[]> {
 /** Asserts that reads through the warm cache equal reads after the cache was dropped. */
 async function sameAsUncached(t: Test, s: TestServer, c: Caller, ids: readonly number[], after: string): Promise<void> {
   const cached = await readAll(c, ids);
-  t.ok(messageWireCache(realmOf(s).state).size > 0, `${after}: the reads filled the cache`);
+  t.ok(messageWireCache(realmOf(s).state).isFilled, `${after}: the reads filled the cache`);
   messageWireCache(realmOf(s).state).clear();
   t.same(cached, await readAll(c, ids), `${after}: cached reads = uncached reads`);
 }
@@ -100,19 +100,30 @@ t.test('a cached message is served without reading its body again', async (t) =>
   t.equal(message.content, '<p>hello</p>');
   t.same(message, (await hamlet.call('GET', `/messages/${id}`)).body.message, 'the object GET /messages/{id} answers');
   t.equal(messageJsonPrefix(realm.state, 999_999, () => undefined, view), undefined, 'no body: nothing');
-  t.equal(messageWireCache(realm.state).size, 1, 'a message without a body is not cached');
+  messageWireCache(realm.state).forget([id]);
+  t.equal(messageJsonPrefix(realm.state, 999_999, () => undefined, view), undefined, 'still nothing after a forget');
+  reads = 0;
+  t.same(messageJsonPrefix(realm.state, id, readBody, view), first, 'forgotten: built again, same bytes');
+  t.equal(reads, 1, 'from its body');
 });
 
-t.test('the cache is bounded by its size in bytes', async (t) => {
+t.test('one cache for every realm, bounded in bytes', async (t) => {
   const s = await startTestServer(t);
-  const cache = messageWireCache(realmOf(s).state);
+  const state = realmOf(s).state;
+  const cache = messageWireCache(state);
+  const other = messageWireCache({ ...state }); // another realm state object: its own entries
   const text = Buffer.alloc(64 * 1024, 'x');
   const count = Math.ceil((2 * WIRE_CACHE_MAX_BYTES) / text.length);
-  for (let id = 1; id <= count; id++) cache.set(id, 0, text);
-  t.ok(cache.size * text.length <= WIRE_CACHE_MAX_BYTES, `holds ${cache.size} of ${count} texts`);
-  t.ok(cache.size >= count / 2 - 1, 'keeps the most recent ones');
-  t.equal(cache.get(realmOf(s).state, count, 0), text, 'the newest is there');
-  t.equal(cache.get(realmOf(s).state, 1, 0), undefined, 'the oldest is gone');
+  for (let id = 1; id <= count; id++) (id % 2 === 0 ? cache : other).set(id, 0, text);
+  t.ok(wireCacheBytes() <= WIRE_CACHE_MAX_BYTES, `${wireCacheBytes()} bytes held, at most ${WIRE_CACHE_MAX_BYTES}`);
+  t.ok(wireCacheBytes() >= WIRE_CACHE_MAX_BYTES - text.length, 'and the budget is used');
+  t.equal(cache.get(state, count, 0), text, 'the newest is there');
+  t.equal(cache.get(state, 2, 0), undefined, 'the oldest is gone');
+  t.equal(other.get(state, count, 0), undefined, 'realms do not see each other\'s entries');
+  t.equal(other.get(state, count - 1, 0), text);
+  cache.clear();
+  t.equal(cache.get(state, count, 0), undefined, 'clear forgets this realm');
+  t.equal(other.get(state, count - 1, 0), text, 'and only this realm');
 });
 
 t.test('encodeBody splices top-level raw JSON and is JSON.stringify otherwise', async (t) => {
