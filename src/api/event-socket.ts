@@ -42,6 +42,7 @@ import { Errors, ZulipError } from '../errors.js';
 import { parseBasicAuth } from '../auth/basic-auth.js';
 import type { EventQueue, QueueConsumer, QueuedEvent } from '../events/event-queue.js';
 import type { EventQueueManager } from '../events/event-queues.js';
+import { eventJson } from '../events/event-json.js';
 import { decodeParams, P, type ParamPairs } from './params.js';
 import type { ApiServices, Authenticated } from './registry.js';
 import { sessionFromCookie } from './session-auth.js';
@@ -385,7 +386,7 @@ export class EventSocketSession {
       let chars = prefix.length;
       let j = i;
       do {
-        const json = JSON.stringify(events[j]);
+        const json = eventJson(events[j]!);
         parts.push(json);
         chars += json.length + 1;
         j++;

@@ -15,6 +15,8 @@ import { Role } from '../domain/realm-state.js';
 import type { EventQueueManager } from '../events/event-queues.js';
 import { requestedIdleTimeout } from './idle-queue-timeout.js';
 import { compileEventNarrow } from '../events/narrow-filter.js';
+import { eventsJson } from '../events/event-json.js';
+import { RawJson } from './raw-json.js';
 import { buildRegisterState } from '../events/register-state.js';
 
 const eventTypeList = Type.Union([Type.Array(Type.String()), Type.Null()]);
@@ -106,7 +108,7 @@ export function eventEndpoints(queues: EventQueueManager) {
         if (queue === undefined) return Errors.badEventQueueId(params.queue_id);
         const events = await queues.poll(queue, params.last_event_id, params.dont_block, onAbort);
         if (events === null) return Errors.badEventQueueId(params.queue_id);
-        return { events, queue_id: queue.id };
+        return { events: new RawJson([eventsJson(events)]), queue_id: queue.id };
       },
     }),
     /**

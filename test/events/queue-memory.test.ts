@@ -15,6 +15,7 @@ import { runInNewContext } from 'node:vm';
 import { startTestServer } from '../support/test-server.js';
 import { processMemory } from '../support/server-process.js';
 import { createDispatcher, type ApiRequest } from '../../src/api/registry.js';
+import { encodeBody } from '../../src/api/raw-json.js';
 import { buildRoutes } from '../../src/api/endpoints.js';
 import { MAX_QUEUE_LIFESPAN_SECONDS, MAX_QUEUES_PER_USER, MAX_USER_BACKLOG_EVENTS } from '../../src/events/event-queues.js';
 import { collectingLogger, replaceLogger } from '../../src/log.js';
@@ -29,13 +30,14 @@ const gc = runInNewContext('gc') as () => void;
 
 /**
  * An in-process server (rate limits off) and a dispatcher called directly, so the loops measure
- * queue memory rather than HTTP; `request` builds a Basic-authenticated `/api/v1` request.
+ * queue memory rather than HTTP; `request` builds a Basic-authenticated `/api/v1` request. Reply
+ * bodies are decoded from what the server would send (`encodeBody`: events are spliced in as JSON).
  */
 async function queueFixture(t: Test) {
   const s = await startTestServer(t, { rateLimits: false });
   const registry = s.server.registry;
   const realm = registry.bySubdomainName('')!;
-  const dispatch = createDispatcher(buildRoutes({ queues: s.server.queues }), {
+  const dispatchRaw = createDispatcher(buildRoutes({ queues: s.server.queues }), {
     realmForHost: (host) => registry.realmForHost(host),
     authenticate: (r, email, key) => registry.authenticate(r as never, email, key),
   });
@@ -50,6 +52,10 @@ async function queueFixture(t: Test) {
   });
   const guest = user('polonius@zulip.com');
   const hamlet = user('hamlet@zulip.com');
+  const dispatch = async (req: ApiRequest) => {
+    const reply = await dispatchRaw(req);
+    return { ...reply, body: reply.body === null ? null : (JSON.parse(encodeBody(reply.body).toString()) as Record<string, unknown>) };
+  };
   return { s, realm, dispatch, request, guest, hamlet };
 }
 
