@@ -39,7 +39,7 @@ export interface FanoutReport {
   timeline: TimelinePoint[];
 }
 
-interface Account {
+export interface Account {
   email: string;
   key: string;
 }

@@ -14,12 +14,13 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
-import { fetchApiKey, processMemory, REPO_ROOT, startServer, type ProcessMemory, type ServerProcess } from '../test/support/server-process.js';
+import { api, fetchApiKey, processMemory, REPO_ROOT, startServer, type ProcessMemory, type ServerProcess } from '../test/support/server-process.js';
 import { stopCurrentLoad } from './load.js';
 import { stopCurrentWrk, wrkVersion } from './wrk.js';
 import { stopOpenLoop } from './open-loop.js';
 import { formatTable, type Row } from './report.js';
 import { runFanout, type FanoutReport } from './fanout.js';
+import { fanoutReceivers, type ApiCall } from './fanout-accounts.js';
 import { runServerFanout, type ServerFanoutReport } from './fanout-server.js';
 import { formatRenderBench, runRenderBench, type RenderBenchReport } from './render.js';
 import { formatRateLimitBench, runRateLimitBench, type RateLimitBenchReport } from './rate-limit.js';
@@ -164,7 +165,10 @@ async function main(): Promise<number> {
       const self = { email: target.email, key: target.apiKey };
       const receivers = [];
       if (external) receivers.push(self);
-      else for (const email of FANOUT_RECEIVERS) receivers.push({ email, key: (await fetchApiKey(server!.url, email, PASSWORD)).api_key });
+      else {
+        const call: ApiCall = async (account, method, path, params) => (await api(server!.url, account?.email ?? null, account?.key ?? null, method, path, params)).body;
+        receivers.push(...(await fanoutReceivers(call, FANOUT_RECEIVERS, PASSWORD, 'desdemona@zulip.com', opts.fanout, String(target.vars.channel))));
+      }
       const sender = external ? self : { email: 'iago@zulip.com', key: (await fetchApiKey(server!.url, 'iago@zulip.com', PASSWORD)).api_key };
       fanout = await runFanout(target.url, receivers, sender, {
         queues: opts.fanout, messages: opts.fanoutMessages, warmupMessages: 5, workers: 2, timeoutMs: 5000, timeLimitSec: 120, channel: String(target.vars.channel),
