@@ -17,6 +17,7 @@ import type { HttpRequest, HttpResponse } from 'uWebSockets.js';
 import { Errors } from '../errors.js';
 import type { ApiRequest, RequestTrace } from '../api/registry.js';
 import { clientIp, requestScheme, TrustedProxies } from './client-ip.js';
+import { parseFormUrlencoded } from './form-urlencoded.js';
 
 /** Default body limit: 5 MiB. */
 export const DEFAULT_MAX_BODY_BYTES = 5 * 1024 * 1024;
@@ -90,10 +91,12 @@ export function copyRequestHead(res: HttpResponse, req: HttpRequest, trusted: Tr
   };
 }
 
-/** Parses a query string (or urlencoded body) into name/value pairs, in order. `+` is a space. */
+/**
+ * Parses a query string (or urlencoded body) into name/value pairs, in order. `+` is a space;
+ * the pairs of `URLSearchParams` (form-urlencoded.ts).
+ */
 export function parseQuery(raw: string): [string, string][] {
-  if (raw === '') return [];
-  return [...new URLSearchParams(raw)];
+  return parseFormUrlencoded(raw);
 }
 
 const EMPTY = Buffer.alloc(0);
