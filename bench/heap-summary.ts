@@ -45,3 +45,19 @@ export function summarizeHeap(profile: SamplingHeapProfile, requests: number, to
   const rows = [...bySite].sort((a, b) => b[1] - a[1]).slice(0, top);
   return [`sampled ${(total / 1e6).toFixed(1)} MB = ${perRequest(total).trim()} bytes per request`, ...rows.map(([site, bytes]) => `${perRequest(bytes)} B  ${site}`)];
 }
+
+/**
+ * Lines of text: bytes per request by source file, builtins (no file) counted to the nearest
+ * caller that has one, heaviest `top` first: which module's code allocates.
+ */
+export function summarizeHeapByFile(profile: SamplingHeapProfile, requests: number, top: number): string[] {
+  const byFile = new Map<string, number>();
+  const walk = (node: HeapProfileNode, owner: string): void => {
+    const url = node.callFrame.url;
+    const file = url === '' ? owner : url.replace(/^.*\/(node_modules\/[^/]+|dist)\//, '$1/');
+    if (node.selfSize > 0) byFile.set(file, (byFile.get(file) ?? 0) + node.selfSize);
+    for (const child of node.children) walk(child, file);
+  };
+  walk(profile.head, '(root)');
+  return [...byFile].sort((a, b) => b[1] - a[1]).slice(0, top).map(([file, bytes]) => `${(bytes / requests).toFixed(0).padStart(6)} B  ${file}`);
+}

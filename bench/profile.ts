@@ -8,7 +8,8 @@
  *
  * `--heap-prof all|promoted` samples allocations of the load window instead (bench/heap-sampler.mjs,
  * every 4 KiB allocated, freed objects included) and prints bytes per request by allocation site and
- * garbage collections per 10,000 requests; `promoted` keeps only objects that outlived a scavenge.
+ * garbage collections per 10,000 requests and the old generation's growth; `promoted` keeps only
+ * objects that outlived a scavenge (see heap-sampler.mjs for the caveat).
  */
 import { existsSync, readdirSync, readFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,7 +17,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { api, basicAuth, fetchApiKey, startServer } from '../test/support/server-process.js';
 import { runLoad, type LoadRequest } from './load.js';
-import { summarizeHeap, type SamplingHeapProfile } from './heap-summary.js';
+import { summarizeHeap, summarizeHeapByFile, type SamplingHeapProfile } from './heap-summary.js';
 
 const PASSWORD = 'bench-password';
 const EMAIL = 'hamlet@zulip.com';
@@ -81,7 +82,7 @@ async function main(): Promise<void> {
     demoPassword: PASSWORD,
     bench: true,
     args: ['--rate-limits', 'off', '--metrics-token', METRICS_TOKEN],
-    nodeArgs: heapMode !== undefined ? [`--import=${new URL('./heap-sampler.mjs', import.meta.url).pathname}`] : values['no-prof'] ? [] : ['--cpu-prof', `--cpu-prof-dir=${out}`],
+    nodeArgs: heapMode !== undefined ? ['--expose-gc', `--import=${new URL('./heap-sampler.mjs', import.meta.url).pathname}`] : values['no-prof'] ? [] : ['--cpu-prof', `--cpu-prof-dir=${out}`],
     ...(heapMode === undefined ? {} : { env: { HEAP_SAMPLER_OUT: out, HEAP_SAMPLER_MODE: heapMode } }),
     ...(values.cli === undefined ? {} : { cliPath: values.cli }),
     timeoutMs: 30_000,
@@ -108,12 +109,17 @@ async function main(): Promise<void> {
       process.kill(server.pid, 'SIGUSR2'); // stop and write
       const deadline = Date.now() + 30_000;
       while (!existsSync(join(out, 'gc.json')) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
-      const gc = JSON.parse(readFileSync(join(out, 'gc.json'), 'utf8')) as { minor: number; major: number; minorMs: number; majorMs: number };
+      const gc = JSON.parse(readFileSync(join(out, 'gc.json'), 'utf8')) as { minor: number; major: number; minorMs: number; majorMs: number; promotedBytes: number; liveGrowthBytes: number };
       const per10k = (n: number) => ((10_000 * n) / result.responses).toFixed(1);
       console.log(`heap profile (${heapMode}): ${join(out, 'heap.heapprofile')}, ${result.responses} responses`);
       console.log(`GC per 10,000 requests: ${per10k(gc.minor)} scavenges (${(gc.minorMs / Math.max(1, gc.minor)).toFixed(2)} ms each), ${per10k(gc.major)} mark-compacts`);
+      const perRequest = (bytes: number) => (bytes / result.responses).toFixed(0);
+      // Promoted minus what stayed alive: bytes that reached the old generation only to die there.
+      console.log(`old generation per request: ${perRequest(gc.promotedBytes)} B promoted, ${perRequest(gc.liveGrowthBytes)} B still alive after a full GC`);
       const profile = JSON.parse(readFileSync(join(out, 'heap.heapprofile'), 'utf8')) as SamplingHeapProfile;
       for (const line of summarizeHeap(profile, result.responses, 40)) console.log(line);
+      console.log('by file:');
+      for (const line of summarizeHeapByFile(profile, result.responses, 20)) console.log(line);
     }
     // CPU per request is the figure that survives a shared, overloaded machine; req/s does not.
     console.log(`${values.scenario}: ${result.reqPerSec.toFixed(0)} req/s, p50 ${result.latencyMs.p50.toFixed(2)} ms, p99 ${result.latencyMs.p99.toFixed(2)} ms, non2xx ${result.non2xx}, server CPU ${((1000 * cpuMs) / result.responses).toFixed(1)} µs/request`);
