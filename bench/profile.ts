@@ -5,13 +5,19 @@
  * .cpuprofile) and prints the top self-time functions and the idle share of the main thread.
  *
  *   node --import=tsx bench/profile.ts [--scenario send|fetch|list] [--seconds 8] [--connections 50] [--out DIR]
+ *
+ * `--heap-prof all|promoted` samples allocations of the load window instead (bench/heap-sampler.mjs,
+ * every 4 KiB allocated, freed objects included) and prints bytes per request by allocation site and
+ * garbage collections per 10,000 requests and the old generation's growth; `promoted` keeps only
+ * objects that outlived a scavenge (see heap-sampler.mjs for the caveat).
  */
-import { readdirSync, readFileSync, mkdtempSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { api, basicAuth, fetchApiKey, startServer } from '../test/support/server-process.js';
 import { runLoad, type LoadRequest } from './load.js';
+import { summarizeHeap, summarizeHeapByFile, type SamplingHeapProfile } from './heap-summary.js';
 
 const PASSWORD = 'bench-password';
 const EMAIL = 'hamlet@zulip.com';
@@ -66,15 +72,18 @@ function histogram(metrics: string, name: string): string {
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
-    options: { scenario: { type: 'string', default: 'send' }, seconds: { type: 'string', default: '8' }, connections: { type: 'string', default: '50' }, out: { type: 'string' }, cli: { type: 'string' }, 'no-prof': { type: 'boolean' } },
+    options: { scenario: { type: 'string', default: 'send' }, seconds: { type: 'string', default: '8' }, connections: { type: 'string', default: '50' }, out: { type: 'string' }, cli: { type: 'string' }, 'no-prof': { type: 'boolean' }, 'heap-prof': { type: 'string' } },
   });
   const seconds = Math.min(60, Number(values.seconds));
   const out = values.out ?? mkdtempSync(join(tmpdir(), 'parley-prof-'));
+  const heapMode = values['heap-prof'];
+  if (heapMode !== undefined && heapMode !== 'all' && heapMode !== 'promoted') throw new Error('--heap-prof takes all or promoted');
   const server = await startServer({
     demoPassword: PASSWORD,
     bench: true,
     args: ['--rate-limits', 'off', '--metrics-token', METRICS_TOKEN],
-    nodeArgs: values['no-prof'] ? [] : ['--cpu-prof', `--cpu-prof-dir=${out}`],
+    nodeArgs: heapMode !== undefined ? ['--expose-gc', `--import=${new URL('./heap-sampler.mjs', import.meta.url).pathname}`] : values['no-prof'] ? [] : ['--cpu-prof', `--cpu-prof-dir=${out}`],
+    ...(heapMode === undefined ? {} : { env: { HEAP_SAMPLER_OUT: out, HEAP_SAMPLER_MODE: heapMode } }),
     ...(values.cli === undefined ? {} : { cliPath: values.cli }),
     timeoutMs: 30_000,
   });
@@ -92,9 +101,26 @@ async function main(): Promise<void> {
     const request = requests[values.scenario!];
     if (request === undefined) throw new Error(`unknown scenario ${values.scenario}`);
     if (values.scenario === 'list') await runLoad({ url: server.url, request: requests.send!, connections: 50, duration: 2, timeLimitMs: 10_000 });
+    if (heapMode !== undefined) process.kill(server.pid, 'SIGUSR2'); // start sampling (heap-sampler.mjs)
     const cpuBefore = cpuSeconds(server.pid);
     const result = await runLoad({ url: server.url, request, connections: Number(values.connections), duration: seconds, timeLimitMs: (seconds + 10) * 1000 });
     const cpuMs = (cpuSeconds(server.pid) - cpuBefore) * 1000;
+    if (heapMode !== undefined) {
+      process.kill(server.pid, 'SIGUSR2'); // stop and write
+      const deadline = Date.now() + 30_000;
+      while (!existsSync(join(out, 'gc.json')) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+      const gc = JSON.parse(readFileSync(join(out, 'gc.json'), 'utf8')) as { minor: number; major: number; minorMs: number; majorMs: number; promotedBytes: number; liveGrowthBytes: number };
+      const per10k = (n: number) => ((10_000 * n) / result.responses).toFixed(1);
+      console.log(`heap profile (${heapMode}): ${join(out, 'heap.heapprofile')}, ${result.responses} responses`);
+      console.log(`GC per 10,000 requests: ${per10k(gc.minor)} scavenges (${(gc.minorMs / Math.max(1, gc.minor)).toFixed(2)} ms each), ${per10k(gc.major)} mark-compacts`);
+      const perRequest = (bytes: number) => (bytes / result.responses).toFixed(0);
+      // Promoted minus what stayed alive: bytes that reached the old generation only to die there.
+      console.log(`old generation per request: ${perRequest(gc.promotedBytes)} B promoted, ${perRequest(gc.liveGrowthBytes)} B still alive after a full GC`);
+      const profile = JSON.parse(readFileSync(join(out, 'heap.heapprofile'), 'utf8')) as SamplingHeapProfile;
+      for (const line of summarizeHeap(profile, result.responses, 40)) console.log(line);
+      console.log('by file:');
+      for (const line of summarizeHeapByFile(profile, result.responses, 20)) console.log(line);
+    }
     // CPU per request is the figure that survives a shared, overloaded machine; req/s does not.
     console.log(`${values.scenario}: ${result.reqPerSec.toFixed(0)} req/s, p50 ${result.latencyMs.p50.toFixed(2)} ms, p99 ${result.latencyMs.p99.toFixed(2)} ms, non2xx ${result.non2xx}, server CPU ${((1000 * cpuMs) / result.responses).toFixed(1)} µs/request`);
     const metrics = await (await fetch(`${server.url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text();
@@ -106,7 +132,7 @@ async function main(): Promise<void> {
   } finally {
     await server.stop('SIGTERM', 20_000);
   }
-  if (values['no-prof']) return;
+  if (values['no-prof'] || heapMode !== undefined) return;
   const file = readdirSync(out).filter((f) => f.endsWith('.cpuprofile'))[0];
   if (file === undefined) throw new Error(`no .cpuprofile in ${out}`);
   console.log(`profile: ${join(out, file)}`);

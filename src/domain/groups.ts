@@ -50,16 +50,23 @@ export function systemGroupId(state: RealmState, name: SystemGroupName): number 
   return state.systemGroups.get(name)!;
 }
 
-/** Whether user `userId` is in group `groupId`, directly or through subgroups. */
-export function isUserInGroup(state: RealmState, userId: number, groupId: number, seen = new Set<number>()): boolean {
+/**
+ * Whether user `userId` is in group `groupId`, directly or through subgroups. `seen`: the groups
+ * already being descended (the guard against subgroup cycles), internal to the recursion.
+ */
+export function isUserInGroup(state: RealmState, userId: number, groupId: number, seen?: Set<number>): boolean {
   const user = state.users.get(userId);
   if (user === undefined || !user.isActive) return false;
   const group = state.groups.get(groupId);
-  if (group === undefined || group.deactivated || seen.has(groupId)) return false;
-  seen.add(groupId);
+  if (group === undefined || group.deactivated || seen?.has(groupId)) return false;
   if (group.isSystemGroup) return inSystemGroup(group.name, user);
   if (group.directMembers.has(userId)) return true;
-  for (const sub of group.directSubgroups) if (isUserInGroup(state, userId, sub, seen)) return true;
+  if (group.directSubgroups.size === 0) return false;
+  // The cycle guard is only needed to descend, so the common checks (a system group such as
+  // `role:everyone` for every send) allocate no Set.
+  const visited = seen ?? new Set<number>();
+  visited.add(groupId);
+  for (const sub of group.directSubgroups) if (isUserInGroup(state, userId, sub, visited)) return true;
   return false;
 }
 

@@ -10,7 +10,6 @@
  * (zerver/middleware.py `DetectProxyMisconfiguration`, `ProxyMiddleware`).
  */
 import { BlockList, isIP } from 'node:net';
-import { LRUCache } from 'lru-cache';
 
 /** A malformed `--trusted-proxies` entry; the CLI reports it as a usage error (exit 2). */
 export class TrustedProxiesError extends Error {}
@@ -32,6 +31,9 @@ export function normalizeIp(address: string): string {
   const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip);
   return mapped ? mapped[1]! : ip.toLowerCase();
 }
+
+/** How many peers' `TrustedProxies.has` answers are kept. */
+const MAX_CACHED_ANSWERS = 4096;
 
 /** The CIDR set of `--trusted-proxies`. */
 export class TrustedProxies {
@@ -67,8 +69,10 @@ export class TrustedProxies {
   /**
    * Answers of `has` by raw address: `BlockList.check` builds a `SocketAddress` per call, ~3% of a
    * send's CPU (bench/PROFILE.md), and a server sees few distinct peers. The list never changes.
+   * A plain Map, oldest entry dropped beyond 4,096: lru-cache's `get` allocated an options object
+   * per call, twice per request, and recency buys nothing for a handful of peers.
    */
-  private readonly answers = new LRUCache<string, boolean>({ max: 4096 });
+  private readonly answers = new Map<string, boolean>();
 
   /** Whether `address` (IPv4, IPv6 or IPv4-mapped IPv6) is a trusted proxy. False for non-addresses. */
   has(address: string): boolean {
@@ -77,6 +81,7 @@ export class TrustedProxies {
       const ip = normalizeIp(address);
       const family = isIP(ip);
       answer = family !== 0 && this.list.check(ip, family === 4 ? 'ipv4' : 'ipv6');
+      if (this.answers.size >= MAX_CACHED_ANSWERS) this.answers.delete(this.answers.keys().next().value!);
       this.answers.set(address, answer);
     }
     return answer;

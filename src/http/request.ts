@@ -17,6 +17,7 @@ import type { HttpRequest, HttpResponse } from 'uWebSockets.js';
 import { Errors } from '../errors.js';
 import type { ApiRequest, RequestTrace } from '../api/registry.js';
 import { clientIp, requestScheme, TrustedProxies } from './client-ip.js';
+import { parseFormUrlencoded } from './form-urlencoded.js';
 
 /** Default body limit: 5 MiB. */
 export const DEFAULT_MAX_BODY_BYTES = 5 * 1024 * 1024;
@@ -65,6 +66,16 @@ const textDecoder = new TextDecoder();
 /** Trusts nobody: forwarded headers are ignored (the default of `copyRequestHead`). */
 const NO_PROXIES = TrustedProxies.parse('');
 
+/** uWS's lower-case method names → the upper-case constants, so a request does not make a new string. */
+const UPPER_METHODS: ReadonlyMap<string, string> = new Map(
+  ['get', 'post', 'put', 'patch', 'delete', 'head', 'options'].map((m) => [m, m.toUpperCase()]),
+);
+
+/** `method.toUpperCase()`, without allocating for the usual methods. */
+function upperCaseMethod(method: string): string {
+  return UPPER_METHODS.get(method) ?? method.toUpperCase();
+}
+
 /**
  * Copies method, path, query string, headers and peer address out of a uWS request, and resolves
  * the client's IP and scheme through `trusted` proxies (see client-ip.ts). Must be called
@@ -80,7 +91,7 @@ export function copyRequestHead(res: HttpResponse, req: HttpRequest, trusted: Tr
   if (path.includes('//')) path = path.replace(/\/{2,}/g, '/');
   const peer = { remoteAddress: textDecoder.decode(res.getRemoteAddressAsText()), headers };
   return {
-    method: req.getMethod().toUpperCase(),
+    method: upperCaseMethod(req.getMethod()),
     path,
     rawQuery: req.getQuery() ?? '',
     headers,
@@ -90,10 +101,12 @@ export function copyRequestHead(res: HttpResponse, req: HttpRequest, trusted: Tr
   };
 }
 
-/** Parses a query string (or urlencoded body) into name/value pairs, in order. `+` is a space. */
+/**
+ * Parses a query string (or urlencoded body) into name/value pairs, in order. `+` is a space;
+ * the pairs of `URLSearchParams` (form-urlencoded.ts).
+ */
 export function parseQuery(raw: string): [string, string][] {
-  if (raw === '') return [];
-  return [...new URLSearchParams(raw)];
+  return parseFormUrlencoded(raw);
 }
 
 const EMPTY = Buffer.alloc(0);
@@ -205,9 +218,25 @@ export async function toApiRequest(
   onAbort?: (callback: () => void) => void,
   trace?: RequestTrace,
 ): Promise<ApiRequest> {
-  const hasBody = BODY_METHODS.has(head.method);
-  const fields = hasBody ? await parseForm(head.headers['content-type'], body) : [];
-  return apiRequestFromFields(head, fields, onAbort, trace, hasBody && body.length > 0 ? body : undefined);
+  return buildApiRequest(head, body, onAbort, trace);
+}
+
+/**
+ * `toApiRequest` without a promise when none is needed: the `ApiRequest` itself for urlencoded and
+ * body-less requests (the send path), a promise only for multipart bodies (busboy is
+ * asynchronous), which rejects like `parseForm`.
+ */
+export function buildApiRequest(
+  head: RequestHead,
+  body: Buffer,
+  onAbort?: (callback: () => void) => void,
+  trace?: RequestTrace,
+): ApiRequest | Promise<ApiRequest> {
+  if (!BODY_METHODS.has(head.method)) return apiRequestFromFields(head, [], onAbort, trace);
+  const rawBody = body.length > 0 ? body : undefined;
+  const fields = parseForm(head.headers['content-type'], body);
+  if (fields instanceof Promise) return fields.then((parsed) => apiRequestFromFields(head, parsed, onAbort, trace, rawBody));
+  return apiRequestFromFields(head, fields, onAbort, trace, rawBody);
 }
 
 /**
@@ -221,7 +250,8 @@ export function apiRequestFromFields(
   trace?: RequestTrace,
   rawBody?: Buffer,
 ): ApiRequest {
-  return {
+  // Optional fields set one by one: spreading `cond && { x }` allocated a temporary object each.
+  const request: { -readonly [K in keyof ApiRequest]: ApiRequest[K] } = {
     method: head.method,
     path: head.path,
     query: parseQuery(head.rawQuery),
@@ -230,8 +260,9 @@ export function apiRequestFromFields(
     remoteAddress: head.remoteAddress,
     peerAddress: head.peerAddress,
     scheme: head.scheme,
-    ...(onAbort !== undefined && { onAbort }),
-    ...(trace !== undefined && { trace }),
-    ...(rawBody !== undefined && { rawBody }),
   };
+  if (onAbort !== undefined) request.onAbort = onAbort;
+  if (trace !== undefined) request.trace = trace;
+  if (rawBody !== undefined) request.rawBody = rawBody;
+  return request;
 }

@@ -21,6 +21,7 @@ import {
   copyRequestHead,
   DEFAULT_MAX_BODY_BYTES,
   apiRequestFromFields,
+  buildApiRequest,
   readBody,
   RequestAborted,
   toApiRequest,
@@ -36,6 +37,13 @@ import { isMultipart, readMultipartUpload, type UploadRoute } from './multipart-
 import { writeFileResponse } from './file-writer.js';
 import type { WebResponse } from '../api/html-page.js';
 import { IMMUTABLE_CACHE, STATIC_PREFIX, type StaticAssets } from './static-assets.js';
+
+/** The first of `routes` whose `matches` accepts `path` (a loop: `find` needed a closure per request). */
+function findRawRoute(routes: readonly RawRoute[] | undefined, path: string): RawRoute | undefined {
+  if (routes === undefined) return undefined;
+  for (const route of routes) if (route.matches(path)) return route;
+  return undefined;
+}
 
 /** Options for `startHttpServer`. */
 export interface HttpServerOptions {
@@ -216,15 +224,19 @@ export function startHttpServer(opts: HttpServerOptions): Promise<HttpServer> {
         finish(state);
       });
     }
-    /** Reads the body, lets `route` answer with a page, writes it (headers, cookies, body) corked. */
-    const servePage = (template: string, route: PageRoutes) => {
-      trace.route = template;
+    const join = opts.join;
+    const pages = opts.pages;
+    const pageRoute = join !== undefined && join.matches(head.path) ? join : pages !== undefined && pages.matches(head.path) ? pages : undefined;
+    if (pageRoute !== undefined) {
+      // Reads the body, lets the route answer with a page, writes it (headers, cookies, body) corked.
+      // Inline rather than a helper closure: a closure here was allocated for every request.
+      trace.route = pageRoute === join ? '/join/{key}/' : head.path;
       readBody(res, state, head.headers['content-length'], maxBodyBytes)
         .then((body) => {
           state.onAbort = null;
           return toApiRequest(head, body);
         })
-        .then((req) => (state.aborted ? undefined : route.handle(req)))
+        .then((req) => (state.aborted ? undefined : pageRoute.handle(req)))
         .then((page) => {
           if (page === undefined || state.aborted || state.done) {
             answered(499);
@@ -240,12 +252,9 @@ export function startHttpServer(opts: HttpServerOptions): Promise<HttpServer> {
           answered(page.status);
           finish(state);
         }, fail);
-    };
-    const join = opts.join;
-    if (join !== undefined && join.matches(head.path)) return servePage('/join/{key}/', join);
-    const pages = opts.pages;
-    if (pages !== undefined && pages.matches(head.path)) return servePage(head.path, pages);
-    const raw = opts.rawRoutes?.find((r) => r.matches(head.path));
+      return;
+    }
+    const raw = findRawRoute(opts.rawRoutes, head.path);
     // A raw route under /static/ (the emoji data file) wins over the built app's files.
     if (opts.assets !== undefined && head.path.startsWith(STATIC_PREFIX) && raw === undefined) {
       trace.route = '/static/{name}';
@@ -342,9 +351,11 @@ export function startHttpServer(opts: HttpServerOptions): Promise<HttpServer> {
     readBody(res, state, head.headers['content-length'], maxBodyBytes)
       .then((body) => {
         state.onAbort = null;
-        return toApiRequest(head, body, onClientAbort, trace);
+        // Urlencoded bodies (every send) parse synchronously: no promise in between.
+        const apiRequest = buildApiRequest(head, body, onClientAbort, trace);
+        if (apiRequest instanceof Promise) return apiRequest.then((parsed) => (state.aborted ? undefined : dispatch(parsed)));
+        return state.aborted ? undefined : dispatch(apiRequest);
       })
-      .then((apiRequest) => (state.aborted ? undefined : dispatch(apiRequest)))
       .then((response) => {
         if (response === undefined) {
           answered(499);

@@ -42,7 +42,8 @@ export function execute<C extends Command>(state: RealmState, command: C, ctx: C
   if (!decision.ok) return decision;
   const { records, events, reply, followUps } = decision.value;
   evolveAll(state, records);
-  if (followUps === undefined || followUps.length === 0) return ok({ records, events, reply });
+  // The decision is its own execution when nothing follows (no re-wrapping on the send path).
+  if (followUps === undefined || followUps.length === 0) return decision;
   const allRecords = [...records];
   const allEvents = [...events];
   for (const next of followUps) {

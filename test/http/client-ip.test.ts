@@ -29,6 +29,17 @@ t.test('TrustedProxies: CIDRs, single addresses, IPv4-mapped IPv6', async (t) =>
   }
 });
 
+t.test('TrustedProxies: answers stay right past the cache bound (4,096 peers)', async (t) => {
+  const trusted = TrustedProxies.parse('10.0.0.0/8');
+  const address = (i: number) => `${i % 2 === 0 ? 10 : 11}.0.${(i >> 8) & 255}.${i & 255}`;
+  let wrong = 0;
+  // Twice over 6,000 peers: the second pass asks about peers evicted in the first.
+  for (let pass = 0; pass < 2; pass++) for (let i = 0; i < 6000; i++) if (trusted.has(address(i)) !== (i % 2 === 0)) wrong++;
+  t.equal(wrong, 0);
+  t.equal(trusted.has('10.0.0.0'), true);
+  t.equal(trusted.has('11.0.0.1'), false);
+});
+
 t.test('clientIp: X-Forwarded-For only from a trusted peer, walked from the right', async (t) => {
   t.equal(clientIp(req('203.0.113.5', { 'x-forwarded-for': '1.2.3.4' }), loopback), '203.0.113.5', 'untrusted peer: header ignored');
   t.equal(clientIp(req('127.0.0.1'), loopback), '127.0.0.1', 'trusted peer without header: the peer');

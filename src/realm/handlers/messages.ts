@@ -6,7 +6,7 @@
 import { claimAttachments } from './attachments.js';
 import { ok, fail, Errors, type Result, ZulipError } from '../../errors.js';
 import type { RealmState, Recipient, Stream, User } from '../../domain/realm-state.js';
-import type { MessageSent } from '../../domain/records.js';
+import type { MessageSent, RealmRecord } from '../../domain/records.js';
 import { Flag, sharedFlagNames } from '../../domain/message-index.js';
 import type { MessageEventExtras, RealmEvent } from '../../events/realm-event.js';
 import { buildMessageWire } from '../../events/wire/messages.js';
@@ -149,9 +149,11 @@ function resolveDirectRecipients(state: RealmState, to: { emails: string[] } | {
 
 /** Active receivers of a message, sender included: who gets a UserMessage row and the event. */
 function receiversOf(state: RealmState, senderId: number, recipientUserIds: Iterable<number>): number[] {
-  const out = new Set<number>([senderId]);
-  for (const id of recipientUserIds) if (state.users.get(id)?.isActive) out.add(id);
-  return [...out];
+  // The ids are distinct (a subscription map's keys): only the sender can repeat, so an array
+  // gives the Set's order (sender first) without the Set's growing hash tables.
+  const out = [senderId];
+  for (const id of recipientUserIds) if (id !== senderId && state.users.get(id)?.isActive) out.push(id);
+  return out;
 }
 
 export const sendMessage: Handler<SendMessage, CommandReplies['send_message']> = (state, cmd, ctx) => {
@@ -208,12 +210,10 @@ export const sendMessage: Handler<SendMessage, CommandReplies['send_message']> =
     receivers = members;
   }
 
-  const rendering = renderMessageContent(state, content, {
-    ...(targetStream
-      ? { senderId: sender.id, streamId: targetStream.id, topic }
-      : { senderId: sender.id, directUserIds: receivers }),
-    nowSeconds: ctx.now(),
-  }, cmd.prerendered);
+  const nowSeconds = ctx.now();
+  const rendering = renderMessageContent(state, content, targetStream
+    ? { senderId: sender.id, streamId: targetStream.id, topic, nowSeconds }
+    : { senderId: sender.id, directUserIds: receivers, nowSeconds }, cmd.prerendered);
   if (rendering instanceof ZulipError) return fail(rendering);
   if (!cmd.internal) {
     const mentionError =
@@ -244,16 +244,22 @@ export const sendMessage: Handler<SendMessage, CommandReplies['send_message']> =
   // A /poll or /todo message gets its widget submessage with it (handlers/submessages.ts).
   const widget = widgetOnSend(state, record);
   if (widget !== null && message.payload.type === 'message') message.payload.message.submessages = [widget.wire];
-  const widgetRecords = widget === null ? [] : [widget.record];
+  // Built by push, not spreads: the plain channel send (no policy change, widget or upload) makes
+  // two one-element arrays and nothing else.
+  const records: RealmRecord[] = [];
+  const events: RealmEvent[] = [];
   if (automatic) {
     // Zulip sets the sender's visibility before delivering the message (seed §3 last row, §6.3).
-    return ok({
-      records: [automatic.record, record, ...widgetRecords, ...claims.records],
-      events: [...automatic.events, ...claims.events, message],
-      reply: { id, automatic_new_visibility_policy: automatic.policy },
-    });
+    records.push(automatic.record);
+    for (const event of automatic.events) events.push(event);
   }
-  return ok({ records: [record, ...widgetRecords, ...claims.records], events: [...claims.events, message], reply: { id } });
+  records.push(record);
+  if (widget !== null) records.push(widget.record);
+  for (const claim of claims.records) records.push(claim);
+  for (const event of claims.events) events.push(event);
+  events.push(message);
+  if (automatic) return ok({ records, events, reply: { id, automatic_new_visibility_policy: automatic.policy } });
+  return ok({ records, events, reply: { id } });
 };
 
 /**
