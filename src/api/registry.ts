@@ -214,7 +214,6 @@ export function createDispatcher(
     return { status: 200, body };
   }
 
-  /** Everything up to the handler call; returns a promise only when the handler does. */
   /**
    * An unauthenticated call: counted per IP (`api_by_ip`); null when allowed. A function of the
    * dispatcher, not a closure made per request (issue 17: allocations per send).
@@ -226,6 +225,7 @@ export function createDispatcher(
     return verdict.limited ? rateLimitedError(verdict) : null;
   }
 
+  /** Everything up to the handler call; returns a promise only when the handler does. */
   function dispatch(req: ApiRequest, note: RateLimitNote): ApiResponse | Promise<ApiResponse> {
     const path = req.path;
     const web = path.startsWith(JSON_PREFIX);
