@@ -120,6 +120,16 @@ interface CorePart<T> {
   fromCore(state: RealmState, core: T | undefined): void;
 }
 
+/** A part that is a state field stored as is; restored only when the snapshot has it (else the empty state's default stays). */
+function stateField<K extends 'userDefaults' | 'realmDomains'>(key: K): CorePart<NonNullable<RealmState[K]>> {
+  return {
+    toCore: (state) => state[key] as NonNullable<RealmState[K]> | undefined,
+    fromCore: (state, value) => {
+      if (value !== undefined) state[key] = value;
+    },
+  };
+}
+
 /** The optional keys of `RealmCore`. */
 type OptionalCoreKey = { [K in keyof RealmCore]-?: undefined extends RealmCore[K] ? K : never }[keyof RealmCore];
 
@@ -152,18 +162,8 @@ const CORE_PARTS: { [K in OptionalCoreKey]: CorePart<NonNullable<RealmCore[K]>> 
   },
   editHistory: { toCore: editHistoryToCore, fromCore: editHistoryFromCore },
   playgrounds: { toCore: playgroundsToCore, fromCore: playgroundsFromCore },
-  userDefaults: {
-    toCore: (state) => state.userDefaults,
-    fromCore: (state, defaults) => {
-      if (defaults !== undefined) state.userDefaults = defaults;
-    },
-  },
-  realmDomains: {
-    toCore: (state) => state.realmDomains,
-    fromCore: (state, domains) => {
-      if (domains !== undefined) state.realmDomains = domains;
-    },
-  },
+  userDefaults: stateField('userDefaults'),
+  realmDomains: stateField('realmDomains'),
   botStorage: { toCore: botStorageToCore, fromCore: botStorageFromCore },
   realmEmoji: { toCore: realmEmojiToCore, fromCore: realmEmojiFromCore },
   sessions: { toCore: sessionsToCore, fromCore: sessionsFromCore },
