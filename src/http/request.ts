@@ -14,7 +14,7 @@
  */
 import busboy from 'busboy';
 import type { HttpRequest, HttpResponse } from 'uWebSockets.js';
-import { Errors } from '../errors.js';
+import { Errors, type ZulipError } from '../errors.js';
 import type { ApiRequest, RequestTrace } from '../api/registry.js';
 import { clientIp, requestScheme, TrustedProxies } from './client-ip.js';
 import { parseFormUrlencoded } from './form-urlencoded.js';
@@ -111,8 +111,75 @@ export function parseQuery(raw: string): [string, string][] {
 
 const EMPTY = Buffer.alloc(0);
 
+/** Where a `BodyCollector` delivers its outcome (exactly one call). */
+export interface BodyTarget {
+  /** The whole body, a copy (uWS's chunks are neutered after their callback). */
+  bodyRead(body: Buffer): void;
+  /** `RequestAborted` (the client went away) or `Errors.payloadTooLarge` (413). */
+  bodyFailed(error: RequestAborted | ZulipError): void;
+}
+
 /**
- * Reads the request body, up to `maxBytes` bytes.
+ * Collects one request body through `res.onData`, up to `maxBytes` bytes, and reports to its
+ * `target` once: the body, or 413 as soon as the declared `Content-Length` or the bytes received
+ * exceed the limit (later chunks are dropped, never buffered), or `RequestAborted` when `abort` is
+ * called (the owner's `onAborted`). A class rather than closures: a send's body costs this object
+ * and the one `onData` callback uWS needs.
+ */
+export class BodyCollector {
+  /** The first chunk; most bodies are one chunk. */
+  private first: Buffer | null = null;
+  /** Later chunks, when there are some. */
+  private more: Buffer[] | null = null;
+  private total = 0;
+  private settled = false;
+
+  constructor(
+    private readonly target: BodyTarget,
+    private readonly maxBytes: number,
+  ) {}
+
+  /** Starts reading; may report at once (413 by the declared `contentLength`). */
+  start(res: HttpResponse, contentLength: string | undefined): void {
+    if (contentLength !== undefined && Number(contentLength) > this.maxBytes) return this.fail(Errors.payloadTooLarge(this.maxBytes));
+    // uWS calls the handler without a receiver: one closure per body is unavoidable.
+    res.onData((chunk, isLast) => this.chunk(chunk, isLast));
+  }
+
+  /** The client went away: reports `RequestAborted` unless the body was already reported. */
+  abort(): void {
+    this.fail(new RequestAborted());
+  }
+
+  private chunk(chunk: ArrayBuffer, isLast: boolean): void {
+    if (this.settled) return;
+    this.total += chunk.byteLength;
+    if (this.total > this.maxBytes) return this.fail(Errors.payloadTooLarge(this.maxBytes));
+    if (chunk.byteLength > 0) {
+      const copy = Buffer.from(new Uint8Array(chunk));
+      if (this.first === null) this.first = copy;
+      else (this.more ??= []).push(copy);
+    }
+    if (!isLast) return;
+    this.settled = true;
+    const first = this.first;
+    const body = first === null ? EMPTY : this.more === null ? first : Buffer.concat([first, ...this.more], this.total);
+    this.first = null;
+    this.more = null;
+    this.target.bodyRead(body);
+  }
+
+  private fail(error: RequestAborted | ZulipError): void {
+    if (this.settled) return;
+    this.settled = true;
+    this.first = null;
+    this.more = null;
+    this.target.bodyFailed(error);
+  }
+}
+
+/**
+ * Reads the request body, up to `maxBytes` bytes (a `BodyCollector` behind a promise).
  *
  * Resolves with the whole body (a copy). Rejects with `Errors.payloadTooLarge(maxBytes)` (413)
  * as soon as the declared `Content-Length` or the bytes received exceed the limit (later chunks
@@ -127,32 +194,9 @@ export function readBody(
 ): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     if (state.aborted) return reject(new RequestAborted());
-    if (contentLength !== undefined && Number(contentLength) > maxBytes) {
-      return reject(Errors.payloadTooLarge(maxBytes));
-    }
-    const chunks: Buffer[] = [];
-    let total = 0;
-    let settled = false;
-    state.onAbort = () => {
-      if (settled) return;
-      settled = true;
-      chunks.length = 0;
-      reject(new RequestAborted());
-    };
-    res.onData((chunk, isLast) => {
-      if (settled) return;
-      total += chunk.byteLength;
-      if (total > maxBytes) {
-        settled = true;
-        chunks.length = 0;
-        reject(Errors.payloadTooLarge(maxBytes));
-        return;
-      }
-      if (chunk.byteLength > 0) chunks.push(Buffer.from(new Uint8Array(chunk)));
-      if (!isLast) return;
-      settled = true;
-      resolve(chunks.length === 0 ? EMPTY : chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, total));
-    });
+    const collector = new BodyCollector({ bodyRead: resolve, bodyFailed: reject }, maxBytes);
+    state.onAbort = () => collector.abort();
+    collector.start(res, contentLength);
   });
 }
 
