@@ -7,19 +7,20 @@
  */
 import Type from 'typebox';
 import { Errors, ZulipError } from '../errors.js';
-import { runCommand } from './run-command.js';
-import { defineEndpoint } from './define-endpoint.js';
+import { runCommand, runCommandForReply } from './run-command.js';
+import { defineEndpoint, type EndpointOutcome } from './define-endpoint.js';
 import { P } from './params.js';
 import { accessMessage } from '../domain/access.js';
 import { codePointLength, MAX_MESSAGE_LENGTH } from '../domain/messages.js';
 import { flagsSuffix, messageJsonPrefix } from '../events/wire/message-json.js';
 import { renderMessageContent } from '../realm/message-render.js';
-import { prerenderContent, prerenderRawContent } from '../realm/render-offload.js';
+import { OFFLOAD_MIN_CHARS, prerenderContent, prerenderRawContent, type PrerenderedContent } from '../realm/render-offload.js';
 import { cleanNarrow, parseNarrow, type NarrowTerm, compileNarrow } from '../domain/narrow.js';
 import { fetchMessageList, Selection } from '../realm/queries/message-list.js';
 import { MAX_MESSAGES_PER_FETCH, jsonBool, nonNegativeInt, parseAnchor, unwrap } from './message-fetch-params.js';
 import { contentVersion, historySnapshots } from '../domain/message-edits.js';
 import { STALE_BODY, type EditMessage } from '../realm/handlers/message-edit.js';
+import type { SendMessage } from '../realm/commands.js';
 import { highlightHtmlDifferences } from '../domain/html-diff.js';
 import { messageLookupIndex } from '../domain/recipient-index.js';
 import { escapeTopicHtml, highlightHtml, highlightTopic } from '../domain/message-search.js';
@@ -54,26 +55,47 @@ export const sendMessage = defineEndpoint({
     local_id: P.string(),
     read_by_sender: P.bool(),
   },
-  handler: async ({ realm, user, params, clientName }) => {
+  handler: ({ realm, user, params, clientName }) => {
     const messageType = MESSAGE_TYPES[params.type];
     if (messageType === undefined) return Errors.invalidType();
     if (params.queue_id !== undefined && params.local_id === undefined) return Errors.localIdRequired();
-    const prerendered = await prerenderRawContent(realm, user.id, params.content, Date.now() / 1000);
-    return runCommand(realm, {
-      type: 'send_message',
-      senderId: user.id,
-      messageType,
-      to: params.to,
-      topic: params.topic,
-      content: params.content,
-      client: clientName,
-      ...(params.read_by_sender !== undefined && { readBySender: params.read_by_sender }),
-      ...(params.queue_id !== undefined && { queueId: params.queue_id }),
-      ...(params.local_id !== undefined && { localId: params.local_id }),
-      ...(prerendered !== undefined && { prerendered }),
-    }, (reply) => ({ ...reply }));
+    // Only large contents are rendered off-thread first (render-offload.ts); the others go to the
+    // actor at once, without waiting on a pre-render promise that has nothing to do.
+    if (params.content.length < OFFLOAD_MIN_CHARS) return sendCommand(realm, user.id, messageType, params, clientName, undefined);
+    return prerenderRawContent(realm, user.id, params.content, Date.now() / 1000).then((prerendered) =>
+      sendCommand(realm, user.id, messageType, params, clientName, prerendered),
+    );
   },
 });
+
+/**
+ * Runs `send_message` for `POST /messages`; the body is the handler's reply (`id`,
+ * `automatic_new_visibility_policy`). The command is one literal of a fixed shape (absent options
+ * are undefined, which the handler reads as absent): no spread copies per send.
+ */
+function sendCommand(
+  realm: RealmHandle,
+  senderId: number,
+  messageType: 'stream' | 'private',
+  params: { to?: unknown; topic?: string; content: string; queue_id?: string; local_id?: string; read_by_sender?: boolean },
+  client: string,
+  prerendered: PrerenderedContent | undefined,
+): Promise<EndpointOutcome> {
+  const command: SendMessage = {
+    type: 'send_message',
+    senderId,
+    messageType,
+    to: params.to,
+    topic: params.topic,
+    content: params.content,
+    client,
+    readBySender: params.read_by_sender,
+    queueId: params.queue_id,
+    localId: params.local_id,
+    prerendered,
+  };
+  return runCommandForReply(realm, command);
+}
 
 /**
  * `GET /messages/{message_id}`: one message with its raw Markdown (Zulip's
