@@ -104,7 +104,9 @@ function headerList(value: string | undefined): string[] {
 export function clientIp(request: ForwardedRequest, trusted: TrustedProxies): string {
   let client = normalizeIp(request.remoteAddress);
   if (!trusted.has(client)) return client;
-  const hops = headerList(request.headers['x-forwarded-for']);
+  const forwardedFor = request.headers['x-forwarded-for'];
+  if (forwardedFor === undefined) return client;
+  const hops = headerList(forwardedFor);
   for (let i = hops.length - 1; i >= 0; i--) {
     const hop = normalizeIp(hops[i]!);
     if (isIP(hop) === 0) break;
@@ -121,6 +123,8 @@ export function clientIp(request: ForwardedRequest, trusted: TrustedProxies): st
  */
 export function requestScheme(request: ForwardedRequest, trusted: TrustedProxies): 'http' | 'https' {
   if (!trusted.has(request.remoteAddress)) return 'http';
-  const protos = headerList(request.headers['x-forwarded-proto']);
+  const forwardedProto = request.headers['x-forwarded-proto'];
+  if (forwardedProto === undefined) return 'http';
+  const protos = headerList(forwardedProto);
   return protos.at(-1)?.toLowerCase() === 'https' ? 'https' : 'http';
 }

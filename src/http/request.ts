@@ -18,6 +18,7 @@ import { Errors, type ZulipError } from '../errors.js';
 import type { ApiRequest, RequestTrace } from '../api/registry.js';
 import { clientIp, requestScheme, TrustedProxies } from './client-ip.js';
 import { parseFormUrlencoded } from './form-urlencoded.js';
+import { peerAddressText } from './peer-address.js';
 
 /** Default body limit: 5 MiB. */
 export const DEFAULT_MAX_BODY_BYTES = 5 * 1024 * 1024;
@@ -61,8 +62,6 @@ export interface RequestHead {
   readonly scheme: 'http' | 'https';
 }
 
-const textDecoder = new TextDecoder();
-
 /** Trusts nobody: forwarded headers are ignored (the default of `copyRequestHead`). */
 const NO_PROXIES = TrustedProxies.parse('');
 
@@ -76,6 +75,16 @@ function upperCaseMethod(method: string): string {
   return UPPER_METHODS.get(method) ?? method.toUpperCase();
 }
 
+const NO_HEADERS: Record<string, string> = {};
+/** The headers `req.forEach` is filling in (synchronous): one shared callback, no closure per request. */
+let collecting = NO_HEADERS;
+
+/** `req.forEach`'s callback: repeated headers are joined with ", ". */
+function collectHeader(key: string, value: string): void {
+  const prev = collecting[key];
+  collecting[key] = prev === undefined ? value : `${prev}, ${value}`;
+}
+
 /**
  * Copies method, path, query string, headers and peer address out of a uWS request, and resolves
  * the client's IP and scheme through `trusted` proxies (see client-ip.ts). Must be called
@@ -83,22 +92,26 @@ function upperCaseMethod(method: string): string {
  */
 export function copyRequestHead(res: HttpResponse, req: HttpRequest, trusted: TrustedProxies = NO_PROXIES): RequestHead {
   const headers: Record<string, string> = {};
-  req.forEach((key, value) => {
-    const prev = headers[key];
-    headers[key] = prev === undefined ? value : `${prev}, ${value}`;
-  });
+  collecting = headers;
+  req.forEach(collectHeader);
+  collecting = NO_HEADERS;
   let path = req.getUrl();
   if (path.includes('//')) path = path.replace(/\/{2,}/g, '/');
-  const peer = { remoteAddress: textDecoder.decode(res.getRemoteAddressAsText()), headers };
-  return {
+  const peer = peerAddressText(res);
+  // Built with the peer as `remoteAddress`, which is what client-ip.ts reads (a `ForwardedRequest`);
+  // then the scheme and the client's address replace it: no separate object for the peer.
+  const head: { -readonly [K in keyof RequestHead]: RequestHead[K] } = {
     method: upperCaseMethod(req.getMethod()),
     path,
     rawQuery: req.getQuery() ?? '',
     headers,
-    remoteAddress: clientIp(peer, trusted),
-    peerAddress: peer.remoteAddress,
-    scheme: requestScheme(peer, trusted),
+    remoteAddress: peer,
+    peerAddress: peer,
+    scheme: 'http',
   };
+  head.scheme = requestScheme(head, trusted);
+  head.remoteAddress = clientIp(head, trusted);
+  return head;
 }
 
 /**

@@ -89,3 +89,43 @@ t.test('the real server hands every request its client IP and scheme', async (t)
   t.equal((await fetch(distrusting, { headers })).status, 200);
   t.match(seen.at(-1), { peerAddress: '127.0.0.1', remoteAddress: '127.0.0.1', scheme: 'http' }, 'peer not in --trusted-proxies: headers ignored');
 });
+
+t.test("peerAddress is uWS's own text of the peer: IPv4, IPv4-mapped and IPv6, first and repeated requests", async (t) => {
+  const seen: ApiRequest[] = [];
+  const start = async (host: string) => {
+    const server = await startHttpServer({
+      host,
+      port: 0,
+      dispatch: (r) => {
+        seen.push(r);
+        return { status: 200, body: { result: 'success', msg: '' } };
+      },
+    });
+    t.teardown(() => server.close());
+    return server.port;
+  };
+  /** The peer text of three requests from `from` (the first fills peer-address.ts's table, the others read it). */
+  const peers = async (port: number, from: string) => {
+    const texts: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      t.equal((await fetch(`http://${from}:${port}/api/v1/x`)).status, 200);
+      texts.push(seen.at(-1)!.peerAddress!);
+    }
+    return texts;
+  };
+  const v4 = await start('127.0.0.1');
+  t.same(await peers(v4, '127.0.0.1'), ['127.0.0.1', '127.0.0.1', '127.0.0.1'], 'IPv4 listener: dotted');
+  let dual: number;
+  try {
+    dual = await start('::');
+  } catch {
+    t.skip('no IPv6 on this machine');
+    return;
+  }
+  const mapped = '0000:0000:0000:0000:0000:ffff:7f00:0001';
+  t.same(await peers(dual, '127.0.0.1'), [mapped, mapped, mapped], 'IPv4 on a dual-stack listener: IPv4-mapped, uncompressed');
+  t.equal(seen.at(-1)!.remoteAddress, mapped, 'and the client address, with nobody trusted');
+  const loopback6 = '0000:0000:0000:0000:0000:0000:0000:0001';
+  t.same(await peers(dual, '[::1]'), [loopback6, loopback6, loopback6], '::1, uncompressed');
+  t.same(await peers(v4, '127.0.0.1'), ['127.0.0.1', '127.0.0.1', '127.0.0.1'], 'the IPv4 text is not taken for the mapped form');
+});
