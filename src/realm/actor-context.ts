@@ -5,8 +5,8 @@
 import type { FileStore } from '../storage/file-store.js';
 import type { Result } from '../errors.js';
 import type { RealmState } from '../domain/realm-state.js';
-import type { MessageBody } from '../domain/records.js';
 import type { BodyCache } from './body-cache.js';
+import type { PendingBodies } from './pending-bodies.js';
 import type { AppendLog } from '../storage/append-log.js';
 import type { SnapshotStore } from '../storage/snapshot-store.js';
 import type { Command } from './commands.js';
@@ -74,8 +74,8 @@ export interface ActorContext {
    * failed and taken back), while it is pending; null when none is (`RealmHandle.readBarrier`).
    */
   readBarrier: Promise<boolean> | null;
-  /** Bodies appended but not yet durable, readable before LMDB has them. */
-  pendingBodies: Map<number, MessageBody>;
+  /** Bodies appended but not yet durable, readable before LMDB has them (pending-bodies.ts). */
+  pendingBodies: PendingBodies;
   /** Durable bodies recently read from LMDB (realm/body-cache.ts). */
   bodyCache: BodyCache;
   /** Set when a command of the current batch sent `FAILED`: the batch's later commands are refused. */

@@ -41,6 +41,7 @@ import { Errors, ok, type Result } from '../errors.js';
 import type { RealmState } from '../domain/realm-state.js';
 import type { MessageBody, RealmRecord } from '../domain/records.js';
 import { BodyCache } from './body-cache.js';
+import { PendingBodies } from './pending-bodies.js';
 import { DAMAGED_BODY, reportDamagedBody } from './damaged-body.js';
 import { StorageCorruptionError } from '../storage/codec.js';
 import { isDiskFull } from '../storage/disk-space.js';
@@ -100,10 +101,8 @@ function process(self: { send(input: ActorInput): void }, c: ActorContext, input
   }
   const { records, events, reply } = decision.value;
   const bodies = bodiesOf(records);
-  for (const [id, body] of bodies) {
-    c.pendingBodies.set(id, body);
-    c.bodyCache.forget(id);
-  }
+  c.pendingBodies.add(bodies);
+  for (const [id] of bodies) c.bodyCache.forget(id);
   const append = c.deps.log.append(c.state.id, records, bodies);
   const hook = c.deps.afterAppend;
   const appended = hook === undefined ? append : append.then(hook);
@@ -112,8 +111,8 @@ function process(self: { send(input: ActorInput): void }, c: ActorContext, input
   c.durable = appended.then(
     () => {
       if (messagesUpTo > c.durableMessageId) c.durableMessageId = messagesUpTo;
-      // A later in-flight command may have replaced the body (message edits): keep the newer one.
-      for (const [id, body] of bodies) if (c.pendingBodies.get(id) === body) c.pendingBodies.delete(id);
+      // A later in-flight command may have replaced a body (message edits): that one stays pending.
+      c.pendingBodies.settle(bodies);
       resolve(ok(reply));
       if (events.length) c.deps.dispatch(c.state.id, seq, events);
     },
@@ -281,7 +280,7 @@ export class RealmActor implements RealmHandle {
       // Recovered state is all durable.
       durableMessageId: state.nextIds.message - 1,
       readBarrier: null,
-      pendingBodies: new Map(),
+      pendingBodies: new PendingBodies(),
       bodyCache: new BodyCache(),
       halted: false,
       recordsSinceSnapshot: 0,
