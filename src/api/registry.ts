@@ -225,7 +225,10 @@ export function createDispatcher(
     return verdict.limited ? rateLimitedError(verdict) : null;
   }
 
-  /** Everything up to the handler call; returns a promise only when the handler does. */
+  /**
+   * Everything up to the handler call; returns a promise only when the handler does, and that
+   * promise is the final answer (envelope, failures and `note`'s headers applied).
+   */
   function dispatch(req: ApiRequest, note: RateLimitNote): ApiResponse | Promise<ApiResponse> {
     const path = req.path;
     const web = path.startsWith(JSON_PREFIX);
@@ -306,22 +309,43 @@ export function createDispatcher(
         ? { params, path: pathParams, realm, user: null, clientName, remoteAddress: req.remoteAddress, scheme, onAbort, files, uploads, headers: req.headers, sessionIdHash, rawBody: req.rawBody ?? NO_BODY }
         : { params, path: pathParams, realm: principal.realm, user: principal.user, clientName, remoteAddress: req.remoteAddress, scheme, onAbort, files, uploads, headers: req.headers, sessionIdHash, rawBody: req.rawBody ?? NO_BODY };
     const result = endpoint.handler(ctx);
-    if (result instanceof Promise) return result.then((outcome) => envelope(req, outcome, consumed));
-    return envelope(req, result, consumed);
+    if (!(result instanceof Promise)) return envelope(req, result, consumed);
+    // The one promise step of an asynchronous handler (writes): envelope, failures and the
+    // rate-limit headers at once, so the answer is final here (see the function returned below).
+    return result.then(
+      (outcome) => {
+        try {
+          return noted(envelope(req, outcome, consumed), note);
+        } catch (error) {
+          return noted(failure(req, error), note);
+        }
+      },
+      (error: unknown) => noted(failure(req, error), note),
+    );
   }
 
-  return async (req) => {
+  // Not an async function: a wrapper that awaits and returns costs a generator object, a promise
+  // and an await per request (issue 17). `dispatch`'s own promise is already the final answer.
+  return (req) => {
     const note: RateLimitNote = { headers: null };
-    let response: ApiResponse;
+    let response: ApiResponse | Promise<ApiResponse>;
     try {
-      response = await dispatch(req, note);
+      response = dispatch(req, note);
     } catch (error) {
-      if (error instanceof ZulipError) response = errorResponse(error);
-      else {
-        log.error({ err: error, method: req.method, path: req.path }, 'unhandled error');
-        response = errorResponse(Errors.internal());
-      }
+      response = failure(req, error);
     }
-    return note.headers === null ? response : withHeaders(response, note.headers);
+    return response instanceof Promise ? response : Promise.resolve(noted(response, note));
   };
+}
+
+/** The answer to an error thrown or rejected while answering `req`: its own, or a logged 500. */
+function failure(req: ApiRequest, error: unknown): ApiResponse {
+  if (error instanceof ZulipError) return errorResponse(error);
+  log.error({ err: error, method: req.method, path: req.path }, 'unhandled error');
+  return errorResponse(Errors.internal());
+}
+
+/** `response` with the rate-limit headers `dispatch` left in `note`, if any. */
+function noted(response: ApiResponse, note: RateLimitNote): ApiResponse {
+  return note.headers === null ? response : withHeaders(response, note.headers);
 }
