@@ -262,6 +262,18 @@ const realmMachine = setup({
   },
 });
 
+/**
+ * The actor and command `execute` is queueing, for `enqueue`: the Promise executor runs
+ * synchronously inside `new Promise`, so one shared executor replaces a closure per command.
+ */
+let enqueueing: RealmActor | null = null;
+let enqueuedCommand: Command | null = null;
+
+/** `execute`'s Promise executor (see `enqueueing`). */
+function enqueue(resolve: Reply, reject: (error: unknown) => void): void {
+  enqueueing!.enqueue(enqueuedCommand!, resolve, reject);
+}
+
 /** A running realm: the `RealmHandle` the API layer uses, backed by the xstate actor. */
 export class RealmActor implements RealmHandle {
   private readonly actor;
@@ -348,10 +360,23 @@ export class RealmActor implements RealmHandle {
   }
 
   execute<C extends Command>(command: C): Promise<Result<CommandReply<C>>> {
-    return new Promise((resolve, reject) => {
-      this.queued.push({ command, resolve: resolve as Reply, reject });
-      if (this.queued.length === 1) commandBatches.schedule(this);
-    });
+    enqueueing = this;
+    enqueuedCommand = command;
+    try {
+      return new Promise(enqueue) as Promise<Result<CommandReply<C>>>;
+    } finally {
+      enqueueing = null;
+      enqueuedCommand = null;
+    }
+  }
+
+  /**
+   * Queues `command` with its caller's promise callbacks; the first of a turn schedules the batch.
+   * Only for `execute` (through its shared executor); other callers use `execute`.
+   */
+  enqueue(command: Command, resolve: Reply, reject: (error: unknown) => void): void {
+    this.queued.push({ command, resolve, reject });
+    if (this.queued.length === 1) commandBatches.schedule(this);
   }
 
   /** Hands the queued commands to the machine as one input (command-batch.ts calls it). */
