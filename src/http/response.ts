@@ -42,18 +42,6 @@ export function statusLine(status: number): string {
   return line;
 }
 
-/** Serializes a body; an unserializable one (cycle, BigInt) is logged and becomes a 500. */
-function serialize(response: ApiResponse): { status: number; text: string | Buffer | null; headers?: Readonly<Record<string, string>> } {
-  if (response.body === null) return { status: response.status, text: null, headers: response.headers };
-  try {
-    return { status: response.status, text: encodeBody(response.body), headers: response.headers };
-  } catch (error) {
-    log.error({ err: error }, 'response body is not serializable');
-    const internal = Errors.internal();
-    return { status: internal.status, text: JSON.stringify(internal.toBody()) + '\n' };
-  }
-}
-
 /**
  * Writes `response` to `res` inside `res.cork`, unless the request was aborted or already
  * answered; returns whether it wrote. `head: true` (a HEAD request) sends the headers and the
@@ -70,22 +58,64 @@ export function writeResponse(
 ): boolean {
   if (state.aborted || state.done) return false;
   state.done = true;
-  const { status, text, headers } = serialize(response);
-  res.cork(() => {
-    res.writeStatus(statusLine(status));
-    if (text !== null) res.writeHeader('Content-Type', 'application/json');
-    res.writeHeader('Cache-Control', NEVER_CACHE);
-    if (headers !== undefined) for (const name in headers) res.writeHeader(name, headers[name]!);
-    // endWithoutBody() must get no arguments: uWS reads an `undefined` length as 2^63 and then
-    // sends that as Content-Length. So bodiless responses never request a close.
-    if (text === null) {
-      res.endWithoutBody();
-    } else if (head) {
-      res.writeHeader('Content-Length', String(Buffer.byteLength(text)));
-      res.endWithoutBody();
-    } else {
-      res.end(text, closeConnection);
+  let status = response.status;
+  let text: string | Buffer | null = null;
+  let headers = response.headers;
+  if (response.body !== null) {
+    try {
+      text = encodeBody(response.body);
+    } catch (error) {
+      // An unserializable body (cycle, BigInt) is logged and becomes a 500.
+      log.error({ err: error }, 'response body is not serializable');
+      const internal = Errors.internal();
+      status = internal.status;
+      text = JSON.stringify(internal.toBody()) + '\n';
+      headers = undefined;
     }
-  });
+  }
+  // `cork` runs its callback at once: the write's parts go through one shared slot and callback
+  // instead of a closure per response (issue 17).
+  corked.res = res;
+  corked.status = status;
+  corked.text = text;
+  corked.headers = headers;
+  corked.head = head;
+  corked.closeConnection = closeConnection;
+  try {
+    res.cork(writeCorked);
+  } finally {
+    corked.res = null;
+    corked.text = null;
+    corked.headers = undefined;
+  }
   return true;
+}
+
+/** The response `writeResponse` is writing (see there). */
+const corked: {
+  res: HttpResponse | null;
+  status: number;
+  text: string | Buffer | null;
+  headers: Readonly<Record<string, string>> | undefined;
+  head: boolean;
+  closeConnection: boolean;
+} = { res: null, status: 0, text: null, headers: undefined, head: false, closeConnection: false };
+
+/** `writeResponse`'s corked write: status line, headers, body. */
+function writeCorked(): void {
+  const { res, status, text, headers, head, closeConnection } = corked;
+  res!.writeStatus(statusLine(status));
+  if (text !== null) res!.writeHeader('Content-Type', 'application/json');
+  res!.writeHeader('Cache-Control', NEVER_CACHE);
+  if (headers !== undefined) for (const name in headers) res!.writeHeader(name, headers[name]!);
+  // endWithoutBody() must get no arguments: uWS reads an `undefined` length as 2^63 and then
+  // sends that as Content-Length. So bodiless responses never request a close.
+  if (text === null) {
+    res!.endWithoutBody();
+  } else if (head) {
+    res!.writeHeader('Content-Length', String(Buffer.byteLength(text)));
+    res!.endWithoutBody();
+  } else {
+    res!.end(text, closeConnection);
+  }
 }
