@@ -42,7 +42,9 @@ export const UPLOAD_PATHS: readonly string[] = ['/api/v1/user_uploads', '/json/u
 
 /** Whether `path` is one of `UPLOAD_PATHS` (or under a prefix entry). */
 export function isUploadPath(path: string): boolean {
-  return UPLOAD_PATHS.some((p) => (p.endsWith('/') ? path.startsWith(p) && path.length > p.length : path === p));
+  // A loop, not `some`: its callback was a closure per POST.
+  for (const p of UPLOAD_PATHS) if (p.endsWith('/') ? path.startsWith(p) && path.length > p.length : path === p) return true;
+  return false;
 }
 
 /** Room for the non-file parts of an upload form: 1 MiB. */

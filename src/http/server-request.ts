@@ -219,7 +219,8 @@ export class ServerRequest implements ResponseState, RequestTrace, BodyTarget {
     // Streamed to disk only with credentials (API key or session cookie): an anonymous upload is
     // refused (401) after at most --max-body-bytes, never spooled.
     const credentials = head.headers.authorization !== undefined || head.headers.cookie !== undefined;
-    if (upload !== undefined && credentials && upload.matches(head.method, path) && isMultipart(head.headers['content-type'])) {
+    // Content type first: it rules out every send without asking the upload routes.
+    if (upload !== undefined && credentials && isMultipart(head.headers['content-type']) && upload.matches(head.method, path)) {
       return this.serveStreamedUpload(upload);
     }
     this.serveApi();
