@@ -307,8 +307,9 @@ export function apiRequestFromFields(
   trace?: RequestTrace,
   rawBody?: Buffer,
 ): ApiRequest {
-  // Optional fields set one by one: spreading `cond && { x }` allocated a temporary object each.
-  const request: { -readonly [K in keyof ApiRequest]: ApiRequest[K] } = {
+  // One literal of a fixed shape, absent options undefined (readers test `=== undefined` / `??`):
+  // adding them one by one after the literal allocated a property array per request.
+  const request: ApiRequest = {
     method: head.method,
     path: head.path,
     query: parseQuery(head.rawQuery),
@@ -317,9 +318,9 @@ export function apiRequestFromFields(
     remoteAddress: head.remoteAddress,
     peerAddress: head.peerAddress,
     scheme: head.scheme,
+    onAbort,
+    trace,
+    rawBody,
   };
-  if (onAbort !== undefined) request.onAbort = onAbort;
-  if (trace !== undefined) request.trace = trace;
-  if (rawBody !== undefined) request.rawBody = rawBody;
   return request;
 }
