@@ -159,15 +159,20 @@ function authenticateBasic(services: ApiServices, realm: RealmHandle | null, hea
 
 /** Unconsumed parameter names from body and query, deduplicated and sorted; null when none. */
 function ignoredParameters(req: ApiRequest, consumed: Set<string>): string[] | null {
-  let out: string[] | null = null;
-  for (const pairs of [req.body, req.query]) {
-    for (const [name] of pairs) {
-      if (consumed.has(name)) continue;
-      out ??= [];
-      if (!out.includes(name)) out.push(name);
-    }
-  }
+  // Two calls rather than a loop over `[req.body, req.query]`: that array was made per request.
+  const out = unconsumedNames(req.query, consumed, unconsumedNames(req.body, consumed, null));
   return out === null ? null : out.sort();
+}
+
+/** `out` plus the names of `pairs` not in `consumed` and not yet in `out` (null while none). */
+function unconsumedNames(pairs: ParamPairs, consumed: Set<string>, out: string[] | null): string[] | null {
+  for (let i = 0; i < pairs.length; i++) {
+    const name = pairs[i]![0];
+    if (consumed.has(name)) continue;
+    out ??= [];
+    if (!out.includes(name)) out.push(name);
+  }
+  return out;
 }
 
 /**
