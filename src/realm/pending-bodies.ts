@@ -43,7 +43,7 @@ export class PendingBodies {
     if (this.count === this.ring.length) this.grow();
     this.ring[(this.first + this.count) & (this.ring.length - 1)] = bodies;
     this.count++;
-    for (const [id] of bodies) if (id < this.lowestId) this.lowestId = id;
+    for (let j = 0; j < bodies.length; j++) if (bodies[j]![0] < this.lowestId) this.lowestId = bodies[j]![0];
   }
 
   /** The newest pending body of `messageId`, or undefined when none is pending. */
@@ -116,7 +116,10 @@ export class PendingBodies {
   private lowestPendingId(): number {
     let lowest = Infinity;
     const mask = this.ring.length - 1;
-    for (let i = 0; i < this.count; i++) for (const [id] of this.ring[(this.first + i) & mask]!) if (id < lowest) lowest = id;
+    for (let i = 0; i < this.count; i++) {
+      const bodies = this.ring[(this.first + i) & mask]!;
+      for (let j = 0; j < bodies.length; j++) if (bodies[j]![0] < lowest) lowest = bodies[j]![0];
+    }
     return lowest;
   }
 
