@@ -96,6 +96,8 @@ const rowOf = (r: ScenarioReport) => [
   String(r.result.ok2xx),
   String(r.result.non2xx + r.result.errors + r.result.timeouts),
   r.memory === undefined ? '-' : num(r.memory.rssMiB, 1),
+  r.serverCpu === undefined ? '-' : num(100 * r.serverCpu.mainThreadBusy, 0),
+  r.serverCpu === undefined ? '-' : num(r.serverCpu.mainUsPerRequest, 1),
   r.targets.map((x) => `${x.met ? 'OK' : 'MISS'} ${x.description}`).join('; '),
 ];
 
@@ -105,7 +107,7 @@ export function resultsHtml(results: BenchResults): string {
   const labels = s.map(scenarioKey);
   const m = results.machine;
   let body = `<p class="note">${esc(results.timestamp)} — ${esc(results.target?.url ?? '')}${results.target?.external ? ' (external target)' : ' (parley started by the harness)'} — ${m?.cpus ?? '?'} CPUs ${esc(m?.cpuModel ?? '')}, Node ${esc(m?.node ?? '')}${m?.loadAverage ? `, load average at start ${m.loadAverage.map((x) => x.toFixed(1)).join(' ')}` : ''}. Client and server share the machine: compare ratios to the ceiling of the same run.</p>`;
-  body += table(['scenario', 'mode', 'req/s', '×ceiling', 'p50 ms', 'p99 ms', 'max ms', '2xx', 'bad', 'RSS MiB', 'targets'], s.map(rowOf));
+  body += table(['scenario', 'mode', 'req/s', '×ceiling', 'p50 ms', 'p99 ms', 'max ms', '2xx', 'bad', 'RSS MiB', 'main thread %', 'main µs/req', 'targets'], s.map(rowOf));
   body += barChart('Throughput', labels, [{ name: 'req/s', values: s.map((r) => r.result.reqPerSec) }], 'req/s');
   body += barChart(
     'Latency percentiles',

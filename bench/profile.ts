@@ -18,6 +18,7 @@ import { parseArgs } from 'node:util';
 import { api, basicAuth, fetchApiKey, startServer } from '../test/support/server-process.js';
 import { runLoad, type LoadRequest } from './load.js';
 import { summarizeHeap, summarizeHeapByFile, type SamplingHeapProfile } from './heap-summary.js';
+import { cpuBetween, sampleCpu } from './server-cpu.js';
 
 const PASSWORD = 'bench-password';
 const EMAIL = 'hamlet@zulip.com';
@@ -50,16 +51,6 @@ function summarize(profile: CpuProfile, top: number): string[] {
   }
   const rows = [...selfUs].sort((a, b) => b[1] - a[1]).slice(0, top);
   return [`total ${(total / 1000).toFixed(0)} ms sampled`, ...rows.map(([k, us]) => `${((100 * us) / total).toFixed(1).padStart(5)}%  ${(us / 1000).toFixed(0).padStart(6)} ms  ${k}`)];
-}
-
-/** User + system CPU seconds a process has used so far (Linux /proc), or NaN elsewhere. */
-function cpuSeconds(pid: number): number {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (USER_HZ = 100)
-  } catch {
-    return NaN;
-  }
 }
 
 function histogram(metrics: string, name: string): string {
@@ -102,9 +93,9 @@ async function main(): Promise<void> {
     if (request === undefined) throw new Error(`unknown scenario ${values.scenario}`);
     if (values.scenario === 'list') await runLoad({ url: server.url, request: requests.send!, connections: 50, duration: 2, timeLimitMs: 10_000 });
     if (heapMode !== undefined) process.kill(server.pid, 'SIGUSR2'); // start sampling (heap-sampler.mjs)
-    const cpuBefore = cpuSeconds(server.pid);
+    const cpuBefore = sampleCpu(server.pid);
     const result = await runLoad({ url: server.url, request, connections: Number(values.connections), duration: seconds, timeLimitMs: (seconds + 10) * 1000 });
-    const cpuMs = (cpuSeconds(server.pid) - cpuBefore) * 1000;
+    const cpu = cpuBetween(cpuBefore, sampleCpu(server.pid), result.responses);
     if (heapMode !== undefined) {
       process.kill(server.pid, 'SIGUSR2'); // stop and write
       const deadline = Date.now() + 30_000;
@@ -122,7 +113,7 @@ async function main(): Promise<void> {
       for (const line of summarizeHeapByFile(profile, result.responses, 20)) console.log(line);
     }
     // CPU per request is the figure that survives a shared, overloaded machine; req/s does not.
-    console.log(`${values.scenario}: ${result.reqPerSec.toFixed(0)} req/s, p50 ${result.latencyMs.p50.toFixed(2)} ms, p99 ${result.latencyMs.p99.toFixed(2)} ms, non2xx ${result.non2xx}, server CPU ${((1000 * cpuMs) / result.responses).toFixed(1)} µs/request`);
+    console.log(`${values.scenario}: ${result.reqPerSec.toFixed(0)} req/s, p50 ${result.latencyMs.p50.toFixed(2)} ms, p99 ${result.latencyMs.p99.toFixed(2)} ms, non2xx ${result.non2xx}, server CPU ${cpu?.processUsPerRequest.toFixed(1) ?? '-'} µs/request (main thread ${cpu?.mainUsPerRequest.toFixed(1) ?? '-'} µs, busy ${cpu === undefined ? '-' : (100 * cpu.mainThreadBusy).toFixed(0)} %)`);
     const metrics = await (await fetch(`${server.url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text();
     console.log(histogram(metrics, 'parley_commit_batch_appends'));
     console.log(histogram(metrics, 'parley_commit_durable_seconds'));

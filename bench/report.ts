@@ -19,6 +19,10 @@ export interface Row {
   rss: number | undefined;
   /** Server RssAnon (heap and native allocations, without mapped files), MiB. */
   anon: number | undefined;
+  /** Server main thread's CPU over wall time during the run, 0–1 (undefined against `--target`). */
+  mainBusy: number | undefined;
+  /** Server main-thread CPU per request, µs. */
+  mainUs: number | undefined;
   targets: string;
 }
 
@@ -30,7 +34,7 @@ const shortRequest = (request: string) => (request.length <= REQUEST_WIDTH ? req
 
 /** Formats `rows` as an aligned table with a header line. */
 export function formatTable(rows: Row[]): string {
-  const header = ['scenario', 'driver', 'request', 'req/s', '×ceiling', 'p50 ms', 'p99 ms', 'max ms', '2xx', 'bad', 'RSS MiB', 'anon MiB', 'targets'];
+  const header = ['scenario', 'driver', 'request', 'req/s', '×ceiling', 'p50 ms', 'p99 ms', 'max ms', '2xx', 'bad', 'RSS MiB', 'anon MiB', 'main %', 'main µs', 'targets'];
   const cells = rows.map((r) => [
     r.scenario,
     r.driver,
@@ -44,10 +48,12 @@ export function formatTable(rows: Row[]): string {
     r.bad > 0 ? `${r.bad} !!` : '0',
     r.rss === undefined ? '-' : fixed(r.rss, 1),
     r.anon === undefined ? '-' : fixed(r.anon, 1),
+    r.mainBusy === undefined ? '-' : fixed(100 * r.mainBusy, 0),
+    r.mainUs === undefined ? '-' : fixed(r.mainUs, 1),
     r.targets,
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i]!.length)));
-  const numeric = new Set([3, 4, 5, 6, 7, 8, 9, 10, 11]);
+  const numeric = new Set([3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13]);
   const line = (c: string[]) =>
     c.map((v, i) => (i === c.length - 1 ? v : numeric.has(i) ? v.padStart(widths[i]!) : v.padEnd(widths[i]!))).join('  ');
   return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...cells.map(line)].join('\n');

@@ -5,6 +5,7 @@
  */
 import type { LoadResult } from './load.js';
 import type { ProcessMemory } from '../test/support/server-process.js';
+import type { ServerCpu } from './server-cpu.js';
 
 /**
  * What generated a scenario's load: a closed-loop generator (`--driver`), the open-loop runner
@@ -30,6 +31,8 @@ export interface ScenarioReport {
   ratioToCeiling: number;
   /** Server memory right after the scenario (VmRSS, RssAnon, RssFile), MiB; absent against `--target`. */
   memory: ProcessMemory | undefined;
+  /** Server CPU over the measured run (bench/server-cpu.ts); absent against `--target` and in older files. */
+  serverCpu?: ServerCpu;
   /** The targets this scenario is held to, and whether they were met. */
   targets: { description: string; met: boolean }[];
   /** Set when the run had errors, timeouts or non-2xx replies. */

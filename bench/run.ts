@@ -73,6 +73,8 @@ function rowsOf(reports: readonly ScenarioReport[]): Row[] {
     bad: r.result.non2xx + r.result.errors + r.result.timeouts,
     rss: r.memory?.rssMiB,
     anon: r.memory?.anonMiB,
+    mainBusy: r.serverCpu?.mainThreadBusy,
+    mainUs: r.serverCpu?.mainUsPerRequest,
     targets: r.targets.map((x) => `${x.met ? 'OK  ' : 'MISS'} ${x.description}`).join('; '),
   }));
 }

@@ -11,6 +11,7 @@ import { requestPicker, type RequestTemplateT, type Scenario, type ScenarioVars 
 import type { LoadDriverName, ScenarioReport } from './results.js';
 import type { Driver } from './options.js';
 import { runWrk } from './wrk.js';
+import { cpuBetween, sampleCpu } from './server-cpu.js';
 import type { Target } from './target.js';
 
 /** Run-wide defaults a scenario file may override. */
@@ -20,7 +21,7 @@ export interface RunDefaults {
   warmup: number;
   /** Closed-loop load generator (`--driver`); open-loop scenarios keep their own runner. */
   driver: Driver;
-  /** The server's pid when the harness started it (memory figures), else undefined. */
+  /** The server's pid when the harness started it (memory and CPU figures), else undefined. */
   pid: number | undefined;
 }
 
@@ -110,7 +111,9 @@ export async function measureScenario(
     await drive(target, s, mix, warmup, connections, defaults.driver);
   } else process.stderr.write(`${label}: `);
   process.stderr.write(`measuring ${duration} s… `);
+  const cpuBefore = defaults.pid === undefined ? undefined : sampleCpu(defaults.pid);
   const result = await drive(target, s, mix, duration, connections, defaults.driver);
+  const serverCpu = defaults.pid === undefined ? undefined : cpuBetween(cpuBefore, sampleCpu(defaults.pid), result.responses);
   process.stderr.write(`${Math.round(result.reqPerSec)} req/s\n`);
   const problems: string[] = [];
   if (result.errors > 0) problems.push(`${result.errors} connection errors`);
@@ -131,6 +134,7 @@ export async function measureScenario(
     result,
     ratioToCeiling: NaN,
     memory: defaults.pid === undefined ? undefined : processMemory(defaults.pid),
+    serverCpu,
     targets: [],
     flagged: problems.length > 0 ? problems.join(', ') : null,
   };

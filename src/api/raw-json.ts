@@ -46,15 +46,25 @@ export function encodeBody(body: object): string | Buffer {
   return concatUtf8(chunks);
 }
 
-/** The chunks as one Buffer (strings encoded as UTF-8). */
+/**
+ * The chunks as one Buffer (strings encoded as UTF-8): sized first, then written into a single
+ * allocation, with no intermediate Buffer per string chunk.
+ */
 export function concatUtf8(chunks: readonly JsonChunk[]): Buffer {
-  const bytes: Uint8Array[] = new Array(chunks.length);
   let total = 0;
   for (let i = 0; i < chunks.length; i++) {
     const c = chunks[i]!;
-    const b = typeof c === 'string' ? Buffer.from(c) : c;
-    bytes[i] = b;
-    total += b.length;
+    total += typeof c === 'string' ? Buffer.byteLength(c) : c.length;
   }
-  return Buffer.concat(bytes, total);
+  const out = Buffer.allocUnsafe(total);
+  let offset = 0;
+  for (let i = 0; i < chunks.length; i++) {
+    const c = chunks[i]!;
+    if (typeof c === 'string') offset += out.write(c, offset, 'utf8');
+    else {
+      out.set(c, offset);
+      offset += c.length;
+    }
+  }
+  return out;
 }

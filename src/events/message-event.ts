@@ -12,6 +12,9 @@ import type { EventQueue } from './event-queue.js';
 import type { RealmEvent } from './realm-event.js';
 import type { ClientEventOf, MessageObject } from './schemas.js';
 
+/** The flags of a receiver `MessageEventExtras.flags` does not list (shared, never mutated). */
+const NO_FLAGS: readonly string[] = Object.freeze([]);
+
 /** Message objects already built for one event, by settings variant. */
 export type MessageVariants = Map<number, MessageObject>;
 
@@ -55,7 +58,7 @@ export function finalizeMessageEvent(queue: EventQueue, event: RealmEvent, varia
     type: 'message',
     message: variantOf(queue, event, variants),
     // Shared between the queues of one user and never mutated afterwards (see the module comment).
-    flags: (extras.flags[queue.userId] ?? []) as string[],
+    flags: (extras.flags[queue.userId] ?? NO_FLAGS) as string[],
   };
   if (extras.senderQueueId !== undefined && extras.senderQueueId === queue.id && extras.localId !== undefined) {
     payload.local_message_id = extras.localId;

@@ -49,7 +49,7 @@ export interface MessageEventExtras {
    * `client_gravatar` nulls avatar_url (an uploaded avatar's URL is always sent).
    */
   senderEmailPublic: boolean;
-  /** Flag names per receiving user id; users not listed get []. */
+  /** Flag names of the receivers that have any (the sender's `read`, mentions...); receivers not listed get []. */
   flags: Readonly<Record<number, readonly string[]>>;
   /** The sending client's queue and its local id (https://zulip.com/api/get-events). */
   senderQueueId?: string;

@@ -129,51 +129,60 @@ export class MissedMessageEmails {
   }
 
   private noteMessage(realm: RealmHandle, event: RealmEvent): void {
+    const now = this.now();
+    if ((event.payload as { message: { type: string } }).message.type === 'private') {
+      for (const userId of event.userIds) this.noteRecipient(realm, event, userId, now);
+    } else {
+      // A channel message mails only users it flags (`triggerFor`), and `flags` lists exactly
+      // those: no walk over every subscriber of the channel.
+      for (const key in event.message!.flags) this.noteRecipient(realm, event, Number(key), now);
+    }
+  }
+
+  /** Queues a mail about `event`'s message for `userId` when they are an offline candidate. */
+  private noteRecipient(realm: RealmHandle, event: RealmEvent, userId: number, now: number): void {
     const payload = event.payload as { message: { id: number; type: string; sender_id: number; sender_full_name: string; stream_id?: number; subject: string; display_recipient: unknown } };
     const message = payload.message;
     const extras = event.message!;
     const state = realm.state;
-    const now = this.now();
-    for (const userId of event.userIds) {
-      if (userId === message.sender_id) continue;
-      const user = state.users.get(userId);
-      if (user === undefined || !user.isActive || user.isBot) continue;
-      const flags = extras.flags[userId] ?? [];
-      const trigger = this.triggerFor(user, message.type === 'private', flags);
-      if (trigger === null || !this.isOffline(realm, userId, now)) continue;
-      // Wildcard mentions do not notify in a muted channel or topic (Zulip's
-      // `user_allows_notifications_in_StreamTopic`); personal and group mentions do.
-      if ((trigger === 'stream_wildcard_mentioned' || trigger === 'topic_wildcard_mentioned') && mutedMessageTest(state, user, null)?.(message.id) === true) continue;
-      if (this.pendingCount >= MAX_PENDING_MESSAGES) {
-        log.warn({ event: 'missed_message_email', realm: realm.subdomain, user: userId }, 'too many pending missed-message emails: dropped');
-        continue;
-      }
-      const dmUserIds = Array.isArray(message.display_recipient)
-        ? (message.display_recipient as Array<{ id: number }>).map((r) => r.id).filter((id) => id !== userId).sort((a, b) => a - b)
-        : [];
-      const streamId = message.type === 'stream' ? (message.stream_id ?? null) : null;
-      const entry: PendingMessage = {
-        messageId: message.id,
-        trigger,
-        senderId: message.sender_id,
-        senderName: message.sender_full_name,
-        raw: extras.raw,
-        conversation: streamId === null ? `dm:${[...dmUserIds, userId].sort((a, b) => a - b).join(',')}` : `stream:${streamId}:${message.subject.toLowerCase()}`,
-        streamId,
-        streamName: streamId === null ? null : String(message.display_recipient),
-        topic: streamId === null ? null : message.subject,
-        dmUserIds,
-      };
-      const key = `${realm.id}:${userId}`;
-      const batch = this.pending.get(key);
-      if (batch === undefined) {
-        const period = Number(setting(user, 'email_notifications_batching_period_seconds') ?? 120);
-        this.pending.set(key, { dueAt: now + period, messages: [entry] });
-      } else {
-        batch.messages.push(entry);
-      }
-      this.pendingCount++;
+    if (userId === message.sender_id) return;
+    const user = state.users.get(userId);
+    if (user === undefined || !user.isActive || user.isBot) return;
+    const flags = extras.flags[userId] ?? [];
+    const trigger = this.triggerFor(user, message.type === 'private', flags);
+    if (trigger === null || !this.isOffline(realm, userId, now)) return;
+    // Wildcard mentions do not notify in a muted channel or topic (Zulip's
+    // `user_allows_notifications_in_StreamTopic`); personal and group mentions do.
+    if ((trigger === 'stream_wildcard_mentioned' || trigger === 'topic_wildcard_mentioned') && mutedMessageTest(state, user, null)?.(message.id) === true) return;
+    if (this.pendingCount >= MAX_PENDING_MESSAGES) {
+      log.warn({ event: 'missed_message_email', realm: realm.subdomain, user: userId }, 'too many pending missed-message emails: dropped');
+      return;
     }
+    const dmUserIds = Array.isArray(message.display_recipient)
+      ? (message.display_recipient as Array<{ id: number }>).map((r) => r.id).filter((id) => id !== userId).sort((a, b) => a - b)
+      : [];
+    const streamId = message.type === 'stream' ? (message.stream_id ?? null) : null;
+    const entry: PendingMessage = {
+      messageId: message.id,
+      trigger,
+      senderId: message.sender_id,
+      senderName: message.sender_full_name,
+      raw: extras.raw,
+      conversation: streamId === null ? `dm:${[...dmUserIds, userId].sort((a, b) => a - b).join(',')}` : `stream:${streamId}:${message.subject.toLowerCase()}`,
+      streamId,
+      streamName: streamId === null ? null : String(message.display_recipient),
+      topic: streamId === null ? null : message.subject,
+      dmUserIds,
+    };
+    const key = `${realm.id}:${userId}`;
+    const batch = this.pending.get(key);
+    if (batch === undefined) {
+      const period = Number(setting(user, 'email_notifications_batching_period_seconds') ?? 120);
+      this.pending.set(key, { dueAt: now + period, messages: [entry] });
+    } else {
+      batch.messages.push(entry);
+    }
+    this.pendingCount++;
   }
 
   /** Zulip's `UserMessageNotificationsData` email triggers, or null when this message mails nobody. */

@@ -16,6 +16,7 @@
  */
 import CRC32 from 'crc-32';
 import { Packr } from 'msgpackr';
+import * as zlib from 'node:zlib';
 import type { ColumnKind } from '../domain/column.js';
 
 /** Version byte written in front of every blob. Bump when the blob layout changes. */
@@ -84,8 +85,17 @@ const packr = new Packr({ useRecords: false, moreTypes: false });
  * `seed` continues a previous CRC (e.g. `crc32(b, crc32(a))` is the CRC of `a` followed by `b`).
  */
 export function crc32(bytes: Uint8Array, seed?: number): number {
+  if (bytes.length >= NATIVE_CRC_MIN_BYTES && nativeCrc32 !== undefined) return nativeCrc32(bytes, seed ?? 0);
   return CRC32.buf(bytes, seed === undefined ? undefined : seed | 0) >>> 0;
 }
+
+/**
+ * zlib's CRC-32 (same polynomial; Node ≥ 20.15), undefined on older Node. It is ~3× faster than
+ * the JavaScript table loop from ~2 KB up (snapshot chunks at restart) but slower below a few
+ * hundred bytes (a log record), where the native call costs more than the loop.
+ */
+const nativeCrc32 = (zlib as { crc32?: (data: Uint8Array, value?: number) => number }).crc32;
+const NATIVE_CRC_MIN_BYTES = 512;
 
 /**
  * Encodes a JSON-like object (a record, a body, a snapshot core) as a fresh

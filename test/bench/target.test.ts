@@ -43,6 +43,7 @@ t.test('--target runs the scenarios against a running server, then --compare', {
     t.equal(s.result.non2xx + s.result.errors + s.result.timeouts, 0, `${s.name}: no bad replies`);
     t.ok(Number.isFinite(s.result.latencyMs.p99) && s.result.latencyMs.p99 > 0, `${s.name}: p99 measured`);
     t.ok((s.result.timeline?.length ?? 0) > 0, `${s.name}: latency over time recorded`);
+    t.equal(s.serverCpu, undefined, `${s.name}: no server CPU figures for a server the harness did not start`);
   }
   t.equal(byName.get('mix-open')!.result.mode?.kind, 'open');
   t.ok(Number.isFinite(byName.get('send')!.ratioToCeiling), 'ratios use the fallback ceiling');

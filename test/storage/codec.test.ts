@@ -63,3 +63,23 @@ t.test('crc32 with a seed continues a CRC', async (t) => {
   const enc = new TextEncoder();
   t.equal(crc32(enc.encode('56789'), crc32(enc.encode('1234'))), 0xcbf43926);
 });
+
+t.test('crc32 is the same CRC on both sides of the native-call size threshold', async (t) => {
+  // Lengths around 512 bytes (where zlib's native CRC takes over), continued from a short and a long prefix.
+  let x = 12345;
+  const random = (n: number) => Uint8Array.from({ length: n }, () => (x = (x * 1103515245 + 12345) >>> 0) >>> 24);
+  const bitwise = (bytes: Uint8Array, crc = 0): number => {
+    crc = ~crc >>> 0;
+    for (const b of bytes) {
+      crc ^= b;
+      for (let k = 0; k < 8; k++) crc = crc & 1 ? (crc >>> 1) ^ 0xedb88320 : crc >>> 1;
+    }
+    return ~crc >>> 0;
+  };
+  for (const n of [0, 1, 511, 512, 513, 4096, 100_000]) {
+    const bytes = random(n);
+    t.equal(crc32(bytes), bitwise(bytes), `${n} bytes`);
+    const head = random(n % 700);
+    t.equal(crc32(bytes, crc32(head)), bitwise(bytes, bitwise(head)), `${n} bytes after ${head.length}`);
+  }
+});

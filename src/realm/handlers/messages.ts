@@ -274,12 +274,11 @@ function messageEvent(state: RealmState, r: MessageSent, receivers: readonly num
   };
   const sender = state.users.get(r.senderId)!;
   const message = buildMessageWire(state, fields, r.rendered, 'text/html', { clientGravatar: false, allowEmptyTopicName: true });
+  // Only receivers with a flag are listed (the others get [], MessageEventExtras.flags): a channel
+  // message without mentions lists at most its sender, however many subscribers it has.
   const flags: Record<number, readonly string[]> = {};
-  for (const userId of receivers) {
-    let bits = r.userFlags?.[userId] ?? 0;
-    if (userId === r.senderId && r.readBySender) bits |= Flag.read;
-    flags[userId] = sharedFlagNames(bits);
-  }
+  if (r.userFlags !== undefined) for (const key in r.userFlags) flags[Number(key)] = sharedFlagNames(r.userFlags[Number(key)]!);
+  if (r.readBySender) flags[r.senderId] = sharedFlagNames((r.userFlags?.[r.senderId] ?? 0) | Flag.read);
   const extras: MessageEventExtras = { raw: r.content, senderEmailPublic: sender.emailAddressVisibility === 1 && sender.avatar === undefined, flags };
   if (cmd?.queueId !== undefined) extras.senderQueueId = cmd.queueId;
   if (cmd?.localId !== undefined) extras.localId = cmd.localId;
