@@ -259,8 +259,32 @@ export function lastValue(pairs: ParamPairs, name: string): string | undefined {
   return last;
 }
 
+/** Where `decodeParams` records the names it found: a `Set<string>` or a `ConsumedNames`. */
+export interface NameSet {
+  add(name: string): unknown;
+  has(name: string): boolean;
+}
+
+/**
+ * The parameter names a request used (`ignored_parameters_unsupported` is the rest): a handful
+ * per request, so a short array searched linearly. A `Set` per request cost its hash table and,
+ * from the fifth name (every send), a bigger one (issue 17).
+ */
+export class ConsumedNames implements NameSet {
+  private readonly names: string[] = [];
+
+  add(name: string): this {
+    if (!this.names.includes(name)) this.names.push(name);
+    return this;
+  }
+
+  has(name: string): boolean {
+    return this.names.includes(name);
+  }
+}
+
 /** Body value if present, else query value; records the name as consumed when found. */
-function lookup(name: string, body: ParamPairs, query: ParamPairs, consumed: Set<string>): string | undefined {
+function lookup(name: string, body: ParamPairs, query: ParamPairs, consumed: NameSet): string | undefined {
   let v = lastValue(body, name);
   if (v === undefined) v = lastValue(query, name);
   if (v !== undefined) consumed.add(name);
@@ -325,7 +349,7 @@ export function decodeParams<S extends ParamSpecs>(
   body: ParamPairs,
   query: ParamPairs,
   dialect: Dialect,
-  consumed: Set<string>,
+  consumed: NameSet,
 ): DecodedParams<S> {
   consumed.add('client');
   const out: Record<string, unknown> = {};

@@ -13,7 +13,7 @@ import { Errors, ZulipError } from '../errors.js';
 import type { RealmHandle } from '../realm/realm-handle.js';
 import type { User } from '../domain/realm-state.js';
 import type { AnyEndpoint, EndpointOutcome, Route } from './define-endpoint.js';
-import { decodeParams, lastValue, type ParamPairs } from './params.js';
+import { ConsumedNames, decodeParams, lastValue, type NameSet, type ParamPairs } from './params.js';
 import { parseBasicAuth } from '../auth/basic-auth.js';
 import { LRUCache } from 'lru-cache';
 import { rateLimitedError, type ApiRateLimits } from './api-rate-limits.js';
@@ -158,14 +158,14 @@ function authenticateBasic(services: ApiServices, realm: RealmHandle | null, hea
 }
 
 /** Unconsumed parameter names from body and query, deduplicated and sorted; null when none. */
-function ignoredParameters(req: ApiRequest, consumed: Set<string>): string[] | null {
+function ignoredParameters(req: ApiRequest, consumed: NameSet): string[] | null {
   // Two calls rather than a loop over `[req.body, req.query]`: that array was made per request.
   const out = unconsumedNames(req.query, consumed, unconsumedNames(req.body, consumed, null));
   return out === null ? null : out.sort();
 }
 
 /** `out` plus the names of `pairs` not in `consumed` and not yet in `out` (null while none). */
-function unconsumedNames(pairs: ParamPairs, consumed: Set<string>, out: string[] | null): string[] | null {
+function unconsumedNames(pairs: ParamPairs, consumed: NameSet, out: string[] | null): string[] | null {
   for (let i = 0; i < pairs.length; i++) {
     const name = pairs[i]![0];
     if (consumed.has(name)) continue;
@@ -210,7 +210,7 @@ export function createDispatcher(
   const root = buildTrie(routes);
 
   /** Wraps a handler outcome in the envelope. */
-  function envelope(req: ApiRequest, outcome: EndpointOutcome, consumed: Set<string>): ApiResponse {
+  function envelope(req: ApiRequest, outcome: EndpointOutcome, consumed: NameSet): ApiResponse {
     if (outcome instanceof ZulipError) return errorResponse(outcome);
     const body: Record<string, unknown> = { result: 'success', msg: '' };
     Object.assign(body, outcome);
@@ -288,7 +288,7 @@ export function createDispatcher(
       if (limited !== null) return limited;
     }
 
-    const consumed = new Set<string>();
+    const consumed = new ConsumedNames();
     if (method !== req.method && req.method === 'POST') consumed.add('method');
     if (web) consumed.add(CSRF_FORM_FIELD);
     const params = decodeParams(endpoint.params, req.body, req.query, endpoint.dialect ?? 'req', consumed);
