@@ -90,7 +90,7 @@ export class ServerRequest implements ResponseState, RequestTrace, BodyTarget {
 
   /** Answers one uWS request; call synchronously from the uWS route handler. */
   static handle(scope: ServerScope, res: HttpResponse, req: HttpRequest): void {
-    new ServerRequest(scope, res, req).route_();
+    new ServerRequest(scope, res, req).pickRoute();
   }
 
   private constructor(
@@ -179,7 +179,7 @@ export class ServerRequest implements ResponseState, RequestTrace, BodyTarget {
   }
 
   /** Picks what answers the request by its path. */
-  private route_(): void {
+  private pickRoute(): void {
     const opts = this.scope.opts;
     const head = this.head;
     const path = head.path;

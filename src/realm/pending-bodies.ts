@@ -22,6 +22,7 @@ export type AppendBodies = readonly (readonly [number, MessageBody])[];
 
 const INITIAL_CAPACITY = 16;
 
+/** One realm's not-yet-durable bodies (see the module header); owned by its actor. */
 export class PendingBodies {
   /** Appends not yet durable, oldest at `first`; capacity a power of two. */
   private ring: (AppendBodies | undefined)[] = new Array<AppendBodies | undefined>(INITIAL_CAPACITY).fill(undefined);
