@@ -6,26 +6,11 @@
  */
 import t from 'tap';
 import { startTestServer } from '../support/test-server.js';
-
-/** A gate the test closes and opens; every append waits on it while closed. */
-function gate() {
-  let open: (() => void) | null = null;
-  let held: Promise<void> | null = null;
-  return {
-    hook: () => held ?? Promise.resolve(),
-    close() {
-      held = new Promise<void>((r) => (open = r));
-    },
-    open() {
-      held = null;
-      open?.();
-    },
-  };
-}
+import { appendGate } from '../support/append-gate.js';
 
 /** A test server whose appends wait at `flush` (opened at teardown), with hamlet and othello logged in. */
 async function gatedServer(t: Parameters<typeof startTestServer>[0]) {
-  const flush = gate();
+  const flush = appendGate();
   const s = await startTestServer(t, {}, { afterAppend: flush.hook });
   t.teardown(() => flush.open());
   const hamlet = await s.as('hamlet@zulip.com');

@@ -8,6 +8,7 @@ import t from 'tap';
 import { PendingBodies, type AppendBodies } from '../../src/realm/pending-bodies.js';
 import type { MessageBody } from '../../src/domain/records.js';
 import { startTestServer } from '../support/test-server.js';
+import { appendGate } from '../support/append-gate.js';
 
 const body = (content: string): MessageBody => ({ content, rendered: `<p>${content}</p>` });
 
@@ -110,24 +111,8 @@ t.test('equals the Map model over 20,000 random steps (growth past 16 appends, a
   t.ok(maxInFlight > 16, `the ring grew (up to ${maxInFlight} appends in flight)`);
 });
 
-/** A gate every append waits on while closed (the actor's `afterAppend` test hook). */
-function gate() {
-  let open: (() => void) | null = null;
-  let held: Promise<void> | null = null;
-  return {
-    hook: () => held ?? Promise.resolve(),
-    close() {
-      held = new Promise<void>((r) => (open = r));
-    },
-    open() {
-      held = null;
-      open?.();
-    },
-  };
-}
-
 t.test('real server: a body is readable while its send and two content edits are in flight', async (t) => {
-  const flush = gate();
+  const flush = appendGate();
   const s = await startTestServer(t, {}, { afterAppend: flush.hook });
   t.teardown(() => flush.open());
   const hamlet = await s.as('hamlet@zulip.com');
