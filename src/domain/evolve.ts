@@ -49,6 +49,7 @@ import { apiKeyRegenerated } from './api-key-change.js';
 import { evolveBots } from './bots.js';
 import { assertNever, checkRecordVersion } from './record-versions.js';
 import { forgetStaleWire } from './message-wire-cache.js';
+import { forgetChannelReceivers, receiverRows } from './channel-receivers.js';
 
 /**
  * Applies one record to the state, in place. Throws `UnknownRecordError` (before touching the
@@ -57,6 +58,7 @@ import { forgetStaleWire } from './message-wire-cache.js';
 export function evolve(state: RealmState, record: RealmRecord): void {
   checkRecordVersion(record);
   forgetStaleWire(state, record);
+  forgetChannelReceivers(state, record);
   switch (record.type) {
     case 'realm_created':
       return realmCreated(state, record);
@@ -280,19 +282,31 @@ function messageSent(state: RealmState, r: MessageSent): void {
   state.wordIndex?.messageSent(r.id, r.content, r.topic);
 
   // UserMessage rows: the sender always; channel subscribers or conversation members.
-  const receivers: Iterable<number> =
-    recipient.type === 'stream' ? state.subscriptions.get(recipient.streamId)!.keys() : recipient.userIds;
   const extra = r.userFlags;
   let senderDone = false;
-  for (const userId of receivers) {
-    const user = state.users.get(userId);
-    if (user === undefined || !user.isActive) continue;
-    let flags = extra?.[userId] ?? 0;
-    if (userId === r.senderId) {
-      senderDone = true;
-      if (r.readBySender) flags |= Flag.read;
+  if (recipient.type === 'stream') {
+    // The channel's cached active subscribers and their rows: one array walk, no Map lookups.
+    const { userIds, rows } = receiverRows(state, recipient.streamId);
+    for (let i = 0; i < userIds.length; i++) {
+      const userId = userIds[i]!;
+      let flags = extra === undefined ? 0 : (extra[userId] ?? 0);
+      if (userId === r.senderId) {
+        senderDone = true;
+        if (r.readBySender) flags |= Flag.read;
+      }
+      rows[i]!.append(r.id, flags);
     }
-    state.messages.userMessages(userId).append(r.id, flags);
+  } else {
+    for (const userId of recipient.userIds) {
+      const user = state.users.get(userId);
+      if (user === undefined || !user.isActive) continue;
+      let flags = extra?.[userId] ?? 0;
+      if (userId === r.senderId) {
+        senderDone = true;
+        if (r.readBySender) flags |= Flag.read;
+      }
+      state.messages.userMessages(userId).append(r.id, flags);
+    }
   }
   if (!senderDone) state.messages.userMessages(r.senderId).append(r.id, r.readBySender ? Flag.read : 0);
 

@@ -9,6 +9,7 @@
 import { MessageIndex } from './message-index.js';
 import { Interner } from './interner.js';
 import { MessageWordIndex } from './message-word-index.js';
+import { ChannelReceivers } from './channel-receivers.js';
 import type { UserTopic } from './user-topics.js';
 import type { LinkifierState } from './linkifiers.js';
 import { emptyProfileFields, type ProfileFieldsState } from './custom-profile-fields.js';
@@ -249,6 +250,8 @@ export interface RealmState {
   topics: Interner;
   clients: Interner;
   messages: MessageIndex;
+  /** Derived, never snapshotted: each channel's active subscribers and their rows; see `channel-receivers.ts`. */
+  channelReceivers: ChannelReceivers;
   /** Inverted word index for `search:` narrows; see `message-word-index.ts` (optional: states built by hand may lack it). */
   wordIndex?: MessageWordIndex;
   /** user id → (channel/topic key → visibility row); see `user-topics.ts`. */
@@ -341,6 +344,7 @@ export function emptyRealmState(id: number): RealmState {
     topics: new Interner(),
     clients: new Interner(),
     messages: new MessageIndex(),
+    channelReceivers: new ChannelReceivers(),
     wordIndex: new MessageWordIndex(),
     userTopics: new Map(),
     linkifiers: { items: [], nextId: 1 },

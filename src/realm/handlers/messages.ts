@@ -23,6 +23,7 @@ import { checkStreamName, findStreamByName } from '../../domain/streams.js';
 import { apiEmail, findUserByEmail } from '../../domain/users.js';
 import { accessStreamForSend } from '../../domain/access.js';
 import { directMembers, findDirectRecipient } from '../../domain/recipients.js';
+import { receiverIds } from '../../domain/channel-receivers.js';
 import { checkGroupMentions, checkWildcardMentions, renderMessageContent } from '../message-render.js';
 import type { CommandReplies } from '../commands.js';
 import type { Handler } from '../decision.js';
@@ -148,11 +149,14 @@ function resolveDirectRecipients(state: RealmState, to: { emails: string[] } | {
 }
 
 /** Active receivers of a message, sender included: who gets a UserMessage row and the event. */
-function receiversOf(state: RealmState, senderId: number, recipientUserIds: Iterable<number>): number[] {
+function receiversOf(senderId: number, activeSubscriberIds: readonly number[]): number[] {
   // The ids are distinct (a subscription map's keys): only the sender can repeat, so an array
   // gives the Set's order (sender first) without the Set's growing hash tables.
   const out = [senderId];
-  for (const id of recipientUserIds) if (id !== senderId && state.users.get(id)?.isActive) out.push(id);
+  for (let i = 0; i < activeSubscriberIds.length; i++) {
+    const id = activeSubscriberIds[i]!;
+    if (id !== senderId) out.push(id);
+  }
   return out;
 }
 
@@ -189,7 +193,7 @@ export const sendMessage: Handler<SendMessage, CommandReplies['send_message']> =
     const policyError = checkTopicsPolicy(state, stream.value, topic);
     if (policyError) return fail(policyError);
     recipientId = stream.value.recipientId;
-    receivers = receiversOf(state, sender.id, state.subscriptions.get(stream.value.id)!.keys());
+    receivers = receiversOf(sender.id, receiverIds(state, stream.value.id));
     targetStream = stream.value;
   } else {
     const to = parseDirectTo(cmd.to);
