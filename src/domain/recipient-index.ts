@@ -372,3 +372,23 @@ export function topicMessageIds(state: RealmState, recipientId: number, topic: s
   if (spellings.length > 1) out.sort((a, b) => a - b);
   return out;
 }
+
+/**
+ * Whether some existing message of channel recipient `recipientId` with topic `topic`
+ * (case-insensitive, as {@link topicMessageIds}) satisfies `accept`. Stops at the first one, in
+ * no particular order: a send to a long topic asks this on every send (Zulip's
+ * `visibility_policy_for_send_message` initiation check) and must not collect the whole topic.
+ */
+export function someTopicMessage(state: RealmState, recipientId: number, topic: string, accept: (messageId: number) => boolean): boolean {
+  const index = messageLookupIndex(state);
+  const m = state.messages;
+  for (const topicId of index.topicIdsMatching(topic)) {
+    const ids = index.byTopic.get(topicId);
+    if (ids === undefined) continue;
+    for (let i = 0; i < ids.length; i++) {
+      const id = ids.get(i);
+      if (m.recipient.get(id) === recipientId && m.exists(id) && accept(id)) return true;
+    }
+  }
+  return false;
+}

@@ -134,6 +134,25 @@ t.test('send_message: first message of a topic follows it for a human sender', a
   void streams;
 });
 
+t.test('send_message: initiation counts only accessible, existing messages of the same channel', async (t) => {
+  const { state, ctx, ids } = smallRealm();
+  const send = (senderId: number, to: string, topic: string) => {
+    const result = decide(state, { type: 'send_message', senderId, messageType: 'stream', to, topic, content: 'hi', client: 'test' }, ctx);
+    if (!result.ok) throw result.error;
+    for (const r of result.value.records) evolve(state, r);
+    return result.value.reply;
+  };
+  // A private channel with protected history: a later subscriber cannot see the earlier messages.
+  const vault = run(state, { type: 'create_channel', actorId: null, name: 'vault', description: '', inviteOnly: true, historyPublicToSubscribers: false, isWebPublic: false, isDefault: false, subscriberIds: [ids.owner] }, ctx).streamId;
+  t.same(send(ids.owner, 'vault', 'Plans'), { id: 1, automatic_new_visibility_policy: 3 }, 'owner initiates');
+  run(state, { type: 'subscribe', streamId: vault, userIds: [ids.member] }, ctx);
+  t.same(send(ids.member, 'vault', 'plans'), { id: 2, automatic_new_visibility_policy: 3 }, 'no accessible message: the later subscriber initiates too');
+  run(state, { type: 'subscribe', streamId: vault, userIds: [ids.other] }, ctx);
+  t.same(send(ids.other, 'vault', 'Plans'), { id: 3, automatic_new_visibility_policy: 3 }, 'still none accessible to the next one');
+  t.same(send(ids.owner, 'general', 'plans'), { id: 4, automatic_new_visibility_policy: 3 }, 'the same topic name in another channel does not count');
+  t.same(send(ids.admin, 'general', 'PLANS'), { id: 5 }, 'a public-history topic with a message is not initiated');
+});
+
 // ------------------------------------------------------------------------------------------
 // HTTP, events and register state
 

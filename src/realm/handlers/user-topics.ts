@@ -18,7 +18,7 @@ import type { RealmState, Stream, User } from '../../domain/realm-state.js';
 import type { UserTopicSet } from '../../domain/records.js';
 import { accessStreamById, accessStreamByName } from '../../domain/access.js';
 import { findStreamByName } from '../../domain/streams.js';
-import { topicMessageIds } from '../../domain/recipient-index.js';
+import { someTopicMessage } from '../../domain/recipient-index.js';
 import {
   VisibilityPolicy,
   applyToRows,
@@ -168,10 +168,8 @@ export function visibilityPolicyForSend(
 /** Whether the topic has no message the sender can access (so sending would initiate it). */
 function topicIsNew(state: RealmState, sender: User, stream: Stream, topic: string): boolean {
   const protectedHistory = stream.inviteOnly && !stream.historyPublicToSubscribers;
-  for (const id of topicMessageIds(state, stream.recipientId, topic)) {
-    if (!protectedHistory || state.messages.userFlags(sender.id, id) !== undefined) return false;
-  }
-  return true;
+  const accessible = protectedHistory ? (id: number) => state.messages.userFlags(sender.id, id) !== undefined : () => true;
+  return !someTopicMessage(state, stream.recipientId, topic, accessible);
 }
 
 /**
