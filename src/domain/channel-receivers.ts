@@ -99,10 +99,12 @@ export function receiverRows(state: RealmState, streamId: number): { userIds: re
 }
 
 /**
- * Record types that keep every channel's receivers: they change no subscription, no user's
+ * Record types that keep every channel's receivers: they add or remove no subscription (a
+ * subscription's own properties, such as its color or mute, may change), change no user's
  * `isActive`, add or remove no user, and do not replace `state.messages` (they may add or remove
- * rows inside a `UserMessages`, whose object stays the same). Checked against their `evolve` steps;
- * when in doubt, leave a type out.
+ * rows inside a `UserMessages`, whose object stays the same). The frequent records of a busy
+ * realm (sends, read flags, reactions, edits, topic follows) are here, so the cache survives them.
+ * Checked against their `evolve` steps; when in doubt, leave a type out.
  */
 export const RECEIVER_NEUTRAL_RECORDS: ReadonlySet<RealmRecord['type']> = new Set<RealmRecord['type']>([
   'message_sent',
@@ -112,6 +114,7 @@ export const RECEIVER_NEUTRAL_RECORDS: ReadonlySet<RealmRecord['type']> = new Se
   'reaction_added',
   'reaction_removed',
   'submessage_added',
+  'subscription_property_changed',
   'user_topic_set',
   'user_status_set',
   'drafts_created',

@@ -3,8 +3,8 @@
  * it replaced: every channel send must give UserMessage rows and `message` event receivers exactly
  * as walking the subscription map and `users` per send did. A seeded random model mixes the
  * commands that change who receives (subscribe, unsubscribe, (de/re)activation, user and bot
- * creation with default channels, channel creation with subscribers, snapshot restore) with
- * channel and direct sends, through the real handlers and `evolve`; targeted cases follow.
+ * creation with default channels, channel creation with subscribers, snapshot restore) and
+ * records the cache must survive (subscription properties, read flags) with channel and direct sends, through the real handlers and `evolve`; targeted cases follow.
  */
 import t from 'tap';
 import { decide, fingerprint, run, smallRealm, snapshotCopy } from '../support/realm-fixture.js';
@@ -137,6 +137,19 @@ t.test('random model: cached receivers equal the uncached walk after every step'
     } else if (roll < 0.44) {
       kind = 'snapshot';
       state = snapshotCopy(state);
+    } else if (roll < 0.47) {
+      // Neutral records (the cache survives them): a subscription property, a read flag.
+      kind = 'neutral';
+      const userId = pick(active);
+      const mine = [...(state.userStreams.get(userId) ?? [])];
+      if (mine.length > 0) {
+        attempt(state, { type: 'set_subscription_properties', actorId: userId, changes: [{ streamId: pick(mine), property: 'is_muted', value: random() < 0.5 }] }, ctx);
+      }
+      const rows = expected.get(userId);
+      if (rows !== undefined && rows.length > 0) {
+        const row = pick(rows);
+        if (attempt(state, { type: 'update_message_flags', userId, op: 'add', flag: 'read', messages: [row[0]] }, ctx)) row[1] |= Flag.read;
+      }
     } else if (roll < 0.9) {
       kind = 'send_channel';
       const senderId = pick(active);
@@ -189,7 +202,7 @@ t.test('random model: cached receivers equal the uncached walk after every step'
   // deactivations, restores.
   t.ok(state.subscriptions.get(wide)!.size > 3, 'the default channel gained subscribers');
   t.ok(state.messages.users.size > 10, 'many users hold rows');
-  for (const kind of ['subscribe', 'unsubscribe', 'deactivate', 'reactivate', 'create_user', 'add_bot', 'deactivate_bot', 'create_channel', 'snapshot', 'send_channel', 'send_direct']) {
+  for (const kind of ['subscribe', 'unsubscribe', 'deactivate', 'reactivate', 'create_user', 'add_bot', 'deactivate_bot', 'create_channel', 'snapshot', 'neutral', 'send_channel', 'send_direct']) {
     t.ok((counts[kind] ?? 0) > 0, `${kind} ran (${counts[kind] ?? 0} times)`);
   }
 });
@@ -272,4 +285,18 @@ t.test('deciding a send creates no rows (a rejected or undecided command leaves 
   t.ok(result.ok);
   t.equal(fingerprint(state), before, 'decide changed nothing observable');
   t.equal(state.messages.users.get(ids.guest), undefined, 'no empty UserMessages created by decide');
+});
+
+t.test('the cache survives the frequent neutral records and is dropped by the others', async (t) => {
+  const { state, ctx, ids, streams } = smallRealm();
+  const id = sendGeneral(state, ctx, ids.member); // also a user_topic_set (automatic follow)
+  const cached = receiverIds(state, streams.general);
+  run(state, { type: 'update_message_flags', userId: ids.other, op: 'add', flag: 'read', messages: [id] }, ctx);
+  run(state, { type: 'set_subscription_properties', actorId: ids.other, changes: [{ streamId: streams.general, property: 'color', value: '#000000' }] }, ctx);
+  sendGeneral(state, ctx, ids.other);
+  t.equal(receiverIds(state, streams.general), cached, 'same entry after sends, flags and subscription properties');
+  run(state, { type: 'subscribe', streamId: streams.empty, userIds: [ids.guest] }, ctx);
+  t.equal(state.channelReceivers.size, 0, 'any subscription change drops every entry');
+  t.not(receiverIds(state, streams.general), cached, 'rebuilt on the next use');
+  t.same(receiverIds(state, streams.general), cached, 'with the same receivers');
 });
