@@ -16,6 +16,9 @@ export type ColumnKind = 'int32' | 'uint32' | 'uint16' | 'uint8' | 'float64';
 
 type Chunk = Int32Array | Uint32Array | Uint16Array | Uint8Array | Float64Array;
 
+/** Bytes per element of each column kind. */
+export const BYTES_PER_ELEMENT: Readonly<Record<ColumnKind, number>> = { int32: 4, uint32: 4, uint16: 2, uint8: 1, float64: 8 };
+
 /** Default chunk size exponent: 2^14 = 16 Ki elements (64 KiB for 32-bit columns). */
 export const DEFAULT_CHUNK_BITS = 14;
 
@@ -46,6 +49,8 @@ export class Column {
 
   /** Elements per chunk (2^chunkBits). */
   readonly chunkSize: number;
+  /** Bytes per chunk. */
+  readonly chunkBytes: number;
   private readonly mask: number;
 
   /**
@@ -58,6 +63,7 @@ export class Column {
     readonly chunkBits: number = DEFAULT_CHUNK_BITS,
   ) {
     this.chunkSize = 1 << chunkBits;
+    this.chunkBytes = this.chunkSize * BYTES_PER_ELEMENT[kind];
     this.mask = this.chunkSize - 1;
   }
 
@@ -167,6 +173,11 @@ export class Column {
   private saveBeforeWrite(c: number): void {
     const pinned = this.pinned!;
     if (pinned.has(c) && pinned.get(c) === undefined) pinned.set(c, this.chunks[c]!.slice());
+  }
+
+  /** Bytes of the chunks written since the last `takeDirtyChunks` (whole chunks: what a snapshot writes). */
+  get dirtyBytes(): number {
+    return this.dirty.size * this.chunkBytes;
   }
 
   /** Returns and clears the set of chunk numbers written since the last call, ascending. */

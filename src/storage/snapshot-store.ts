@@ -25,7 +25,6 @@
 import { Column } from '../domain/column.js';
 import type { AppendLog } from './append-log.js';
 import {
-  BYTES_PER_ELEMENT,
   CHUNK_HEADER_BYTES,
   COLUMN_META_BYTES,
   decodeRecord,
@@ -246,7 +245,7 @@ export class SnapshotStore {
         const p = this.planColumn(previous, name, columns[name]!);
         planned.push(p);
         p.column.pin(p.chunkNos);
-        chunkBytes += p.chunkNos.length * (CHUNK_HEADER_BYTES + p.column.chunkSize * BYTES_PER_ELEMENT[p.column.kind]);
+        chunkBytes += p.chunkNos.length * (CHUNK_HEADER_BYTES + p.column.chunkBytes);
         if (p.metaChanged) {
           const blob = new Uint8Array(COLUMN_META_BYTES);
           const { kind, chunkBits } = p.column;
