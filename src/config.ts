@@ -40,8 +40,10 @@ export interface Config {
   uploadQuotaMib: number;
   /** Snapshot a realm after this many records… */
   snapshotEveryRecords: number;
-  /** …or after this many seconds with changes. */
+  /** …or after this many seconds with changes… */
   snapshotEverySeconds: number;
+  /** …or once this many MiB of column chunks are waiting to be written (wide channels under load). */
+  snapshotEveryDirtyMib: number;
   /** Serve the benchmark ceiling route `GET /api/v1/bench/ceiling`. */
   bench: boolean;
   /** Zulip's API rate limits (`api/api-rate-limits.ts`); off only for load tests and the bench. */
@@ -81,6 +83,7 @@ export const DEFAULT_CONFIG: Config = {
   uploadQuotaMib: 0,
   snapshotEveryRecords: 20_000,
   snapshotEverySeconds: 60,
+  snapshotEveryDirtyMib: 16,
   bench: false,
   rateLimits: true,
   minFreeBytes: 8 * 1024 * 1024,
@@ -111,6 +114,7 @@ const OPTIONS: Record<string, [keyof Config, Kind]> = {
   'upload-quota-mib': ['uploadQuotaMib', 'int'],
   'snapshot-every-records': ['snapshotEveryRecords', 'int'],
   'snapshot-every-seconds': ['snapshotEverySeconds', 'int'],
+  'snapshot-every-dirty-mib': ['snapshotEveryDirtyMib', 'int'],
   bench: ['bench', 'bool'],
   'rate-limits': ['rateLimits', 'bool'],
   'min-free-bytes': ['minFreeBytes', 'int'],

@@ -126,7 +126,11 @@ export async function startServer(
     registry = await RealmRegistry.open({
       dataDir: config.dataDir,
       urls: provisionalUrls,
-      snapshotPolicy: { everyRecords: config.snapshotEveryRecords, everySeconds: config.snapshotEverySeconds },
+      snapshotPolicy: {
+        everyRecords: config.snapshotEveryRecords,
+        everySeconds: config.snapshotEverySeconds,
+        everyDirtyBytes: config.snapshotEveryDirtyMib * 1024 * 1024,
+      },
       minFreeBytes: config.minFreeBytes,
       ...(options.ctx && { ctx: options.ctx }),
       ...(options.afterAppend && { afterAppend: options.afterAppend }),

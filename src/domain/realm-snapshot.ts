@@ -207,6 +207,18 @@ export function toSnapshot(state: RealmState): { core: RealmCore; columns: Recor
   return { core, columns };
 }
 
+/**
+ * Bytes of column chunks changed since the last snapshot took them: about what the next
+ * snapshot writes besides its core (`Column.dirtyBytes`, whole chunks). Walks the same columns
+ * as `toSnapshot`: O(users).
+ */
+export function dirtyColumnBytes(state: RealmState): number {
+  let bytes = 0;
+  for (const column of Object.values(state.messages.columns())) bytes += column.dirtyBytes;
+  for (const um of state.messages.users.values()) bytes += um.ids.dirtyBytes + um.flags.dirtyBytes;
+  return bytes;
+}
+
 /** Rebuilds a realm's state from `toSnapshot` output (after a msgpack round trip). */
 export function fromSnapshot(id: number, coreObject: object, columns: Record<string, Column>): RealmState {
   const core = coreObject as RealmCore;

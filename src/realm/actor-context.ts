@@ -12,10 +12,17 @@ import type { SnapshotStore } from '../storage/snapshot-store.js';
 import type { Command } from './commands.js';
 import type { CommandContext, RealmEvent } from './decision.js';
 
-/** When to write a snapshot: after this many records, or this many seconds with any record. */
+/**
+ * When to write a snapshot: after `everyRecords` records, `everySeconds` seconds with any record,
+ * or once `everyDirtyBytes` bytes of column chunks wait to be written. The last one bounds a
+ * snapshot's size (and the pause its LMDB transaction costs) where one record writes much: a
+ * send to a channel with 1,000 subscribers appends to 1,000 message lists.
+ */
 export interface SnapshotPolicy {
   everyRecords: number;
   everySeconds: number;
+  /** Bytes of dirty column chunks (whole chunks, what the snapshot writes); omitted = no limit. */
+  everyDirtyBytes?: number;
 }
 
 /** What a realm actor needs from the outside. */
@@ -81,6 +88,8 @@ export interface ActorContext {
   /** Set when a command of the current batch sent `FAILED`: the batch's later commands are refused. */
   halted: boolean;
   recordsSinceSnapshot: number;
+  /** Records since the dirty column bytes were last summed (`maybeSnapshot`). */
+  recordsSinceDirtyCheck: number;
   lastSnapshotAt: number;
   snapshotting: Promise<unknown> | null;
 }

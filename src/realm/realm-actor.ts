@@ -129,6 +129,7 @@ function process(self: { send(input: ActorInput): void }, c: ActorContext, input
   );
   if (changesMoreThanNewMessages(records)) raiseReadBarrier(c, appended);
   c.recordsSinceSnapshot += records.length;
+  c.recordsSinceDirtyCheck += records.length;
   maybeSnapshot(c, false);
 }
 
@@ -296,6 +297,7 @@ export class RealmActor implements RealmHandle {
       bodyCache: new BodyCache(),
       halted: false,
       recordsSinceSnapshot: 0,
+      recordsSinceDirtyCheck: 0,
       lastSnapshotAt: Date.now(),
       snapshotting: null,
     };

@@ -47,7 +47,7 @@ export const systemContext: CommandContext = {
   randomToken,
 };
 
-const DEFAULT_SNAPSHOT_POLICY: SnapshotPolicy = { everyRecords: 20_000, everySeconds: 60 };
+const DEFAULT_SNAPSHOT_POLICY: SnapshotPolicy = { everyRecords: 20_000, everySeconds: 60, everyDirtyBytes: 16 * 1024 * 1024 };
 
 export class RealmRegistry {
   private readonly realms = new Map<number, RealmActor>();

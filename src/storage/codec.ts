@@ -169,8 +169,6 @@ const CHUNK_VERSION = 1;
 /** Element kinds of a snapshot column, by their stored code (index). */
 const KINDS = ['int32', 'uint32', 'uint16', 'uint8', 'float64'] as const satisfies readonly ColumnKind[];
 
-/** Bytes of one element of each column kind. */
-export const BYTES_PER_ELEMENT: Readonly<Record<ColumnKind, number>> = { int32: 4, uint32: 4, uint16: 2, uint8: 1, float64: 8 };
 
 const textEncoder = new TextEncoder();
 

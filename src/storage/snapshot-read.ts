@@ -3,8 +3,8 @@
  * way: the header's checksum and shape, that core and names belong to that header (their CRCs are
  * in it), every column's metadata and every chunk's checksum bound to its key.
  */
-import { Column } from '../domain/column.js';
-import { BYTES_PER_ELEMENT, decodeColumnMeta, decodeRecord, openChunk, StorageCorruptionError } from './codec.js';
+import { BYTES_PER_ELEMENT, Column } from '../domain/column.js';
+import { decodeColumnMeta, decodeRecord, openChunk, StorageCorruptionError } from './codec.js';
 import type { Store } from './lmdb.js';
 
 /** Snapshot layout version (header `format`). */

@@ -25,7 +25,6 @@
 import { Column } from '../domain/column.js';
 import type { AppendLog } from './append-log.js';
 import {
-  BYTES_PER_ELEMENT,
   CHUNK_HEADER_BYTES,
   COLUMN_META_BYTES,
   decodeRecord,
@@ -53,7 +52,7 @@ export interface SnapshotWriteStats {
   columnsRemoved: number;
   /** Bytes put (chunks, metadata, names, core, header). */
   bytesWritten: number;
-  /** Duration of the synchronous part of the call (taking and copying dirty chunks, encoding), in ms. */
+  /** Duration of the synchronous part of the call (taking and pinning dirty chunks, encoding `core`), in ms. */
   syncMs: number;
 }
 
@@ -85,13 +84,24 @@ interface PlannedColumn {
 interface Prepared {
   seq: number;
   planned: PlannedColumn[];
-  /** Chunk blobs in `planned` order (headers sealed later, in slices). */
-  chunkBlobs: Array<[key: KeyPart[], blob: Uint8Array, name: string, chunkNo: number]>;
+  /** Bytes of all chunk blobs to write (headers included). */
+  chunkBytes: number;
   metas: Array<[key: KeyPart[], blob: Uint8Array]>;
   names: Uint8Array | undefined;
   removedNames: string[];
   core: Uint8Array;
   header: Uint8Array;
+}
+
+/** A sealed chunk blob and its key. */
+type ChunkBlob = [key: KeyPart[], blob: Uint8Array];
+
+/** After a failed or abandoned write: the taken chunks are dirty again, and nothing stays pinned. */
+function releaseColumns(planned: readonly PlannedColumn[]): void {
+  for (const p of planned) {
+    p.column.unpin();
+    p.column.markDirty(p.taken);
+  }
 }
 
 function checkColumnName(name: string): void {
@@ -121,9 +131,10 @@ export class SnapshotStore {
   /**
    * Persists `realmId`'s state at log seq `seq` in one LMDB transaction, then trims the log
    * through `seq`. Synchronously (before the first await) it takes each column's dirty chunks
-   * (`takeDirtyChunks`), copies them into one buffer and encodes `core`, so the caller may keep
-   * mutating the state right after the call; checksums are then computed in ≤2 ms slices.
-   * Columns absent from `columns` but present in the previous snapshot are deleted.
+   * (`takeDirtyChunks`), pins them (`Column.pin`: copy-on-write) and encodes `core`, so the
+   * caller may keep mutating the state right after the call; the chunks are then copied and
+   * checksummed in ≤2 ms slices, and unpinned. Columns absent from `columns` but present in the
+   * previous snapshot are deleted.
    *
    * Waits for the log to be durable through `seq` before writing (a snapshot never claims records
    * the log could still lose). Resolves once the snapshot is durable and the log trimmed. On
@@ -208,7 +219,12 @@ export class SnapshotStore {
     return state;
   }
 
-  /** The synchronous part of `writeSnapshot`: everything that must reflect the state at `seq`. */
+  /**
+   * The synchronous part of `writeSnapshot`: everything that must reflect the state at `seq`.
+   * Column chunks are not copied here: they are pinned (copy-on-write, column.ts) and copied in
+   * slices by `finishWrite`, so a snapshot's cost on the realm's thread does not grow with the
+   * number of chunks it writes.
+   */
   private prepare(realmId: number, seq: number, core: object, columns: Readonly<Record<string, Column>>): Prepared {
     if (!Number.isSafeInteger(realmId) || realmId < 1) throw new RangeError(`invalid realmId ${realmId}`);
     if (!Number.isSafeInteger(seq) || seq < 0 || seq > this.log.lastSeq(realmId)) {
@@ -223,31 +239,15 @@ export class SnapshotStore {
     const previous = this.previousState(realmId);
     const planned: PlannedColumn[] = [];
     try {
-      // Pass 1: which chunks to write, and how many bytes that takes.
       let chunkBytes = 0;
-      let metaCount = 0;
+      const metas: Prepared['metas'] = [];
       for (const name of names) {
         const p = this.planColumn(previous, name, columns[name]!);
         planned.push(p);
-        chunkBytes += p.chunkNos.length * (CHUNK_HEADER_BYTES + p.column.chunkSize * BYTES_PER_ELEMENT[p.column.kind]);
-        if (p.metaChanged) metaCount++;
-      }
-      // Pass 2: copy into one buffer (one allocation, not one per chunk).
-      const arena = new Uint8Array(chunkBytes + metaCount * COLUMN_META_BYTES);
-      let offset = 0;
-      const chunkBlobs: Prepared['chunkBlobs'] = [];
-      const metas: Prepared['metas'] = [];
-      for (const p of planned) {
-        for (const i of p.chunkNos) {
-          const src = p.column.chunk(i);
-          const blob = arena.subarray(offset, offset + CHUNK_HEADER_BYTES + src.byteLength);
-          blob.set(new Uint8Array(src.buffer, src.byteOffset, src.byteLength), CHUNK_HEADER_BYTES);
-          offset += blob.length;
-          chunkBlobs.push([[realmId, 'col', p.name, i], blob, p.name, i]);
-        }
+        p.column.pin(p.chunkNos);
+        chunkBytes += p.chunkNos.length * (CHUNK_HEADER_BYTES + p.column.chunkBytes);
         if (p.metaChanged) {
-          const blob = arena.subarray(offset, offset + COLUMN_META_BYTES);
-          offset += COLUMN_META_BYTES;
+          const blob = new Uint8Array(COLUMN_META_BYTES);
           const { kind, chunkBits } = p.column;
           encodeColumnMeta(blob, realmId, p.name, { kind, chunkBits, length: p.length, chunks: p.chunks });
           metas.push([[realmId, 'colmeta', p.name], blob]);
@@ -261,7 +261,7 @@ export class SnapshotStore {
       return {
         seq,
         planned,
-        chunkBlobs,
+        chunkBytes,
         metas,
         names: namesBlob,
         removedNames: previous.names.filter((n) => !current.has(n)),
@@ -269,9 +269,36 @@ export class SnapshotStore {
         header: encodeRecord(header),
       };
     } catch (error) {
-      for (const p of planned) p.column.markDirty(p.taken);
+      releaseColumns(planned);
       throw error;
     }
+  }
+
+  /**
+   * Copies the pinned chunks into one buffer and seals them, in ≤ `SLICE_MS` slices; each column
+   * is unpinned as soon as its chunks are copied.
+   */
+  private async copyChunks(realmId: number, w: Prepared): Promise<ChunkBlob[]> {
+    const arena = new Uint8Array(w.chunkBytes);
+    const blobs: ChunkBlob[] = [];
+    let offset = 0;
+    let sliceStart = performance.now();
+    for (const p of w.planned) {
+      for (const i of p.chunkNos) {
+        const src = p.column.pinnedChunk(i);
+        const blob = arena.subarray(offset, offset + CHUNK_HEADER_BYTES + src.byteLength);
+        blob.set(new Uint8Array(src.buffer, src.byteOffset, src.byteLength), CHUNK_HEADER_BYTES);
+        offset += blob.length;
+        sealChunk(blob, realmId, p.name, i);
+        blobs.push([[realmId, 'col', p.name, i], blob]);
+        if (performance.now() - sliceStart > SLICE_MS) {
+          await new Promise((resolve) => setImmediate(resolve));
+          sliceStart = performance.now();
+        }
+      }
+      p.column.unpin();
+    }
+    return blobs;
   }
 
   private planColumn(previous: PersistedRealm, name: string, column: Column): PlannedColumn {
@@ -305,7 +332,7 @@ export class SnapshotStore {
   private async finishWrite(realmId: number, w: Prepared, syncMs: number): Promise<SnapshotWriteStats> {
     const stats: SnapshotWriteStats = {
       seq: w.seq,
-      chunksWritten: w.chunkBlobs.length,
+      chunksWritten: 0,
       columnMetasWritten: w.metas.length,
       columnsRemoved: w.removedNames.length,
       bytesWritten: 0,
@@ -313,17 +340,10 @@ export class SnapshotStore {
     };
     try {
       await this.log.whenDurable(realmId, w.seq);
-      // Checksums, in slices so that a large (first) snapshot does not stall the event loop.
-      let sliceStart = performance.now();
-      for (const [, blob, name, chunkNo] of w.chunkBlobs) {
-        sealChunk(blob, realmId, name, chunkNo);
-        if (performance.now() - sliceStart > SLICE_MS) {
-          await new Promise((resolve) => setImmediate(resolve));
-          sliceStart = performance.now();
-        }
-      }
+      const chunkBlobs = await this.copyChunks(realmId, w);
+      stats.chunksWritten = chunkBlobs.length;
       // Refused before LMDB sees it when the disk is low (disk-space.ts); the log keeps everything.
-      this.store.space.check(w.chunkBlobs.reduce((n, [, blob]) => n + blob.length, w.core.length + (w.names?.length ?? 0) + 4096));
+      this.store.space.check(w.chunkBytes + w.core.length + (w.names?.length ?? 0) + 4096);
       // One synchronous run of puts = one LMDB transaction; header last.
       const db = this.store.snapshot;
       const commits: Promise<unknown>[] = [];
@@ -334,7 +354,7 @@ export class SnapshotStore {
       const removeRange = (start: KeyPart[], end: KeyPart[]): void => {
         for (const key of db.getKeys({ start, end })) commits.push(db.remove(key));
       };
-      for (const [key, blob] of w.chunkBlobs) put(key, blob);
+      for (const [key, blob] of chunkBlobs) put(key, blob);
       for (const [key, blob] of w.metas) put(key, blob);
       for (const p of w.planned) {
         if (p.pruneFrom !== undefined) removeRange([realmId, 'col', p.name, p.pruneFrom], [realmId, 'col', p.name, MAX_KEY]);
@@ -348,7 +368,7 @@ export class SnapshotStore {
       put([realmId, 'header'], w.header);
       await this.store.durable(commits);
     } catch (error) {
-      for (const p of w.planned) p.column.markDirty(p.taken);
+      releaseColumns(w.planned);
       throw error;
     }
     const columns = new Map<string, PersistedColumn>();

@@ -1,6 +1,6 @@
 /**
  * Column.copyWithin against TypedArray#copyWithin on a plain array: forward and backward overlaps
- * across chunk boundaries, and dirty-chunk tracking for snapshots.
+ * across chunk boundaries, dirty-chunk tracking for snapshots, and pinned (copy-on-write) chunks.
  */
 import t from 'tap';
 import { Column } from '../../src/domain/column.js';
@@ -49,4 +49,63 @@ t.test('copyWithin marks the written chunks dirty, and only those', async (t) =>
   t.same(column.takeDirtyChunks(), [1, 2, 3]);
   column.copyWithin(5, 5, 9);
   t.same(column.takeDirtyChunks(), [], 'a copy onto itself writes nothing');
+});
+
+t.test('a write after takeDirtyChunks marks its chunk dirty again, also the last chunk written', async (t) => {
+  const column = new Column('int32', 2);
+  column.push(1);
+  column.push(2);
+  t.same(column.takeDirtyChunks(), [0]);
+  column.push(3); // the same chunk as the last write before the take
+  t.same(column.takeDirtyChunks(), [0], 'not lost to the repeated-chunk shortcut');
+  column.push(4);
+  column.push(5); // chunk 1
+  column.set(0, 9); // back to chunk 0
+  column.set(1, 8);
+  t.same(column.takeDirtyChunks(), [0, 1]);
+  column.copyWithin(0, 4, 5);
+  t.same(column.takeDirtyChunks(), [0]);
+  column.copyWithin(1, 4, 5);
+  t.same(column.takeDirtyChunks(), [0], 'copyWithin after a take, onto the chunk it last wrote');
+});
+
+t.test('pinned chunks read as they were when pinned, whatever is written meanwhile', async (t) => {
+  const random = rng(7);
+  const column = new Column('int32', 3);
+  for (let i = 0; i < 50; i++) column.set(i, i + 1);
+  const pinnedNos = [0, 2, 3, 6];
+  const expected = pinnedNos.map((c) => Array.from(column.chunk(c)));
+  column.pin(pinnedNos);
+  t.throws(() => column.pin([1]), /already pinned/, 'one snapshot at a time');
+  const model = Array.from({ length: 50 }, (_, i) => i + 1);
+  for (let step = 0; step < 300; step++) {
+    const r = random();
+    if (r < 0.5) {
+      const i = Math.floor(random() * 60);
+      const v = Math.floor(random() * 1000) - 500;
+      column.set(i, v);
+      while (model.length <= i) model.push(0);
+      model[i] = v;
+    } else {
+      const start = Math.floor(random() * column.length);
+      const end = start + Math.floor(random() * (column.length - start));
+      const target = Math.floor(random() * (column.length - (end - start)));
+      column.copyWithin(target, start, end);
+      model.copyWithin(target, start, end);
+    }
+  }
+  pinnedNos.forEach((c, k) => t.same(Array.from(column.pinnedChunk(c)), expected[k], `chunk ${c} as pinned`));
+  t.same(Array.from(column.pinnedChunk(1)), Array.from(column.chunk(1)), 'an unpinned chunk reads live');
+  for (let i = 0; i < model.length; i++) {
+    if (column.get(i) !== model[i]) {
+      t.fail(`live value at ${i}: ${column.get(i)} != ${model[i]}`);
+      break;
+    }
+  }
+  column.unpin();
+  pinnedNos.forEach((c) => t.same(Array.from(column.pinnedChunk(c)), Array.from(column.chunk(c)), `chunk ${c} live after unpin`));
+  column.pin([0]);
+  column.restoreChunk(0, new Uint8Array(32).fill(1));
+  t.equal(column.pinnedChunk(0)[0], model[0], 'restoreChunk does not change a pinned chunk either');
+  t.equal(column.get(0), 0x01010101);
 });

@@ -1,6 +1,7 @@
 /**
  * The realm registry with real storage: recovered state equals live state (log replay only,
- * snapshot + tail), realm selection by Host, and the actor's durability ordering.
+ * snapshot + tail), realm selection by Host, the actor's durability ordering, and the snapshot
+ * policy's dirty-bytes limit.
  */
 import t from 'tap';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -10,6 +11,7 @@ import { RealmUrls } from '../../src/realm/realm-urls.js';
 import { RealmRegistry } from '../../src/realm/realm-registry.js';
 import { createDemoRealm } from '../../src/realm/demo-realm.js';
 import { fingerprint, fixedContext } from '../support/realm-fixture.js';
+import { snapshotSeconds } from '../../src/metrics.js';
 
 function tempDir(t: { teardown(fn: () => void): void }): string {
   const dir = mkdtempSync(join(tmpdir(), 'parley-registry-'));
@@ -96,4 +98,30 @@ t.test('API keys are realm-bound', async (t) => {
   t.match(registry.authenticate(root, 'ann@team.com', apiKey), { message: 'Account is not associated with this subdomain', status: 401 });
   team.state.users.get(created.value.userId)!.isActive = false;
   t.match(registry.authenticate(team, 'ann@team.com', apiKey), { message: 'Account is deactivated', code: 'UNAUTHORIZED' });
+});
+
+/** Snapshots completed in this process so far (the `parley_snapshot_duration_seconds` count). */
+async function snapshotsWritten(): Promise<number> {
+  const metric = await snapshotSeconds.get();
+  return metric.values.find((v) => v.metricName === 'parley_snapshot_duration_seconds_count')?.value ?? 0;
+}
+
+t.test('a snapshot is written once enough column bytes are dirty, however few the records', async (t) => {
+  // The first sends dirty the tail chunks of the message columns (~340 KiB): over 256 KiB, far
+  // under 64 MiB. The record and time limits are out of reach.
+  for (const [everyDirtyBytes, expectSnapshot] of [[64 * 1024 * 1024, false], [256 * 1024, true]] as const) {
+    const dataDir = tempDir(t);
+    const snapshotPolicy = { everyRecords: 1_000_000, everySeconds: 3600, everyDirtyBytes };
+    const registry = await RealmRegistry.open({ dataDir, urls: RealmUrls.parse('http://example.com'), ctx: fixedContext(), snapshotPolicy });
+    await createDemoRealm(registry, 'not-a-real-hash');
+    const before = await snapshotsWritten();
+    await sendMany(registry, 100);
+    const deadline = Date.now() + 5000;
+    while ((await snapshotsWritten()) === before && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    t.equal((await snapshotsWritten()) > before, expectSnapshot, `everyDirtyBytes ${everyDirtyBytes}: snapshot written = ${expectSnapshot}`);
+    const sender = registry.bySubdomainName('')!.state.messages.columns()['msg:sender']!;
+    if (expectSnapshot) t.ok(sender.dirtyBytes < 256 * 1024, 'the snapshot took the dirty chunks');
+    else t.equal(sender.dirtyBytes, sender.chunkBytes, 'the tail chunk is still dirty');
+    await registry.close();
+  }
 });

@@ -200,6 +200,55 @@ t.test('a failed snapshot write re-marks the chunks dirty', async (t) => {
   t.equal(env.snapshots.readSnapshot(1)!.columns['c']!.get(60), 100);
 });
 
+t.test('a snapshot holds the state as of the call while the columns change during its write', async (t) => {
+  const dir = tempDir(t);
+  const env = openEnv(t, dir);
+  await env.log.append(1, [rec(1)]);
+  // 300 chunks of 64 KiB: copying them takes several slices, so writes land between slices.
+  const big = fill(new Column('int32'), 300 << 14, (i) => i);
+  const small = fill(new Column('uint16', 4), 100, (i) => i);
+  const before = { big: Int32Array.from({ length: big.length }, (_, i) => big.get(i)), small: Array.from({ length: 100 }, (_, i) => small.get(i)) };
+  const writing = env.snapshots.writeSnapshot(1, 1, {}, { big, small });
+  // Synchronously after the call, then on every turn until the write is done.
+  let done = false;
+  void writing.finally(() => (done = true));
+  let turns = 0;
+  const mutate = (): void => {
+    big.set((turns * 7919) % (300 << 14), -1);
+    big.set(big.length, -2); // a new chunk
+    small.copyWithin(0, 50, 100);
+    small.push(turns);
+    turns++;
+  };
+  mutate();
+  while (!done) {
+    await new Promise((resolve) => setImmediate(resolve));
+    if (!done) mutate();
+  }
+  await writing;
+  t.ok(turns > 2, `the write yielded to the event loop (${turns} turns)`);
+  const snap = env.snapshots.readSnapshot(1)!;
+  const restoredBig = snap.columns['big']!;
+  t.equal(restoredBig.length, 300 << 14, 'length as of the call');
+  let diff = -1;
+  for (let i = 0; i < before.big.length; i++) {
+    if (restoredBig.get(i) !== before.big[i]) {
+      diff = i;
+      break;
+    }
+  }
+  t.equal(diff, -1, 'big: every value as of the call');
+  t.same(Array.from({ length: 100 }, (_, i) => snap.columns['small']!.get(i)), before.small, 'small: values as of the call');
+  t.equal(snap.columns['small']!.length, 100);
+
+  // The writes made during the write are dirty: the next snapshot stores them.
+  await env.log.append(1, [rec(2)]);
+  await env.snapshots.writeSnapshot(1, 2, {}, { big, small });
+  const next = env.snapshots.readSnapshot(1)!;
+  sameColumn(t, next.columns['big'], big, 'big after the next snapshot');
+  sameColumn(t, next.columns['small'], small, 'small after the next snapshot');
+});
+
 t.test('argument checks', async (t) => {
   const env = openEnv(t, tempDir(t));
   await env.log.append(1, [rec(1)]);
