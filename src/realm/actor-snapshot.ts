@@ -24,13 +24,14 @@ export function maybeSnapshot(c: ActorContext, force: boolean): Promise<unknown>
   const started = performance.now();
   const seq = c.deps.log.lastSeq(c.state.id);
   const { core, columns } = toSnapshot(c.state);
+  const coreBytes = c.coreEncoder.encode(c.state, core);
   const capturedMs = performance.now() - started;
   c.recordsSinceSnapshot = 0;
   c.recordsSinceDirtyCheck = 0;
   c.state.presence.dirty = false;
   c.lastSnapshotAt = now;
   const writing = c.deps.snapshots
-    .writeSnapshot(c.state.id, seq, core, columns)
+    .writeSnapshot(c.state.id, seq, coreBytes, columns)
     .then((stats) => {
       const seconds = (performance.now() - started) / 1000;
       snapshotSeconds.observe(seconds);

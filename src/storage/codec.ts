@@ -117,6 +117,42 @@ export function encodeRecord(record: object): Uint8Array {
 }
 
 /**
+ * Standard MessagePack of `value` (any msgpack-able value), in a fresh array the caller may keep:
+ * a part for `encodeRecordFromPacked`.
+ */
+export function packValue(value: unknown): Uint8Array {
+  return Uint8Array.from(packr.pack(value));
+}
+
+/**
+ * Encodes an object given as `[key, packValue(value)]` entries into exactly the bytes
+ * `encodeRecord` gives for the object with those keys in that order: a MessagePack map spliced
+ * from packed values, so that a large value that has not changed is not packed again (snapshot
+ * cores, realm/core-encoder.ts). Keys must be distinct.
+ */
+export function encodeRecordFromPacked(entries: ReadonlyArray<readonly [key: string, packed: Uint8Array]>): Uint8Array {
+  const keys = entries.map(([key]) => Uint8Array.from(packr.pack(key)));
+  const n = entries.length;
+  // map16 even for small maps, as msgpackr writes an object's header: the same bytes as `encodeRecord`.
+  const head = n < 0x10000 ? Uint8Array.of(0xde, n >>> 8, n & 0xff) : Uint8Array.of(0xdf, n >>> 24, (n >>> 16) & 0xff, (n >>> 8) & 0xff, n & 0xff);
+  let length = head.length;
+  for (let i = 0; i < n; i++) length += keys[i]!.length + entries[i]![1].length;
+  const out = Buffer.allocUnsafe(CODEC_HEADER_BYTES + length);
+  let at = CODEC_HEADER_BYTES;
+  out.set(head, at);
+  at += head.length;
+  for (let i = 0; i < n; i++) {
+    out.set(keys[i]!, at);
+    at += keys[i]!.length;
+    out.set(entries[i]![1], at);
+    at += entries[i]![1].length;
+  }
+  out[0] = CODEC_VERSION;
+  out.writeUInt32BE(crc32(out.subarray(CODEC_HEADER_BYTES)), 1);
+  return out;
+}
+
+/**
  * Decodes bytes written by `encodeRecord`, verifying length, version byte and CRC, and that the
  * payload is an object. `context` only enriches the error message.
  * Throws `StorageCorruptionError` (check `truncated` | `version` | `crc` | `decode` | `shape`).
