@@ -213,14 +213,39 @@ function placeSeed(place: string): number {
   return crc32(textEncoder.encode(place));
 }
 
+/** Per realm: column name → CRC-32 of `"<realmId>/<name>/"`. Chunks are sealed and opened by the thousand. */
+const chunkPrefixCrcs = new Map<number, Map<string, number>>();
+/** Names kept per realm before its cache starts over (two columns per user). */
+const MAX_CACHED_PREFIXES = 200_000;
+
+/**
+ * `placeSeed("<realmId>/<name>/<chunkNo>")` without encoding and checksumming the whole place per
+ * chunk: the prefix's CRC is cached per column, and the CRC continues over the chunk number's
+ * decimal digits (ASCII, so `bstr` reads them as the bytes UTF-8 would give).
+ */
+function chunkSeed(realmId: number, name: string, chunkNo: number): number {
+  let names = chunkPrefixCrcs.get(realmId);
+  if (names === undefined) chunkPrefixCrcs.set(realmId, (names = new Map()));
+  let prefix = names.get(name);
+  if (prefix === undefined) {
+    if (names.size >= MAX_CACHED_PREFIXES) names.clear();
+    prefix = placeSeed(`${realmId}/${name}/`);
+    names.set(name, prefix);
+  }
+  return CRC32.bstr(String(chunkNo), prefix | 0) >>> 0;
+}
+
 /**
  * Fills in the header of a chunk blob `[version u8][crc u32 BE][raw bytes]` whose raw bytes are
  * already in place. The CRC covers `"<realmId>/<name>/<chunkNo>"` followed by the raw bytes.
  */
 export function sealChunk(blob: Uint8Array, realmId: number, name: string, chunkNo: number): void {
   blob[0] = CHUNK_VERSION;
-  const crc = crc32(blob.subarray(CHUNK_HEADER_BYTES), placeSeed(`${realmId}/${name}/${chunkNo}`));
-  new DataView(blob.buffer, blob.byteOffset, blob.byteLength).setUint32(1, crc);
+  const crc = crc32(blob.subarray(CHUNK_HEADER_BYTES), chunkSeed(realmId, name, chunkNo));
+  blob[1] = crc >>> 24;
+  blob[2] = (crc >>> 16) & 0xff;
+  blob[3] = (crc >>> 8) & 0xff;
+  blob[4] = crc & 0xff;
 }
 
 /**
@@ -241,7 +266,7 @@ export function openChunk(
   if (bytes[0] !== CHUNK_VERSION) throw new StorageCorruptionError('version', `unknown chunk version ${bytes[0]}`, context);
   const payload = bytes.subarray(CHUNK_HEADER_BYTES);
   const stored = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getUint32(1);
-  if (stored !== crc32(payload, placeSeed(`${realmId}/${name}/${chunkNo}`))) {
+  if (stored !== crc32(payload, chunkSeed(realmId, name, chunkNo))) {
     throw new StorageCorruptionError('crc', 'chunk CRC mismatch', context);
   }
   return payload;
