@@ -21,6 +21,7 @@ import { stopOpenLoop } from './open-loop.js';
 import { formatTable, type Row } from './report.js';
 import { runFanout, type FanoutReport } from './fanout.js';
 import { fanoutReceivers, type ApiCall } from './fanout-accounts.js';
+import { WideChannels } from './wide-channel.js';
 import { runServerFanout, type ServerFanoutReport } from './fanout-server.js';
 import { formatRenderBench, runRenderBench, type RenderBenchReport } from './render.js';
 import { formatRateLimitBench, runRateLimitBench, type RateLimitBenchReport } from './rate-limit.js';
@@ -144,12 +145,25 @@ async function main(): Promise<number> {
     const memoryStart: ProcessMemory | undefined = pid === undefined ? undefined : processMemory(pid);
     const reports: ScenarioReport[] = [];
     const byName = new Map(scenarios.map((s) => [s.name, s]));
+    const call: ApiCall | undefined =
+      server === undefined ? undefined : async (account, method, path, params) => (await api(server!.url, account?.email ?? null, account?.key ?? null, method, path, params)).body;
+    const wide = call === undefined ? undefined : new WideChannels(call, 'desdemona@zulip.com', PASSWORD, EMAIL);
     const runPhase = async (phase: ScenarioReport['phase']) => {
       for (const s of scenarios) {
         if (interrupted) break;
         if (!(s.phases ?? ['empty', 'preloaded']).includes(phase)) continue;
         if (!s.ceiling && !selected(opts, s.name, s.group)) continue;
-        const report = await measureScenario(target, s, phase, defaults);
+        let vars = target.vars;
+        if (s.channelSubscribers !== undefined) {
+          if (wide === undefined) {
+            process.stderr.write(`  ${s.name}: skipped (it creates ${s.channelSubscribers} accounts: only on a parley the bench starts)\n`);
+            continue;
+          }
+          process.stderr.write(`  ${s.name}: preparing a channel with ${s.channelSubscribers} subscribers… `);
+          vars = { ...target.vars, channel: await wide.channel(s.channelSubscribers) };
+          process.stderr.write('done\n');
+        }
+        const report = await measureScenario(target, s, phase, defaults, vars);
         if (report === null) process.stderr.write(`  ${s.name}: skipped (parley --bench only, no fallback)\n`);
         else reports.push(report);
       }
@@ -167,10 +181,7 @@ async function main(): Promise<number> {
       const self = { email: target.email, key: target.apiKey };
       const receivers = [];
       if (external) receivers.push(self);
-      else {
-        const call: ApiCall = async (account, method, path, params) => (await api(server!.url, account?.email ?? null, account?.key ?? null, method, path, params)).body;
-        receivers.push(...(await fanoutReceivers(call, FANOUT_RECEIVERS, PASSWORD, 'desdemona@zulip.com', opts.fanout, String(target.vars.channel))));
-      }
+      else receivers.push(...(await fanoutReceivers(call!, FANOUT_RECEIVERS, PASSWORD, 'desdemona@zulip.com', opts.fanout, String(target.vars.channel))));
       const sender = external ? self : { email: 'iago@zulip.com', key: (await fetchApiKey(server!.url, 'iago@zulip.com', PASSWORD)).api_key };
       fanout = await runFanout(target.url, receivers, sender, {
         queues: opts.fanout, messages: opts.fanoutMessages, warmupMessages: 5, workers: 2, timeoutMs: 5000, timeLimitSec: 120, channel: String(target.vars.channel),

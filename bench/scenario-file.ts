@@ -79,6 +79,11 @@ export const ScenarioSchema = Type.Object(
     ),
     /** Each request must answer 200 with this substring before the scenario is measured. */
     expect: Type.Optional(Type.String()),
+    /**
+     * `{channel}` is a channel with this many created subscribers besides the bench account
+     * (bench/wide-channel.ts). A parley the bench starts only: skipped against `--target`.
+     */
+    channelSubscribers: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000 })),
     requests: Type.Array(RequestTemplate, { minItems: 1, maxItems: 64 }),
   },
   { additionalProperties: false },

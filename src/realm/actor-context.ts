@@ -6,6 +6,7 @@ import type { FileStore } from '../storage/file-store.js';
 import type { Result } from '../errors.js';
 import type { RealmState } from '../domain/realm-state.js';
 import type { BodyCache } from './body-cache.js';
+import type { CoreEncoder } from './core-encoder.js';
 import type { PendingBodies } from './pending-bodies.js';
 import type { AppendLog } from '../storage/append-log.js';
 import type { SnapshotStore } from '../storage/snapshot-store.js';
@@ -88,6 +89,8 @@ export interface ActorContext {
   /** Set when a command of the current batch sent `FAILED`: the batch's later commands are refused. */
   halted: boolean;
   recordsSinceSnapshot: number;
+  /** Packs snapshot cores, keeping the packing of parts the records since did not change. */
+  coreEncoder: CoreEncoder;
   /** Records since the dirty column bytes were last summed (`maybeSnapshot`). */
   recordsSinceDirtyCheck: number;
   lastSnapshotAt: number;

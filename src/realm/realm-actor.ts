@@ -52,6 +52,7 @@ import { bodiesOf, execute, EvolveError } from './apply-command.js';
 
 export type { RealmActorDeps, SnapshotPolicy } from './actor-context.js';
 import { commandBatches } from './command-batch.js';
+import { CoreEncoder } from './core-encoder.js';
 
 
 /**
@@ -130,6 +131,7 @@ function process(self: { send(input: ActorInput): void }, c: ActorContext, input
   if (changesMoreThanNewMessages(records)) raiseReadBarrier(c, appended);
   c.recordsSinceSnapshot += records.length;
   c.recordsSinceDirtyCheck += records.length;
+  c.coreEncoder.noteRecords(records);
   maybeSnapshot(c, false);
 }
 
@@ -189,6 +191,7 @@ function reload(self: { send(input: ActorInput): void }, c: ActorContext): void 
       c.pendingBodies.clear();
       c.bodyCache = new BodyCache();
       c.recordsSinceSnapshot = 0;
+      c.coreEncoder.clear();
       console.error(`realm ${state.id}: the data disk is full; writes failed and the realm was reloaded from its log`);
       self.send({ type: 'RELOADED' });
     } catch (error) {
@@ -297,6 +300,7 @@ export class RealmActor implements RealmHandle {
       bodyCache: new BodyCache(),
       halted: false,
       recordsSinceSnapshot: 0,
+      coreEncoder: new CoreEncoder(),
       recordsSinceDirtyCheck: 0,
       lastSnapshotAt: Date.now(),
       snapshotting: null,

@@ -117,6 +117,42 @@ export function encodeRecord(record: object): Uint8Array {
 }
 
 /**
+ * Standard MessagePack of `value` (any msgpack-able value), in a fresh array the caller may keep:
+ * a part for `encodeRecordFromPacked`.
+ */
+export function packValue(value: unknown): Uint8Array {
+  return Uint8Array.from(packr.pack(value));
+}
+
+/**
+ * Encodes an object given as `[key, packValue(value)]` entries into exactly the bytes
+ * `encodeRecord` gives for the object with those keys in that order: a MessagePack map spliced
+ * from packed values, so that a large value that has not changed is not packed again (snapshot
+ * cores, realm/core-encoder.ts). Keys must be distinct.
+ */
+export function encodeRecordFromPacked(entries: ReadonlyArray<readonly [key: string, packed: Uint8Array]>): Uint8Array {
+  const keys = entries.map(([key]) => Uint8Array.from(packr.pack(key)));
+  const n = entries.length;
+  // map16 even for small maps, as msgpackr writes an object's header: the same bytes as `encodeRecord`.
+  const head = n < 0x10000 ? Uint8Array.of(0xde, n >>> 8, n & 0xff) : Uint8Array.of(0xdf, n >>> 24, (n >>> 16) & 0xff, (n >>> 8) & 0xff, n & 0xff);
+  let length = head.length;
+  for (let i = 0; i < n; i++) length += keys[i]!.length + entries[i]![1].length;
+  const out = Buffer.allocUnsafe(CODEC_HEADER_BYTES + length);
+  let at = CODEC_HEADER_BYTES;
+  out.set(head, at);
+  at += head.length;
+  for (let i = 0; i < n; i++) {
+    out.set(keys[i]!, at);
+    at += keys[i]!.length;
+    out.set(entries[i]![1], at);
+    at += entries[i]![1].length;
+  }
+  out[0] = CODEC_VERSION;
+  out.writeUInt32BE(crc32(out.subarray(CODEC_HEADER_BYTES)), 1);
+  return out;
+}
+
+/**
  * Decodes bytes written by `encodeRecord`, verifying length, version byte and CRC, and that the
  * payload is an object. `context` only enriches the error message.
  * Throws `StorageCorruptionError` (check `truncated` | `version` | `crc` | `decode` | `shape`).
@@ -177,14 +213,39 @@ function placeSeed(place: string): number {
   return crc32(textEncoder.encode(place));
 }
 
+/** Per realm: column name → CRC-32 of `"<realmId>/<name>/"`. Chunks are sealed and opened by the thousand. */
+const chunkPrefixCrcs = new Map<number, Map<string, number>>();
+/** Names kept per realm before its cache starts over (two columns per user). */
+const MAX_CACHED_PREFIXES = 200_000;
+
+/**
+ * `placeSeed("<realmId>/<name>/<chunkNo>")` without encoding and checksumming the whole place per
+ * chunk: the prefix's CRC is cached per column, and the CRC continues over the chunk number's
+ * decimal digits (ASCII, so `bstr` reads them as the bytes UTF-8 would give).
+ */
+function chunkSeed(realmId: number, name: string, chunkNo: number): number {
+  let names = chunkPrefixCrcs.get(realmId);
+  if (names === undefined) chunkPrefixCrcs.set(realmId, (names = new Map()));
+  let prefix = names.get(name);
+  if (prefix === undefined) {
+    if (names.size >= MAX_CACHED_PREFIXES) names.clear();
+    prefix = placeSeed(`${realmId}/${name}/`);
+    names.set(name, prefix);
+  }
+  return CRC32.bstr(String(chunkNo), prefix | 0) >>> 0;
+}
+
 /**
  * Fills in the header of a chunk blob `[version u8][crc u32 BE][raw bytes]` whose raw bytes are
  * already in place. The CRC covers `"<realmId>/<name>/<chunkNo>"` followed by the raw bytes.
  */
 export function sealChunk(blob: Uint8Array, realmId: number, name: string, chunkNo: number): void {
   blob[0] = CHUNK_VERSION;
-  const crc = crc32(blob.subarray(CHUNK_HEADER_BYTES), placeSeed(`${realmId}/${name}/${chunkNo}`));
-  new DataView(blob.buffer, blob.byteOffset, blob.byteLength).setUint32(1, crc);
+  const crc = crc32(blob.subarray(CHUNK_HEADER_BYTES), chunkSeed(realmId, name, chunkNo));
+  blob[1] = crc >>> 24;
+  blob[2] = (crc >>> 16) & 0xff;
+  blob[3] = (crc >>> 8) & 0xff;
+  blob[4] = crc & 0xff;
 }
 
 /**
@@ -205,7 +266,7 @@ export function openChunk(
   if (bytes[0] !== CHUNK_VERSION) throw new StorageCorruptionError('version', `unknown chunk version ${bytes[0]}`, context);
   const payload = bytes.subarray(CHUNK_HEADER_BYTES);
   const stored = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getUint32(1);
-  if (stored !== crc32(payload, placeSeed(`${realmId}/${name}/${chunkNo}`))) {
+  if (stored !== crc32(payload, chunkSeed(realmId, name, chunkNo))) {
     throw new StorageCorruptionError('crc', 'chunk CRC mismatch', context);
   }
   return payload;

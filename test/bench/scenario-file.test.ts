@@ -23,9 +23,10 @@ const refused = (value: unknown, pattern: RegExp, why: string) => {
 t.test('the shipped scenario files are valid', async (t) => {
   const scenarios = loadScenarios(join(REPO_ROOT, 'bench', 'scenarios'));
   const names = scenarios.map((s) => s.name);
-  for (const name of ['ceiling', 'send', 'fetch', 'list', 'search', 'mix-open']) t.ok(names.includes(name), `${name} is there`);
+  for (const name of ['ceiling', 'send', 'send-wide', 'fetch', 'list', 'search', 'mix-open']) t.ok(names.includes(name), `${name} is there`);
   t.equal(scenarios[0]!.name, 'ceiling', 'files run in name order: the ceiling first');
   t.ok(scenarios.some((s) => s.mode === 'open'), 'an open-loop scenario is shipped');
+  t.equal(scenarios.find((s) => s.name === 'send-wide')!.channelSubscribers, 1000, 'send-wide sends to a channel with 1,000 subscribers');
 });
 
 t.test('validation errors', async (t) => {
@@ -41,6 +42,8 @@ t.test('validation errors', async (t) => {
   refused({ ...valid, name: 'Has Spaces' }, /\/name/, 'bad name');
   refused({ ...valid, mode: 'open' }, /\/rate: required in open mode/, 'open mode without a rate');
   refused({ ...valid, rate: 100 }, /only in open mode/, 'a rate in closed mode');
+  refused({ ...valid, channelSubscribers: 0 }, /\/channelSubscribers/, 'a channel without subscribers');
+  refused({ ...valid, channelSubscribers: 2.5 }, /\/channelSubscribers/, 'a fractional subscriber count');
   const { description: _d, ...noDescription } = valid;
   refused(noDescription, /description/, 'missing description');
 });

@@ -1,5 +1,5 @@
 import t, { type Test } from 'tap';
-import { CODEC_VERSION, crc32, decodeRecord, encodeRecord, StorageCorruptionError } from '../../src/storage/codec.js';
+import { CHUNK_HEADER_BYTES, CODEC_VERSION, crc32, decodeRecord, encodeRecord, openChunk, sealChunk, StorageCorruptionError } from '../../src/storage/codec.js';
 
 t.test('round trip keeps the record', async (t) => {
   const record = { type: 'message_sent', v: 1, id: 42, topic: 'héllo', flags: [1, 2, 3], nested: { a: null, b: true }, big: 2 ** 40 };
@@ -81,5 +81,21 @@ t.test('crc32 is the same CRC on both sides of the native-call size threshold', 
     t.equal(crc32(bytes), bitwise(bytes), `${n} bytes`);
     const head = random(n % 700);
     t.equal(crc32(bytes, crc32(head)), bitwise(bytes, bitwise(head)), `${n} bytes after ${head.length}`);
+  }
+});
+
+t.test('a sealed chunk carries the CRC of "<realmId>/<name>/<chunkNo>" then its bytes, and opens only there', async (t) => {
+  const encoder = new TextEncoder();
+  for (const name of ['um:ids:17', 'msg:sender', 'é名', '']) {
+    for (const chunkNo of [0, 7, 10, 99_999, 4_294_967_295]) {
+      const blob = new Uint8Array(CHUNK_HEADER_BYTES + 40).map((_, i) => (i * 31) & 0xff);
+      sealChunk(blob, 3, name, chunkNo);
+      const place = encoder.encode(`3/${name}/${chunkNo}`);
+      const reference = crc32(blob.subarray(CHUNK_HEADER_BYTES), crc32(place));
+      t.equal(new DataView(blob.buffer).getUint32(1), reference, `${JSON.stringify(name)} chunk ${chunkNo}`);
+      t.same(openChunk(blob, 3, name, chunkNo, 40, {}), blob.subarray(CHUNK_HEADER_BYTES));
+      t.throws(() => openChunk(blob, 3, name, chunkNo + 1, 40, {}), StorageCorruptionError, 'another chunk number fails');
+      t.throws(() => openChunk(blob, 4, name, chunkNo, 40, {}), StorageCorruptionError, 'another realm fails');
+    }
   }
 });
