@@ -4,19 +4,10 @@
  */
 import t from 'tap';
 import { Column } from '../../src/domain/column.js';
-
-/** A small deterministic PRNG (mulberry32), so failures reproduce. */
-function rng(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let x = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
-    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { prng } from '../../bench/prng.js';
 
 t.test('copyWithin matches Int32Array#copyWithin across chunk boundaries', async (t) => {
-  const random = rng(42);
+  const random = prng(42);
   for (let round = 0; round < 300; round++) {
     const length = 1 + Math.floor(random() * 70);
     const column = new Column('int32', 3); // 8-element chunks: most copies cross boundaries
@@ -70,7 +61,7 @@ t.test('a write after takeDirtyChunks marks its chunk dirty again, also the last
 });
 
 t.test('pinned chunks read as they were when pinned, whatever is written meanwhile', async (t) => {
-  const random = rng(7);
+  const random = prng(7);
   const column = new Column('int32', 3);
   for (let i = 0; i < 50; i++) column.set(i, i + 1);
   const pinnedNos = [0, 2, 3, 6];

@@ -11,16 +11,7 @@ import type { Command } from '../../src/realm/commands.js';
 import { CoreEncoder } from '../../src/realm/core-encoder.js';
 import { decodeRecord, encodeRecord, encodeRecordFromPacked, packValue } from '../../src/storage/codec.js';
 import { smallRealm } from '../support/realm-fixture.js';
-
-/** A small deterministic PRNG (mulberry32), so failures reproduce. */
-function rng(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let x = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
-    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { prng } from '../../bench/prng.js';
 
 t.test('a map spliced from packed values is the bytes of packing the object', async (t) => {
   const objects: object[] = [
@@ -41,7 +32,7 @@ t.test('a map spliced from packed values is the bytes of packing the object', as
 
 t.test('random workload: the encoded core always equals a full packing', async (t) => {
   const { state, ctx, ids, streams } = smallRealm();
-  const random = rng(42);
+  const random = prng(42);
   const people = [ids.owner, ids.admin, ids.member, ids.other];
   const encoder = new CoreEncoder();
   const sent: number[] = [];

@@ -125,3 +125,38 @@ t.test('a snapshot is written once enough column bytes are dirty, however few th
     await registry.close();
   }
 });
+
+t.test('snapshots that reuse the packing of users and subscriptions restore every change', async (t) => {
+  // A snapshot every 5 records: sends between them reuse the kept packing (realm/core-encoder.ts);
+  // a rename and a subscription color in between must not be lost to it.
+  const dataDir = tempDir(t);
+  const options = { dataDir, urls: RealmUrls.parse('http://example.com'), ctx: fixedContext(), snapshotPolicy: { everyRecords: 5, everySeconds: 3600 } };
+  const live = await RealmRegistry.open(options);
+  await createDemoRealm(live, 'not-a-real-hash');
+  const realm = live.bySubdomainName('')!;
+  const hamlet = realm.state.usersByEmail.get('hamlet@zulip.com')!;
+  const verona = realm.state.streamsByName.get('verona')!;
+  await sendMany(live, 12);
+  const renamed = await realm.execute({ type: 'update_settings', actorId: hamlet, fullName: 'Prince Hamlet' });
+  t.ok(renamed.ok, 'renamed');
+  const colored = await realm.execute({ type: 'set_subscription_properties', actorId: hamlet, changes: [{ streamId: verona, property: 'color', value: '#123456' }] });
+  t.ok(colored.ok, 'recolored');
+  // Sends until a snapshot has been both started and written after the rename (one may have
+  // been in flight while it happened).
+  const atRename = await snapshotsWritten();
+  const deadline = Date.now() + 10_000;
+  for (let from = 12; (await snapshotsWritten()) < atRename + 2 && Date.now() < deadline; from += 6) {
+    await sendMany(live, 6, from);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  t.ok((await snapshotsWritten()) >= atRename + 2, 'snapshots were written after the changes');
+  await realm.whenDurable();
+  const before = fingerprint(realm.state);
+  // As after a crash (no final snapshot): the latest periodic snapshot plus the log tail.
+  const crashed = await RealmRegistry.open(options);
+  const state = crashed.bySubdomainName('')!.state;
+  t.equal(state.users.get(hamlet)!.fullName, 'Prince Hamlet', 'the rename survived');
+  t.equal(state.subscriptions.get(verona)!.get(hamlet)!.color, '#123456', 'the color survived');
+  t.equal(fingerprint(state), before, 'recovered state equals the live one');
+  await live.close();
+});
