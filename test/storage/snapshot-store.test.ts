@@ -249,6 +249,22 @@ t.test('a snapshot holds the state as of the call while the columns change durin
   sameColumn(t, next.columns['small'], small, 'small after the next snapshot');
 });
 
+t.test('a snapshot refused while planning leaves no column pinned and every chunk dirty', async (t) => {
+  const env = openEnv(t, tempDir(t));
+  await env.log.append(1, [rec(1)]);
+  const good = fill(new Column('int32', 4), 40, (i) => i);
+  const broken = new Column('int32', 4);
+  broken.restoreLength(100); // longer than its (zero) allocated chunks
+  await t.rejects(env.snapshots.writeSnapshot(1, 1, {}, { good, broken }), RangeError, 'the broken column is refused');
+  t.doesNotThrow(() => good.pin([0]), 'the good column was unpinned');
+  good.unpin();
+  t.same(good.takeDirtyChunks(), [0, 1, 2], "the good column's chunks are dirty again");
+  good.markDirty([0, 1, 2]);
+  const stats = await env.snapshots.writeSnapshot(1, 1, {}, { good });
+  t.equal(stats.chunksWritten, 3, 'the next snapshot writes them');
+  sameColumn(t, env.snapshots.readSnapshot(1)!.columns['good'], good, 'good');
+});
+
 t.test('argument checks', async (t) => {
   const env = openEnv(t, tempDir(t));
   await env.log.append(1, [rec(1)]);
