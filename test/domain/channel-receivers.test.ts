@@ -7,6 +7,7 @@
  * records the cache must survive (subscription properties, read flags) with channel and direct sends, through the real handlers and `evolve`; targeted cases follow.
  */
 import t from 'tap';
+import { prng } from '../../bench/prng.js';
 import { decide, fingerprint, run, smallRealm, snapshotCopy } from '../support/realm-fixture.js';
 import { evolve } from '../../src/domain/evolve.js';
 import { Flag } from '../../src/domain/message-index.js';
@@ -55,21 +56,10 @@ function attempt(state: RealmState, cmd: Command, ctx: CommandContext): boolean 
   }
 }
 
-/** mulberry32: a small seeded PRNG, so a failure replays. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let x = Math.imul(a ^ (a >>> 15), 1 | a);
-    x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
-    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 t.test('random model: cached receivers equal the uncached walk after every step', async (t) => {
   const SEED = 17;
   const STEPS = 3000;
-  const random = rng(SEED);
+  const random = prng(SEED);
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)]!;
   let { state, ctx, ids } = smallRealm();
   const owner = ids.owner;
