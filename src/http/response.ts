@@ -6,7 +6,7 @@
 import type { HttpResponse } from 'uWebSockets.js';
 import { Errors } from '../errors.js';
 import type { ApiResponse } from '../api/registry.js';
-import { encodeBody } from '../api/raw-json.js';
+import { encodeBody, ScratchBuffer } from '../api/raw-json.js';
 import type { ResponseState } from './request.js';
 import { log } from '../log.js';
 
@@ -31,6 +31,14 @@ const REASONS: Readonly<Record<number, string>> = {
 };
 
 const statusLines = new Map<number, string>();
+
+/**
+ * Where response bodies built from raw JSON are assembled (api/raw-json.ts). Reusing it is safe
+ * because a body is handed to uWS right after it is built, in the same synchronous call, and uWS
+ * copies whatever it cannot send at once into the socket's own buffer before `end` returns
+ * (test/http/response-scratch.test.ts holds it to that).
+ */
+const bodyScratch = new ScratchBuffer(1024 * 1024);
 
 /** `"200 OK"` etc., cached per status. */
 export function statusLine(status: number): string {
@@ -63,7 +71,7 @@ export function writeResponse(
   let headers = response.headers;
   if (response.body !== null) {
     try {
-      text = encodeBody(response.body);
+      text = encodeBody(response.body, bodyScratch);
     } catch (error) {
       // An unserializable body (cycle, BigInt) is logged and becomes a 500.
       log.error({ err: error }, 'response body is not serializable');
