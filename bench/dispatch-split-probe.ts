@@ -26,18 +26,17 @@
  *
  * Needs `wrk` on PATH and Linux `/proc`. Load bounded by `--seconds` (wrk's own time limit).
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Worker } from 'node:worker_threads';
 import { startHttpServer } from '../src/http/server.js';
 import type { ApiRequest, ApiResponse } from '../src/api/registry.js';
-import { runWrk } from './wrk.js';
 import { DEFAULT_CONFIG } from '../src/config.js';
 import { startServer } from '../src/main.js';
-import { startRealmThread, type RealmThread } from './realm-thread.js';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { runWrk } from './wrk.js';
+import { batchedDispatch, startRealmThread, type RealmThread } from './realm-thread.js';
 
 /** The reply's body, as a send's (`{"result":"success","msg":"","id":N}`). */
 const reply = (id: number): ApiResponse => ({ status: 200, body: { result: 'success', msg: '', id } });
@@ -46,31 +45,8 @@ const reply = (id: number): ApiResponse => ({ status: 200, body: { result: 'succ
 const WORKER = `
 const { parentPort } = require('node:worker_threads');
 let next = 0;
-parentPort.on('message', (batch) => parentPort.postMessage(batch.map((r) => [r[0], ++next])));
+parentPort.on('message', ({ batch }) => parentPort.postMessage(batch.map((r) => [r[0], ++next])));
 `;
-
-/** Hands requests to the worker in one message per event-loop turn; resolves each with its reply. */
-function splitDispatch(worker: Worker): (req: ApiRequest) => Promise<ApiResponse> {
-  const waiting = new Map<number, (response: ApiResponse) => void>();
-  let batch: unknown[] = [];
-  let seq = 0;
-  worker.on('message', (answers: Array<[number, number]>) => {
-    for (const [key, id] of answers) {
-      waiting.get(key)!(reply(id));
-      waiting.delete(key);
-    }
-  });
-  const flush = () => {
-    worker.postMessage(batch);
-    batch = [];
-  };
-  return (req) => {
-    const key = ++seq;
-    if (batch.length === 0) setImmediate(flush);
-    batch.push([key, req.method, req.path, req.query, req.body, req.headers, req.remoteAddress, req.scheme]);
-    return new Promise((resolve) => waiting.set(key, resolve));
-  };
-}
 
 /** hamlet's API key from the server at `url` (demo password `bench`); the message id to fetch. */
 async function login(url: string): Promise<{ auth: string; messageId: number }> {
@@ -124,7 +100,7 @@ async function main(): Promise<void> {
       dispatch = realmThread.dispatch;
     } else if (mode === 'split') {
       worker = new Worker(WORKER, { eval: true });
-      dispatch = splitDispatch(worker);
+      dispatch = batchedDispatch<[number, number]>(worker, ([key, id]) => [key, reply(id)]);
     } else {
       let next = 0;
       dispatch = () => reply(++next);

@@ -13,7 +13,8 @@ import { join } from 'node:path';
 import { parentPort } from 'node:worker_threads';
 import { DEFAULT_CONFIG } from '../src/config.js';
 import { startServer } from '../src/main.js';
-import { createDispatcher, type ApiRequest } from '../src/api/registry.js';
+import { createDispatcher, errorResponse, type ApiRequest } from '../src/api/registry.js';
+import { Errors } from '../src/errors.js';
 import { buildRoutes } from '../src/api/endpoints.js';
 import { encodeBody } from '../src/api/raw-json.js';
 
@@ -52,7 +53,7 @@ port.on('message', (message: { batch?: PostedRequest[]; stop?: true }) => {
   for (const [key, method, path, query, body, headers, remoteAddress, scheme] of message.batch!) {
     void Promise.resolve(dispatch({ method, path, query, body, headers, remoteAddress, ...(scheme !== undefined && { scheme }) })).then(
       (r) => answer([key, r.status, r.headers as Record<string, string> | undefined, r.body === null ? null : encodeBody(r.body)]),
-      () => answer([key, 500, undefined, '{"result":"error","msg":"internal","code":"BAD_REQUEST"}\n']),
+      () => answer([key, 500, undefined, encodeBody(errorResponse(Errors.internal()).body!)]),
     );
   }
 });

@@ -35,6 +35,35 @@ function workerSays(worker: Worker, what: 'ready' | 'stopped'): Promise<void> {
   });
 }
 
+/**
+ * A `dispatch` that posts each event-loop turn's requests to `worker` in one `{ batch }` message
+ * (`PostedRequest`s) and resolves each with its answer; the worker posts arrays of answers, which
+ * `answerOf` turns into `[key, response]`. Messages that are not arrays are left to other listeners.
+ */
+export function batchedDispatch<A>(worker: Worker, answerOf: (answer: A) => [key: number, response: ApiResponse]): (req: ApiRequest) => Promise<ApiResponse> {
+  const waiting = new Map<number, (response: ApiResponse) => void>();
+  let batch: PostedRequest[] = [];
+  let seq = 0;
+  worker.on('message', (answers: unknown) => {
+    if (!Array.isArray(answers)) return;
+    for (const answer of answers as A[]) {
+      const [key, response] = answerOf(answer);
+      waiting.get(key)!(response);
+      waiting.delete(key);
+    }
+  });
+  const flush = (): void => {
+    worker.postMessage({ batch });
+    batch = [];
+  };
+  return (req) => {
+    const key = ++seq;
+    if (batch.length === 0) setImmediate(flush);
+    batch.push([key, req.method, req.path, req.query, req.body, req.headers, req.remoteAddress, req.scheme]);
+    return new Promise((resolve) => waiting.set(key, resolve));
+  };
+}
+
 /** Starts the worker (demo organization, password `bench`, fresh data directory) and waits until it answers. */
 export async function startRealmThread(): Promise<RealmThread> {
   // Node 20 does not apply `--import=tsx` to workers: the worker registers tsx, then loads the TypeScript.
@@ -43,27 +72,12 @@ export async function startRealmThread(): Promise<RealmThread> {
   const worker = new Worker(`import(${JSON.stringify(tsx)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(entry)}); })`, { eval: true });
   await workerSays(worker, 'ready');
 
-  const waiting = new Map<number, (response: ApiResponse) => void>();
-  let batch: PostedRequest[] = [];
-  let seq = 0;
-  worker.on('message', (answers: PostedAnswer[] | object) => {
-    if (!Array.isArray(answers)) return;
-    for (const [key, status, headers, json] of answers) {
-      waiting.get(key)!({ status, ...(headers !== undefined && { headers }), body: json === null ? null : { result: new RawJson([json]) } });
-      waiting.delete(key);
-    }
-  });
-  const flush = (): void => {
-    worker.postMessage({ batch });
-    batch = [];
-  };
+  const dispatch = batchedDispatch<PostedAnswer>(worker, ([key, status, headers, json]) => [
+    key,
+    { status, ...(headers !== undefined && { headers }), body: json === null ? null : { result: new RawJson([json]) } },
+  ]);
   return {
-    dispatch(req) {
-      const key = ++seq;
-      if (batch.length === 0) setImmediate(flush);
-      batch.push([key, req.method, req.path, req.query, req.body, req.headers, req.remoteAddress, req.scheme]);
-      return new Promise((resolve) => waiting.set(key, resolve));
-    },
+    dispatch,
     async stop() {
       const stopped = workerSays(worker, 'stopped');
       worker.postMessage({ stop: true });
