@@ -58,7 +58,15 @@ const flagsJsonByBits = new Map<number, Uint8Array>();
 
 /** `,"flags":[…]}` as UTF-8: closes a prefix with `viewer`'s flags (`["read","historical"]` without a row). */
 export function flagsSuffix(state: RealmState, viewer: User, id: number): Uint8Array {
-  const bits = state.messages.userFlags(viewer.id, id) ?? Flag.read | Flag.historical;
+  return flagsSuffixOf(state.messages.userFlags(viewer.id, id));
+}
+
+/**
+ * `flagsSuffix` for flag bits already looked up (a message list's `RowCursor`); undefined (no
+ * UserMessage row) is Zulip's `read` + `historical`.
+ */
+export function flagsSuffixOf(rowFlags: number | undefined): Uint8Array {
+  const bits = rowFlags ?? Flag.read | Flag.historical;
   let json = flagsJsonByBits.get(bits);
   if (json === undefined) flagsJsonByBits.set(bits, (json = utf8(`,"flags":${JSON.stringify(flagNames(bits))}}`)));
   return json;

@@ -22,7 +22,8 @@ import { Flag, MessageBit, type MessageIndex, type UserMessages } from '../../do
 import type { MessageBody } from '../../domain/records.js';
 import type { RealmState, User } from '../../domain/realm-state.js';
 import { canAccessStreamHistory, channelMessageAccess } from '../../domain/access.js';
-import { flagsSuffix, messageJsonPrefix } from '../../events/wire/message-json.js';
+import { flagsSuffixOf, messageJsonPrefix } from '../../events/wire/message-json.js';
+import { RowCursor } from '../../domain/row-cursor.js';
 import {
   LARGER_THAN_MAX_MESSAGE_ID,
   MAX_POSSIBLE_MESSAGE_ID,
@@ -82,6 +83,7 @@ const NO_ROW = -1;
 export class Selection {
   private readonly m: MessageIndex;
   private readonly rows: UserMessages | undefined;
+  private readonly rowCursor: RowCursor;
   private readonly chosen = new Map<boolean, { seq: IdSequence; isRows: boolean }>();
   private readonly access = new Map<number, number>();
   private readonly historical = Flag.read | Flag.historical;
@@ -97,6 +99,7 @@ export class Selection {
   ) {
     this.m = state.messages;
     this.rows = state.messages.users.get(viewer.id);
+    this.rowCursor = new RowCursor(this.rows);
   }
 
   /** ROW_OK / HISTORY_OK bits for a recipient, cached per query. */
@@ -117,12 +120,9 @@ export class Selection {
     return bits;
   }
 
-  /** The viewer's row flags for `id`, or NO_ROW. */
+  /** The viewer's row flags for `id`, or NO_ROW. Candidates come in order: looked up near the last one. */
   rowFlags(id: number): number {
-    const rows = this.rows;
-    if (rows === undefined) return NO_ROW;
-    const i = rows.indexOf(id);
-    return i < 0 ? NO_ROW : rows.flags.get(i);
+    return this.rowCursor.flags(id) ?? NO_ROW;
   }
 
   /**
@@ -322,6 +322,7 @@ export function fetchMessageList(
   const view = { applyMarkdown: req.applyMarkdown, clientGravatar: req.clientGravatar, allowEmptyTopicName: req.allowEmptyTopicName };
   const search = selected.narrow.search;
   const messagesJson: Uint8Array[] = [];
+  const rows = new RowCursor(state.messages.users.get(viewer.id));
   for (const id of selected.ids) {
     // Search narrows add Zulip's highlighted copies (`messages_for_ids` `search_fields`).
     let highlights: Uint8Array | undefined;
@@ -335,7 +336,7 @@ export function fetchMessageList(
     if (prefix === undefined) continue;
     messagesJson.push(messagesJson.length === 0 ? OPEN : COMMA, prefix);
     if (highlights !== undefined) messagesJson.push(highlights);
-    messagesJson.push(flagsSuffix(state, viewer, id));
+    messagesJson.push(flagsSuffixOf(rows.flags(id)));
   }
   messagesJson.push(messagesJson.length === 0 ? EMPTY_ARRAY : CLOSE);
   return {
